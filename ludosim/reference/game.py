@@ -1,0 +1,334 @@
+"""The readable game loop: roll-off, turns, end of game, results (RULES.md section 2).
+
+Written to be read next to RULES.md and `docs/semantics.md`; the compiled
+kernel plays the same games from the same seeds, and the differential tests
+hold the two to that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ludosim.board import YARD, Board
+from ludosim.policies import resolve_policies
+from ludosim.reference.events import Captured, Event, PlayerDone, Puster, Rolled, Skipped
+from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like
+from ludosim.reference.plans import (
+    Plan,
+    all_plans,
+    best_plans,
+    forced,
+    pieces_at_risk,
+    play_plan,
+    single_roll_options,
+)
+from ludosim.reference.position import Position
+from ludosim.rng import Stream, normalise_seed
+from ludosim.rules import GLOBE, Rules
+
+STAT_COLUMNS = ("captures", "captured", "returned", "skipped", "caught")
+
+
+@dataclass
+class GameResult:
+    """One game: the per-game columns of API.md, the final position and the transcript."""
+
+    game: int
+    first: int
+    winner: int
+    turns: int
+    rolls: int
+    end_turns: int
+    truncated: bool
+    places: list[int]
+    points: list[int]
+    stats: dict[str, list[int]]
+    final: list[list[int]]
+    transcript: list[str] = field(default_factory=list)
+
+    def row(self) -> dict[str, Any]:
+        """The per-game columns, as one flat dict."""
+        out: dict[str, Any] = {
+            "game": self.game,
+            "first": self.first,
+            "winner": self.winner,
+            "turns": self.turns,
+            "rolls": self.rolls,
+            "end_turns": self.end_turns,
+            "truncated": self.truncated,
+        }
+        for s, place in enumerate(self.places):
+            out[f"place_{s}"] = place
+        for name in STAT_COLUMNS:
+            for s, value in enumerate(self.stats[name]):
+                out[f"{name}_{s}"] = value
+        for s, value in enumerate(self.points):
+            out[f"points_{s}"] = value
+        return out
+
+
+class Game:
+    """One game in progress: rules, position, random stream and counters."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        game: int = 0,
+        policies: str | Sequence[str] = "random",
+        start: Position | None = None,
+        record: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.board = Board.from_rules(rules)
+        self.pos = start.copy() if start is not None else Position.start(rules, self.board)
+        self.stream = Stream(normalise_seed(seed), game)
+        self.game = game
+        self.policies = resolve_policies(policies, rules.players)
+        self.record = record
+        self.transcript: list[str] = []
+        n = rules.players
+        self.stats = {name: [0] * n for name in STAT_COLUMNS}
+        self.turns = 0
+        self.rolls = 0
+        self.finish_order: list[int] = []
+        self.win_turns = self.win_rolls = -1
+
+    # ------------------------------------------------------------ utilities
+    def log(self, event: Event | str) -> None:
+        if self.record:
+            self.transcript.append(f"  {event if isinstance(event, str) else event.text()}")
+
+    def roll(self, seat: int, note: str = "") -> int | str:
+        self.rolls += 1
+        face = self.rules.die_faces[self.stream.below(6)]
+        self.log(Rolled(seat, face, note))
+        return face
+
+    def choose(self, seat: int, options: list[Plan]) -> Plan:
+        """The seat's policy picks one option (random: one draw when there is a choice)."""
+        if len(options) == 1:
+            return options[0]
+        return options[self.stream.below(len(options))]
+
+    # ----------------------------------------------------------- the game
+    def roll_off(self) -> int:
+        """Who takes the first turn."""
+        rule, n = self.rules.first_player, self.rules.players
+        if rule == "seat0" or n == 1:
+            return 0
+        if rule == "random":
+            return self.stream.below(n)
+        contenders = list(range(n))
+        while len(contenders) > 1:
+            throws = [self.stream.below(6) + 1 for _ in contenders]
+            self.log("roll-off: " + ", ".join(f"seat {s} {t}" for s, t in zip(contenders, throws, strict=False)))
+            best = max(throws)
+            contenders = [s for s, t in zip(contenders, throws, strict=False) if t == best]
+        return contenders[0]
+
+    def play(self) -> GameResult:
+        """Play the game to its end (or to `max_turns`) and return its result."""
+        rules, n = self.rules, self.rules.players
+        first = self.roll_off()
+        self.log(f"seat {first} starts")
+        seat = first
+        truncated = False
+        while True:
+            if self.turns >= rules.max_turns:
+                truncated = True
+                break
+            self.turns += 1
+            if self.record:
+                self.transcript.append(f"turn {self.turns}: seat {seat}")
+            if rules.roll_then_move:
+                self.plan_turn(seat)
+            else:
+                self.single_roll_turn(seat)
+            if self.pos.finished(seat) and seat not in self.finish_order:
+                self.finish_order.append(seat)
+                self.log(PlayerDone(seat, len(self.finish_order)))
+                if len(self.finish_order) == 1:
+                    self.win_turns, self.win_rolls = self.turns, self.rolls
+            if self.finish_order and not rules.play_to_end:
+                break
+            if len(self.finish_order) >= max(n - 1, 1):
+                break
+            seat = self.next_seat(seat)
+        return self.result(first, truncated)
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat clockwise that has not finished."""
+        n = self.rules.players
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if s not in self.finish_order:
+                return s
+        return seat
+
+    # ----------------------------------------------------------- the turns
+    def start_tries(self, seat: int) -> int | str | None:
+        """Three-roll start: up to three rolls for an entering face; None when all failed."""
+        for attempt in range(3):
+            face = self.roll(seat, f"start try {attempt + 1}")
+            if is_entering_face(self.rules, face):
+                return face
+        return None
+
+    def single_roll_turn(self, seat: int) -> None:
+        rules, pos = self.rules, self.pos
+        pending, sixes = 1, 0
+        skips: list[list[Plan]] = []
+        while pending > 0:
+            pending -= 1
+            if rules.start_attempts == 3 and not pos.in_play(seat):
+                face = self.start_tries(seat)
+                if face is None:
+                    break
+            else:
+                face = self.roll(seat)
+            sixes = sixes + 1 if is_six_like(face) else 0
+            if rules.six_limit and sixes >= rules.six_limit:
+                self.log(f"seat {seat} forfeits the turn: {sixes} sixes in a row")
+                break
+            options = single_roll_options(rules, pos, seat, face)
+            if not options:
+                self.log(f"seat {seat} has no move")
+                if rules.no_move_ends_turn:
+                    break
+                pending += self.face_bonus(face, entered=False)
+                continue
+            legal = forced(rules, options)
+            plan = self.choose(seat, legal)
+            self.note_skip(seat, options, plan, skips)
+            entered = captured = finished = False
+            for _move, result in play_plan(rules, pos, seat, plan):
+                self.account(seat, result)
+                entered, captured, finished = result.entered, result.captures > 0, result.finished
+            pending += self.face_bonus(face, entered)
+            pending += int(rules.bonus_on_capture and captured)
+            pending += int(rules.bonus_on_finish and finished)
+            if pos.finished(seat):
+                break
+        self.end_turn(seat, skips)
+
+    def plan_turn(self, seat: int) -> None:
+        """Killer: roll until a non-6, then play all the rolls as one plan."""
+        rules, pos = self.rules, self.pos
+        if rules.start_attempts == 3 and not pos.in_play(seat):
+            face = self.start_tries(seat)
+            if face is None:
+                self.end_turn(seat, [])
+                return
+        else:
+            face = self.roll(seat)
+        rolls = [face]
+        while face == 6:
+            face = self.roll(seat)
+            rolls.append(face)
+        options = best_plans(all_plans(rules, pos, seat, rolls))
+        legal = forced(rules, options)
+        plan = self.choose(seat, legal)
+        skips: list[list[Plan]] = []
+        self.note_skip(seat, options, plan, skips)
+        if not plan.steps:
+            self.log(f"seat {seat} has no move")
+        for _, result in play_plan(rules, pos, seat, plan):
+            self.account(seat, result)
+        self.end_turn(seat, skips)
+
+    def face_bonus(self, face: int | str, entered: bool) -> int:
+        """Bonus rolls a face earns by itself (RULES.md section 2, bonus rolls)."""
+        if face == GLOBE:
+            return 1
+        if face != 6:
+            return 0
+        rule = self.rules.bonus_on_six
+        return int(rule == "always" or (rule == "unless_entered" and not entered))
+
+    def account(self, seat: int, result: MoveResult) -> None:
+        for event in result.events:
+            self.log(event)
+            if isinstance(event, Captured):
+                self.stats["captures"][seat] += 1
+                self.stats["captured"][event.victim_seat] += 1
+        if result.sent_home:
+            self.stats["returned"][seat] += 1
+
+    def note_skip(self, seat: int, options: list[Plan], chosen: Plan, skips: list) -> None:
+        if self.rules.forced_capture and not chosen.captures and any(o.captures for o in options):
+            skips.append(options)
+
+    def end_turn(self, seat: int, skips: list[list[Plan]]) -> None:
+        """Puster for each skipped capture, then reversed pieces face forwards again."""
+        p = self.rules.detect_skip
+        for options in skips:
+            self.stats["skipped"][seat] += 1
+            at_risk = pieces_at_risk(options, self.pos, seat)
+            self.log(Skipped(seat, at_risk))
+            caught = p >= 1.0 or (p > 0.0 and self.stream.uniform() < p)
+            if caught:
+                self.stats["caught"][seat] += 1
+                for piece in at_risk:
+                    if 0 <= self.pos.progress[seat][piece] < self.pos.goal:
+                        self.pos.put(seat, piece, YARD)
+            self.log(Puster(seat, at_risk, caught))
+        self.pos.reversed[seat] = [False] * len(self.pos.reversed[seat])
+
+    # ----------------------------------------------------------- the end
+    def result(self, first: int, truncated: bool) -> GameResult:
+        rules, pos, n = self.rules, self.pos, self.rules.players
+        winner = self.finish_order[0] if self.finish_order else -1
+        points = [self.points(s, winner) for s in range(n)]
+        places = [0] * n
+        for place, s in enumerate(self.finish_order, start=1):
+            places[s] = place
+        ref = winner if winner >= 0 else first
+        rest = [s for s in range(n) if s not in self.finish_order]
+        if rules.scoring == "megajogos":
+            rest.sort(key=lambda s: (-points[s], (s - ref) % n))
+        else:
+            rest.sort(key=lambda s: (-pos.pieces_home(s), -self.progress_sum(s), (s - ref) % n))
+        for place, s in enumerate(rest, start=len(self.finish_order) + 1):
+            places[s] = place
+        turns = self.win_turns if winner >= 0 else self.turns
+        rolls = self.win_rolls if winner >= 0 else self.rolls
+        return GameResult(
+            game=self.game,
+            first=first,
+            winner=winner,
+            turns=turns,
+            rolls=rolls,
+            end_turns=self.turns,
+            truncated=truncated,
+            places=places,
+            points=points if rules.scoring == "megajogos" else [],
+            stats=self.stats,
+            final=[row[:] for row in pos.progress],
+            transcript=self.transcript,
+        )
+
+    def progress_sum(self, seat: int) -> int:
+        """Total progress for ranking: progress + 1 per piece (yard 0, goal goal+1)."""
+        return sum(p + 1 for p in self.pos.progress[seat])
+
+    def points(self, seat: int, winner: int) -> int:
+        """Megajogos points: 250 per piece in the goal, progress + 1 for the others."""
+        if seat == winner:
+            return 1000
+        goal = self.pos.goal
+        return sum(250 if p == goal else p + 1 for p in self.pos.progress[seat])
+
+
+def play_game(
+    rules: Rules,
+    seed: int,
+    game: int = 0,
+    policies: str | Sequence[str] = "random",
+    start: Position | None = None,
+    record: bool = True,
+) -> GameResult:
+    """Play game number `game` of seed `seed` with the reference engine."""
+    return Game(rules, seed, game, policies, start, record).play()

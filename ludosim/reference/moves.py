@@ -1,0 +1,260 @@
+"""One move: which moves a face allows, and what playing one does (RULES.md sections 3-4).
+
+A move is (piece, face). `legal_moves` lists them by piece index; `play_move`
+applies one to a position and returns what happened. Both read the rules and
+board only, so they are the scenario API's building blocks as well as the
+turn loop's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ludosim.board import YARD
+from ludosim.reference.events import Captured, Event, Finished, Jumped, Moved, SentHome
+from ludosim.reference.position import Piece, Position
+from ludosim.rules import GLOBE, STAR, Rules
+
+# How a landing is resolved.
+LAND = "land"  # the piece stays (alone, with own pieces, or sharing with opponents)
+CAPTURE = "capture"  # the opponent pieces there go back to their yards
+HOME = "home"  # the mover itself goes back to its yard
+
+
+@dataclass(frozen=True)
+class Move:
+    """Piece `piece` of `seat` plays face `face`; `walk` lists the progress values stepped on."""
+
+    seat: int
+    piece: int
+    face: int | str
+    walk: tuple[int, ...]
+    backwards: bool = False  # the last step went backwards (a bounce or a reversed piece)
+    bounced: bool = False  # the walk turned at the goal
+    entering: bool = False  # the piece comes out of the yard
+
+    @property
+    def target(self) -> int:
+        return self.walk[-1]
+
+
+@dataclass
+class MoveResult:
+    """What one move did."""
+
+    events: list[Event] = field(default_factory=list)
+    captures: int = 0  # opponent pieces sent home
+    capturing_piece: bool = False
+    finished: bool = False  # the mover reached the goal
+    entered: bool = False
+    sent_home: bool = False  # the mover went back to its yard
+
+
+def is_entering_face(rules: Rules, face: int | str) -> bool:
+    """The face brings a piece out of the yard."""
+    return face == rules.entering_face
+
+
+def is_six_like(face: int | str) -> bool:
+    """Counts towards `six_limit` (a 6 or the globe)."""
+    return face == 6 or face == GLOBE
+
+
+# ------------------------------------------------------------------ walking
+def _step_back(pos: Position, p: int) -> int | None:
+    """One square backwards; below the start square per `Board.wrap_backwards`."""
+    if p - 1 >= 0:
+        return p - 1
+    return pos.board.wrap_backwards(p - 1)
+
+
+def _walk_backwards(pos: Position, p: int, steps: int, walk: list[int]) -> None:
+    for _ in range(steps):
+        q = _step_back(pos, p)
+        if q is None:  # cannot go behind the start square on this board: the walk stops
+            return
+        p = q
+        walk.append(p)
+
+
+def _number_walk(rules: Rules, pos: Position, seat: int, piece: int, steps: int):
+    """Walk of a number face: (walk, backwards, bounced), or None when illegal."""
+    p = pos.progress[seat][piece]
+    goal = pos.goal
+    walk: list[int] = []
+    if pos.reversed[seat][piece]:
+        _walk_backwards(pos, p, steps, walk)
+        if not walk:
+            return None
+        return walk, True, False
+    if p + steps <= goal:
+        return list(range(p + 1, p + steps + 1)), False, False
+    if rules.finish == "exact":
+        return None
+    walk = list(range(p + 1, goal + 1))
+    _walk_backwards(pos, goal, p + steps - goal, walk)
+    return walk, True, True
+
+
+def _path_barred(rules: Rules, pos: Position, seat: int, piece: int, path: list[int]) -> bool:
+    """A square of the path (track squares only) bars the move under the passing rules."""
+    if rules.pass_own and rules.pass_opponents == "all":
+        return False
+    for p in path:
+        square = pos.board.square(seat, p)
+        if square < 0:
+            continue  # home column and goal never bar
+        own = opponents = 0
+        for s, i in pos.at(square):
+            if s == seat:
+                own += i != piece
+            else:
+                opponents += 1
+        if own and not rules.pass_own:
+            return True
+        if opponents and rules.pass_opponents == "none":
+            return True
+        if opponents >= 2 and rules.pass_opponents == "singles":
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ landing
+def resolve_landing(
+    rules: Rules, pos: Position, seat: int, piece: int, p: int, entering: bool = False
+) -> tuple[str, list[Piece]]:
+    """How the mover's arrival at progress `p` resolves: (LAND | CAPTURE | HOME, victims)."""
+    board = pos.board
+    square = board.square(seat, p)
+    if square < 0:
+        return LAND, []
+    opponents = [o for o in pos.at(square) if o[0] != seat]
+    own = sum(1 for o in pos.at(square) if o[0] == seat and o[1] != piece)
+    k = len(opponents)
+    if k == 0:
+        return LAND, []
+    if entering and rules.start_capture and k == 1:
+        # Killer: a piece on another player's start globe is safe except against
+        # the piece that player brings out of its yard (seed 000).
+        return CAPTURE, opponents
+    safe = board.is_safe(square)
+    if k >= 2:
+        if rules.block_landing == "coexist":
+            return LAND, []
+        if rules.block_landing == "lander_home":
+            return HOME, []
+        if not safe:
+            return CAPTURE, opponents
+        # block_landing=capture on a safe square: safety wins, safe_landing decides [choice]
+    if safe:
+        return (HOME, []) if rules.safe_landing == "lander_home" else (LAND, [])
+    if rules.capture_rule == "lone_opponent" or own == 0:
+        return CAPTURE, opponents
+    return LAND, []  # lone_piece: an opponent sharing with own pieces is not captured
+
+
+def _arrive(
+    rules: Rules, pos: Position, seat: int, piece: int, p: int, entering: bool, result: MoveResult
+) -> bool:
+    """Put the mover on `p` and resolve the landing; False when the mover went home."""
+    kind, victims = resolve_landing(rules, pos, seat, piece, p, entering)
+    square = pos.board.square(seat, p)
+    if kind == HOME:
+        pos.put(seat, piece, YARD)
+        result.sent_home = True
+        result.events.append(SentHome(seat, piece, square))
+        return False
+    for vs, vp in victims:
+        pos.put(vs, vp, YARD)
+        result.captures += 1
+        result.events.append(Captured(seat, piece, vs, vp, square))
+    pos.put(seat, piece, p)
+    return True
+
+
+def _star_jump_target(rules: Rules, pos: Position, p: int, backwards: bool) -> int | None:
+    board = pos.board
+    if backwards:
+        q = board.star_before(p)
+        return q if q >= 0 else board.wrap_backwards(q)
+    q = board.star_after(p)
+    if q <= board.entry:
+        return q
+    if rules.star_jump == "goal":
+        return pos.goal
+    return q - board.track_len  # next_lap: the first star of the next lap
+
+
+# --------------------------------------------------------------- the moves
+def legal_moves(rules: Rules, pos: Position, seat: int, face: int | str) -> list[Move]:
+    """Every legal move of `seat` for `face`, by piece index."""
+    board = pos.board
+    moves = []
+    start_square = board.start_square(seat)
+    for piece, p in enumerate(pos.progress[seat]):
+        if p == pos.goal:
+            continue
+        if p == YARD:
+            if not is_entering_face(rules, face):
+                continue
+            if rules.start_capacity:
+                own_on_start = sum(1 for s, _ in pos.at(start_square) if s == seat)
+                if own_on_start >= rules.start_capacity:
+                    continue
+            if resolve_landing(rules, pos, seat, piece, 0, entering=True)[0] == HOME:
+                continue  # entering straight back into the yard is not a move
+            moves.append(Move(seat, piece, face, (0,), entering=True))
+            continue
+        backwards = bounced = False
+        if face == GLOBE:
+            if board.in_home_column(p):
+                walk = list(range(p + 1, pos.goal + 1))
+            else:
+                q = board.globe_after(p)
+                if q is None:
+                    continue
+                walk = list(range(p + 1, q + 1))
+        elif face == STAR:
+            q = board.star_die_target(p) if board.on_track(p) else None
+            if q is None:
+                continue
+            walk = list(range(p + 1, q + 1))
+        else:
+            found = _number_walk(rules, pos, seat, piece, int(face))
+            if found is None:
+                continue
+            walk, backwards, bounced = found
+        if _path_barred(rules, pos, seat, piece, walk[:-1]):
+            continue
+        moves.append(Move(seat, piece, face, tuple(walk), backwards, bounced))
+    return moves
+
+
+def play_move(rules: Rules, pos: Position, move: Move) -> MoveResult:
+    """Apply a legal move to `pos` (in place) and report what it did."""
+    seat, piece = move.seat, move.piece
+    result = MoveResult()
+    start = pos.progress[seat][piece]
+    entering = start == YARD
+    result.entered = entering
+    target = move.target
+    result.events.append(Moved(seat, piece, move.face, start, target))
+    alive = _arrive(rules, pos, seat, piece, target, entering, result)
+    if alive and rules.star_jump != "none" and not entering and pos.board.is_star(target):
+        q = _star_jump_target(rules, pos, target, move.backwards)
+        if q is not None:
+            result.events.append(Jumped(seat, piece, target, q))
+            alive = _arrive(rules, pos, seat, piece, q, False, result)
+    if alive and move.bounced and rules.finish == "bounce_on":
+        pos.reversed[seat][piece] = True
+    if alive and pos.progress[seat][piece] == pos.goal:
+        result.finished = True
+        result.events.append(Finished(seat, piece))
+    result.capturing_piece = result.captures > 0
+    return result
+
+
+def try_move(rules: Rules, pos: Position, move: Move) -> tuple[Position, MoveResult]:
+    """Play a move on a copy of `pos`; the original is left as it was."""
+    child = pos.copy()
+    return child, play_move(rules, child, move)

@@ -1,0 +1,118 @@
+"""A position: where every piece stands, plus the board's occupancy kept in step.
+
+Pieces are addressed as (seat, piece index); their place is progress relative
+to their owner (see `ludosim.board`). `occupancy` maps each absolute track
+square to the pieces standing on it, so a landing or a path check reads one
+square instead of scanning all pieces; `check()` verifies the two agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ludosim.board import YARD, Board
+from ludosim.errors import ScenarioError
+from ludosim.rules import Rules
+
+Piece = tuple[int, int]  # (seat, piece index)
+
+
+class Position:
+    """Progress of every piece, the reversed flags of `bounce_on`, and the occupancy map."""
+
+    __slots__ = ("board", "goal", "occupancy", "progress", "reversed")
+
+    def __init__(self, board: Board, progress: Sequence[Sequence[int]]) -> None:
+        self.board = board
+        self.goal = board.goal
+        self.progress = [list(row) for row in progress]
+        self.reversed = [[False] * len(row) for row in progress]
+        self.occupancy: dict[int, list[Piece]] = {}
+        for seat, row in enumerate(self.progress):
+            for piece, p in enumerate(row):
+                if not (p == YARD or 0 <= p <= self.goal):
+                    raise ScenarioError(
+                        f"seat {seat} piece {piece} has progress {p}; "
+                        f"allowed: -1 (yard) or 0..{self.goal} (goal)"
+                    )
+                self._add(seat, piece, p)
+
+    @classmethod
+    def start(cls, rules: Rules, board: Board) -> Position:
+        """Every piece in its yard."""
+        return cls(board, [[YARD] * rules.pieces for _ in range(rules.players)])
+
+    @classmethod
+    def from_progress(cls, rules: Rules, progress: Sequence[Sequence[int]]) -> Position:
+        """A hand-built position: one row of progress values per seat."""
+        board = Board.from_rules(rules)
+        if len(progress) != rules.players or any(len(r) != rules.pieces for r in progress):
+            raise ScenarioError(
+                f"position needs {rules.players} rows of {rules.pieces} progress values, "
+                f"got {[len(r) for r in progress]}"
+            )
+        return cls(board, progress)
+
+    def copy(self) -> Position:
+        """An independent copy (used to try moves and plans)."""
+        new = Position.__new__(Position)
+        new.board = self.board
+        new.goal = self.goal
+        new.progress = [row[:] for row in self.progress]
+        new.reversed = [row[:] for row in self.reversed]
+        new.occupancy = {sq: pieces[:] for sq, pieces in self.occupancy.items()}
+        return new
+
+    # ----------------------------------------------------------------- queries
+    def at(self, square: int) -> list[Piece]:
+        """Pieces standing on absolute track square `square`."""
+        return self.occupancy.get(square, [])
+
+    def in_play(self, seat: int) -> bool:
+        """Some piece of `seat` is on the track or in its home column."""
+        return any(p != YARD and p != self.goal for p in self.progress[seat])
+
+    def finished(self, seat: int) -> bool:
+        """Every piece of `seat` is in the goal."""
+        return all(p == self.goal for p in self.progress[seat])
+
+    def pieces_home(self, seat: int) -> int:
+        """Pieces of `seat` in the goal."""
+        return sum(p == self.goal for p in self.progress[seat])
+
+    # ---------------------------------------------------------------- changes
+    def _add(self, seat: int, piece: int, p: int) -> None:
+        square = self.board.square(seat, p)
+        if square >= 0:
+            self.occupancy.setdefault(square, []).append((seat, piece))
+
+    def _remove(self, seat: int, piece: int) -> None:
+        square = self.board.square(seat, self.progress[seat][piece])
+        if square >= 0:
+            pieces = self.occupancy[square]
+            pieces.remove((seat, piece))
+            if not pieces:
+                del self.occupancy[square]
+
+    def put(self, seat: int, piece: int, p: int) -> None:
+        """Move a piece to progress `p`, keeping the occupancy in step."""
+        self._remove(seat, piece)
+        self.progress[seat][piece] = p
+        self._add(seat, piece, p)
+        if p == YARD or p == self.goal:
+            self.reversed[seat][piece] = False
+
+    def check(self) -> None:
+        """Raise AssertionError unless the occupancy matches the pieces' progress."""
+        rebuilt: dict[int, list[Piece]] = {}
+        for seat, row in enumerate(self.progress):
+            for piece, p in enumerate(row):
+                assert p == YARD or 0 <= p <= self.goal, (seat, piece, p)
+                square = self.board.square(seat, p)
+                if square >= 0:
+                    rebuilt.setdefault(square, []).append((seat, piece))
+        mine = {sq: sorted(v) for sq, v in self.occupancy.items()}
+        assert mine == {sq: sorted(v) for sq, v in rebuilt.items()}, (mine, rebuilt)
+
+    def __repr__(self) -> str:
+        return f"Position({self.progress})"

@@ -1,0 +1,630 @@
+"""The rules of a Ludo variant as plain, validated data.
+
+`Rules` is a frozen dataclass holding every toggle of RULES.md section 6 under
+its exact name. `TOGGLES` describes each toggle (allowed values, one-line
+description) and is the single table the CLI, the docs and the reports list
+toggles from. `PRESETS` bundles toggles into the five seed rule sets, each
+naming the seed file it comes from.
+
+The engines never read a `Rules` object in their hot loops: the compiled
+kernel receives `ludosim.engine.layout.compile_rules(rules)`, a flat integer
+array, and the reference engine a `Board` built from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ludosim.errors import RulesError
+
+# Faces of a die are numbers 1-6 or these two symbols (RULES.md section 4).
+GLOBE = "globe"
+STAR = "star"
+SYMBOL_FACES = (GLOBE, STAR)
+
+D6_FACES: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6)
+STAR_GLOBE_FACES: tuple[int | str, ...] = (1, 2, GLOBE, 4, STAR, 6)
+DEFAULT_FACES = {"d6": D6_FACES, "star-globe": STAR_GLOBE_FACES}
+
+SAFE_KINDS = ("starts", "globes", "stars")
+
+# Simulation semantics version: bump when the games played for a given
+# (rules, seed) change; refactors and speed-ups do not bump it.
+SEMANTICS_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Toggle:
+    """One rule choice: its name, allowed values and a one-line description."""
+
+    name: str
+    kind: str  # "choice", "int", "bool", "float", "set", "faces", "ints"
+    description: str
+    choices: tuple[Any, ...] = ()
+    low: float | None = None
+    high: float | None = None
+
+    def allowed(self) -> str:
+        """Human-readable description of the allowed values."""
+        if self.kind == "choice":
+            return ", ".join(str(c) for c in self.choices)
+        if self.kind == "bool":
+            return "true, false"
+        if self.kind in ("int", "float"):
+            hi = "" if self.high is None else f"{self.high:g}"
+            return f"{self.low:g}..{hi}" if hi else f">= {self.low:g}"
+        if self.kind == "set":
+            return "any subset of " + ", ".join(self.choices) + " (comma separated, or empty)"
+        if self.kind == "faces":
+            return "six faces, each 1-6, 'globe' or 'star' (comma separated)"
+        if self.kind == "ints":
+            return f"comma separated integers in {self.low:g}..{self.high:g}"
+        raise AssertionError(self.kind)
+
+
+def _t(name: str, kind: str, description: str, **kw: Any) -> Toggle:
+    return Toggle(name=name, kind=kind, description=description, **kw)
+
+
+TOGGLES: dict[str, Toggle] = {
+    t.name: t
+    for t in [
+        _t("players", "int", "number of players (1 = solo race)", low=1, high=6),
+        _t("sides", "choice", "arms of the board (6 needed for 5-6 players)", choices=(4, 6)),
+        _t("pieces", "int", "pieces per player", low=1, high=4),
+        _t("die", "choice", "plain die or star-and-globe die", choices=("d6", "star-globe")),
+        _t(
+            "first_player",
+            "choice",
+            "who takes the first turn: highest roll, drawn at random, or seat 0",
+            choices=("roll-off", "random", "seat0"),
+        ),
+        _t(
+            "start_attempts",
+            "choice",
+            "rolls allowed to get an entering face with no piece in play",
+            choices=(1, 3),
+        ),
+        _t(
+            "bonus_on_six",
+            "choice",
+            "when a 6 earns a bonus roll (the globe always does)",
+            choices=("always", "unless_entered", "never"),
+        ),
+        _t(
+            "start_capacity",
+            "int",
+            "own pieces the start square may hold for entering (0 = unlimited)",
+            low=0,
+            high=4,
+        ),
+        _t("bonus_on_capture", "bool", "a capturing move earns a bonus roll"),
+        _t("bonus_on_finish", "bool", "bringing a piece to the goal earns a bonus roll"),
+        _t(
+            "six_limit",
+            "choice",
+            "the n-th consecutive 6 of a turn is forfeited and ends it (0 = no limit)",
+            choices=(0, 3),
+        ),
+        _t("no_move_ends_turn", "bool", "a roll with no legal move ends the turn, bonuses lost"),
+        _t("roll_then_move", "bool", "Killer: roll all sixes first, then play all rolls as a plan"),
+        _t("pass_own", "bool", "a piece may pass its own pieces"),
+        _t(
+            "pass_opponents",
+            "choice",
+            "which opponent pieces a piece may pass: all, singles (blocks stop), none",
+            choices=("all", "singles", "none"),
+        ),
+        _t("safe", "set", "squares where a lone piece cannot be captured", choices=SAFE_KINDS),
+        _t(
+            "safe_landing",
+            "choice",
+            "landing on a lone opponent on a safe square: share it, or the lander goes home",
+            choices=("coexist", "lander_home"),
+        ),
+        _t(
+            "capture_rule",
+            "choice",
+            "capture a lone opponent even if own pieces share the square, or only a lone piece",
+            choices=("lone_opponent", "lone_piece"),
+        ),
+        _t(
+            "block_landing",
+            "choice",
+            "landing on two or more opponent pieces: share, lander goes home, or capture them all",
+            choices=("coexist", "lander_home", "capture"),
+        ),
+        _t(
+            "start_capture",
+            "bool",
+            "entering captures a lone opponent on your own (safe) start square",
+        ),
+        _t(
+            "star_jump",
+            "choice",
+            "a move ending on a star jumps to the next star; the last one into the goal or round again",
+            choices=("none", "goal", "next_lap"),
+        ),
+        _t(
+            "finish",
+            "choice",
+            "reaching the goal: exact roll, bounce back, or bounce and keep going backwards this turn",
+            choices=("exact", "bounce", "bounce_on"),
+        ),
+        _t("forced_capture", "bool", "a capture must be made when one is possible"),
+        _t(
+            "detect_skip",
+            "float",
+            "probability that a skipped forced capture is caught (puster)",
+            low=0.0,
+            high=1.0,
+        ),
+        _t("play_to_end", "bool", "play on after the winner until one player is left"),
+        _t("scoring", "choice", "points at the end of the game", choices=("none", "megajogos")),
+        _t("max_turns", "int", "player turns after which a game is stopped as truncated", low=100),
+        _t("die_faces", "faces", "the six faces of the die"),
+        _t("seating", "ints", "arms of the seats, empty for the default seating", low=0, high=5),
+        _t(
+            "entry",
+            "int",
+            "last track progress before the home column (follows `sides` when not given)",
+            low=1,
+        ),
+        _t("home_len", "int", "squares in each home column", low=1, high=10),
+        _t(
+            "globe_offsets",
+            "ints",
+            "globe squares, as offsets 0-12 inside every arm",
+            low=0,
+            high=12,
+        ),
+        _t(
+            "star_offsets", "ints", "star squares, as offsets 0-12 inside every arm", low=0, high=12
+        ),
+    ]
+}
+
+
+def _parse_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on"):
+        return True
+    if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off"):
+        return False
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise RulesError(f"{name}={value!r} is not allowed; allowed values: true, false")
+
+
+def _split(value: Any) -> list[Any]:
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("", "none", "{}", "[]", "()"):
+            return []
+        return [part.strip() for part in text.strip("[](){}").split(",") if part.strip()]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return list(value)
+    return [value]
+
+
+def _parse_int(name: str, value: Any, toggle: Toggle) -> int:
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = int(str(value).strip()) if isinstance(value, str) else int(value)
+        if not isinstance(value, str) and number != value:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise RulesError(
+            f"{name}={value!r} is not an integer; allowed values: {toggle.allowed()}"
+        ) from None
+    return number
+
+
+def _parse_face(name: str, item: Any) -> int | str:
+    if isinstance(item, str) and item.strip().lower() in SYMBOL_FACES:
+        return item.strip().lower()
+    try:
+        number = int(item)
+    except (TypeError, ValueError):
+        number = 0
+    if 1 <= number <= 6 and not isinstance(item, bool):
+        return number
+    raise RulesError(f"{name} has face {item!r}; allowed faces: 1, 2, 3, 4, 5, 6, globe, star")
+
+
+def parse_value(name: str, value: Any) -> Any:
+    """Convert a raw value (from the CLI, TOML or Python) to the toggle's type, or raise."""
+    toggle = TOGGLES.get(name)
+    if toggle is None:
+        raise RulesError(f"unknown toggle {name!r}; known toggles: {', '.join(TOGGLES)}")
+    if toggle.kind == "bool":
+        return _parse_bool(name, value)
+    if toggle.kind == "choice":
+        for choice in toggle.choices:
+            if str(choice) == str(value).strip():
+                return choice
+        raise RulesError(f"{name}={value!r} is not allowed; allowed values: {toggle.allowed()}")
+    if toggle.kind == "int":
+        if name == "entry" and (value is None or str(value).strip().lower() in ("", "default")):
+            return None
+        number = _parse_int(name, value, toggle)
+        if number < toggle.low or (toggle.high is not None and number > toggle.high):
+            raise RulesError(f"{name}={number} is out of range; allowed values: {toggle.allowed()}")
+        return number
+    if toggle.kind == "float":
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise RulesError(
+                f"{name}={value!r} is not a number; allowed values: {toggle.allowed()}"
+            ) from None
+        if not toggle.low <= number <= toggle.high:
+            raise RulesError(
+                f"{name}={number:g} is out of range; allowed values: {toggle.allowed()}"
+            )
+        return number
+    if toggle.kind == "set":
+        items = [str(v).strip().lower() for v in _split(value)]
+        bad = [v for v in items if v not in toggle.choices]
+        if bad:
+            raise RulesError(f"{name} has {bad[0]!r}; allowed values: {toggle.allowed()}")
+        return tuple(k for k in toggle.choices if k in items)
+    if toggle.kind == "faces":
+        faces = tuple(_parse_face(name, v) for v in _split(value))
+        if len(faces) != 6:
+            raise RulesError(f"{name} has {len(faces)} faces; allowed values: {toggle.allowed()}")
+        return faces
+    if toggle.kind == "ints":
+        numbers = []
+        for item in _split(value):
+            number = _parse_int(name, item, toggle)
+            if not toggle.low <= number <= toggle.high:
+                raise RulesError(f"{name} has {number}; allowed values: {toggle.allowed()}")
+            numbers.append(number)
+        if name == "seating":
+            return tuple(numbers)
+        return tuple(sorted(set(numbers)))
+    raise AssertionError(toggle.kind)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """Every toggle of RULES.md section 6; build with `Rules.preset(name)` and `replace`.
+
+    Defaults are the plain Danish rules; `entry=None` means "the track length
+    minus 2" (RULES.md section 1) and is resolved on construction, so
+    `rules.entry` is always a number.
+    """
+
+    players: int = 4
+    sides: int = 4
+    pieces: int = 4
+    die: str = "d6"
+    first_player: str = "roll-off"
+    start_attempts: int = 3
+    bonus_on_six: str = "always"
+    start_capacity: int = 0
+    bonus_on_capture: bool = False
+    bonus_on_finish: bool = False
+    six_limit: int = 0
+    no_move_ends_turn: bool = False
+    roll_then_move: bool = False
+    pass_own: bool = False
+    pass_opponents: str = "all"
+    safe: tuple[str, ...] = ()
+    safe_landing: str = "coexist"
+    capture_rule: str = "lone_opponent"
+    block_landing: str = "lander_home"
+    start_capture: bool = False
+    star_jump: str = "none"
+    finish: str = "bounce"
+    forced_capture: bool = False
+    detect_skip: float = 0.5
+    play_to_end: bool = False
+    scoring: str = "none"
+    max_turns: int = 20_000
+    die_faces: tuple[int | str, ...] = D6_FACES
+    seating: tuple[int, ...] = ()
+    entry: int = field(default=None)  # type: ignore[assignment]
+    home_len: int = 5
+    globe_offsets: tuple[int, ...] = (0, 8)
+    star_offsets: tuple[int, ...] = (4, 11)
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            object.__setattr__(self, f.name, parse_value(f.name, getattr(self, f.name)))
+        if self.entry is None:
+            object.__setattr__(self, "entry", self.track_len - 2)
+        _validate(self)
+
+    # ----------------------------------------------------------------- derived
+    @property
+    def track_len(self) -> int:
+        """Squares on the shared track: 13 per arm."""
+        return 13 * self.sides
+
+    @property
+    def goal(self) -> int:
+        """Progress value of a finished piece."""
+        return self.entry + self.home_len + 1
+
+    @property
+    def entering_face(self) -> int | str:
+        """The face that brings a piece out of the yard: the globe on the star-globe die, else 6."""
+        return GLOBE if self.die == "star-globe" else 6
+
+    # ------------------------------------------------------------- construction
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The rules of a named seed rule set (see `presets()`)."""
+        if name not in PRESETS:
+            raise RulesError(f"unknown preset {name!r}; allowed values: {', '.join(PRESETS)}")
+        return cls(**PRESETS[name].toggles)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some toggles changed, validated.
+
+        Two toggles follow others unless given in the same call: `die_faces`
+        follows `die` (the default faces of the new die), and `entry` keeps
+        its distance from the end of the track when `sides` changes.
+        """
+        for name in changes:
+            if name not in TOGGLES:
+                raise RulesError(f"unknown toggle {name!r}; known toggles: {', '.join(TOGGLES)}")
+        values = self.to_dict()
+        if "die" in changes and "die_faces" not in changes:
+            die = parse_value("die", changes["die"])
+            values["die_faces"] = list(DEFAULT_FACES[die])
+        if "sides" in changes and "entry" not in changes:
+            sides = parse_value("sides", changes["sides"])
+            values["entry"] = self.entry - self.track_len + 13 * sides
+        values.update(changes)
+        return Rules.from_dict(values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of every toggle (lists for tuples), suitable for JSON and TOML."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Inverse of `to_dict`; unknown keys raise `RulesError`."""
+        unknown = [k for k in data if k not in TOGGLES]
+        if unknown:
+            raise RulesError(f"unknown toggle {unknown[0]!r}; known toggles: {', '.join(TOGGLES)}")
+        return cls(**data)
+
+    def to_toml(self) -> str:
+        """TOML text of every toggle, one per line, in table order."""
+        lines = []
+        for name, value in self.to_dict().items():
+            lines.append(f"{name} = {_toml_value(value)}")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_toml(cls, text: str) -> Rules:
+        """Rules from TOML text: either every toggle, or `preset = NAME` plus changes."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"malformed rules TOML: {exc}") from None
+        preset = data.pop("preset", None)
+        if preset is None:
+            return cls.from_dict(data)
+        return cls.preset(str(preset)).replace(**data)
+
+    def hash(self) -> str:
+        """Stable content hash (16 hex digits) of every toggle; equal rules, equal hash."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        """(toggle, value, description) for every toggle, in table order."""
+        return [
+            (name, format_value(getattr(self, name)), toggle.description)
+            for name, toggle in TOGGLES.items()
+        ]
+
+
+def format_value(value: Any) -> str:
+    """The form of a value that `--set NAME=VALUE` accepts back."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise AssertionError(type(value))
+
+
+def _refuse(fields: str, message: str) -> None:
+    raise RulesError(f"{fields}: {message}")
+
+
+def _validate(r: Rules) -> None:
+    """Refuse combinations the engines cannot play, naming both fields and a way out."""
+    if r.players > r.sides:
+        _refuse(
+            "players/sides",
+            f"{r.players} players need a board with at least as many arms, got sides={r.sides}; "
+            "use sides=6 for 5-6 players",
+        )
+    if r.seating:
+        if len(r.seating) != r.players:
+            _refuse(
+                "seating/players", f"seating lists {len(r.seating)} arms for {r.players} players"
+            )
+        if len(set(r.seating)) != len(r.seating) or max(r.seating) >= r.sides:
+            _refuse(
+                "seating/sides",
+                f"seating={format_value(r.seating)} must name distinct arms in 0..{r.sides - 1}",
+            )
+    if not r.track_len - 13 <= r.entry <= r.track_len:
+        _refuse(
+            "entry/sides",
+            f"entry={r.entry} must lie in the last arm of the lap, "
+            f"{r.track_len - 13}..{r.track_len} for sides={r.sides}",
+        )
+    numbers = [f for f in r.die_faces if isinstance(f, int)]
+    if r.die == "d6":
+        if len(numbers) != 6 or 6 not in numbers:
+            _refuse(
+                "die/die_faces",
+                f"die=d6 needs six numeric faces including a 6, got {format_value(r.die_faces)}; "
+                "use die=star-globe for a die with globe or star faces",
+            )
+    elif GLOBE not in r.die_faces:
+        _refuse(
+            "die/die_faces",
+            f"die=star-globe needs a globe face to enter pieces, got {format_value(r.die_faces)}",
+        )
+    if STAR in r.die_faces and not r.star_offsets:
+        _refuse("die_faces/star_offsets", "a star face needs stars on the board (star_offsets)")
+    if r.star_jump != "none" and not r.star_offsets:
+        _refuse(
+            "star_jump/star_offsets",
+            f"star_jump={r.star_jump} needs stars on the board; set star_offsets or star_jump=none",
+        )
+    if r.roll_then_move:
+        if r.die != "d6":
+            _refuse(
+                "roll_then_move/die",
+                "roll_then_move plays sixes rolled in a row, which needs die=d6",
+            )
+        if r.six_limit:
+            _refuse(
+                "roll_then_move/six_limit",
+                "roll_then_move rolls sixes without limit; use six_limit=0",
+            )
+        if r.bonus_on_six != "always":
+            _refuse(
+                "roll_then_move/bonus_on_six",
+                "roll_then_move keeps rolling on every 6; use bonus_on_six=always",
+            )
+        if r.bonus_on_capture or r.bonus_on_finish:
+            _refuse(
+                "roll_then_move/bonus_on_capture/bonus_on_finish",
+                "roll_then_move has no bonus rolls besides sixes; set both to false",
+            )
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set with the seed file(s) it comes from."""
+
+    name: str
+    seeds: tuple[str, ...]
+    description: str
+    toggles: dict[str, Any]
+
+
+_DANISH_BOARD = {"entry": 50, "home_len": 5, "globe_offsets": (0, 8), "star_offsets": (4, 11)}
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in [
+        Preset(
+            "app",
+            ("001_58372a31aac71efe.txt", "004_aaeff1f41085d0fb.txt"),
+            "Dutch/Hungarian 'Ludo App': no passing opponents, start holds 2, third six forfeits",
+            dict(
+                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
+                start_attempts=1, bonus_on_six="unless_entered", start_capacity=2,
+                bonus_on_capture=False, bonus_on_finish=False, six_limit=3,
+                no_move_ends_turn=True, roll_then_move=False, pass_own=True,
+                pass_opponents="none", safe=(), safe_landing="coexist",
+                capture_rule="lone_opponent", block_landing="capture", start_capture=False,
+                star_jump="none", finish="exact", forced_capture=False, play_to_end=True,
+                scoring="none", die_faces=D6_FACES, entry=50, home_len=5,
+                globe_offsets=(), star_offsets=(),
+            ),
+        ),
+        Preset(
+            "italian",
+            ("003_eb55f38c4a940e30.txt",),
+            "Italian Ludo (Megajogos): safe starts and stars, bonus on capture and finish, points",
+            dict(
+                players=4, sides=4, pieces=4, die="d6", first_player="random",
+                start_attempts=1, bonus_on_six="always", start_capacity=0,
+                bonus_on_capture=True, bonus_on_finish=True, six_limit=3,
+                no_move_ends_turn=True, roll_then_move=False, pass_own=True,
+                pass_opponents="all", safe=("starts", "stars"), safe_landing="coexist",
+                capture_rule="lone_piece", block_landing="coexist", start_capture=False,
+                star_jump="none", finish="exact", forced_capture=False, play_to_end=False,
+                scoring="megajogos", die_faces=D6_FACES, entry=50, home_len=5,
+                globe_offsets=(), star_offsets=(8,),
+            ),
+        ),
+        Preset(
+            "danish",
+            ("002_2a0b1dd0fe1ad9ac.txt",),
+            "Danish Ludo, plain die: three tries to start, blocks send the lander home, bounce",
+            dict(
+                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
+                start_attempts=3, bonus_on_six="always", start_capacity=0,
+                bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
+                no_move_ends_turn=False, roll_then_move=False, pass_own=False,
+                pass_opponents="all", safe=(), safe_landing="coexist",
+                capture_rule="lone_opponent", block_landing="lander_home", start_capture=False,
+                star_jump="none", finish="bounce", forced_capture=False, play_to_end=False,
+                scoring="none", die_faces=D6_FACES, **_DANISH_BOARD,
+            ),
+        ),
+        Preset(
+            "danish-globe",
+            ("002_2a0b1dd0fe1ad9ac.txt",),
+            "Danish Ludo with the star-and-globe die",
+            dict(
+                players=4, sides=4, pieces=4, die="star-globe", first_player="roll-off",
+                start_attempts=3, bonus_on_six="always", start_capacity=0,
+                bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
+                no_move_ends_turn=False, roll_then_move=False, pass_own=False,
+                pass_opponents="all", safe=(), safe_landing="coexist",
+                capture_rule="lone_opponent", block_landing="lander_home", start_capture=False,
+                star_jump="none", finish="bounce", forced_capture=False, play_to_end=False,
+                scoring="none", die_faces=STAR_GLOBE_FACES, **_DANISH_BOARD,
+            ),
+        ),
+        Preset(
+            "killer",
+            ("000_51b5a12e3dfc509f.txt",),
+            "Danish Killer Ludo: roll all sixes then move, forced captures, puster, star jumps",
+            dict(
+                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
+                start_attempts=3, bonus_on_six="always", start_capacity=0,
+                bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
+                no_move_ends_turn=False, roll_then_move=True, pass_own=True,
+                pass_opponents="singles", safe=("globes",), safe_landing="lander_home",
+                capture_rule="lone_opponent", block_landing="lander_home", start_capture=True,
+                star_jump="next_lap", finish="bounce_on", forced_capture=True,
+                detect_skip=0.5, play_to_end=True, scoring="none", die_faces=D6_FACES,
+                entry=52, home_len=5, globe_offsets=(0, 8), star_offsets=(4, 11),
+            ),
+        ),
+    ]
+}  # fmt: skip
+
+
+def presets() -> list[str]:
+    """Names of the preset rule sets."""
+    return list(PRESETS)
