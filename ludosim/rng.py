@@ -65,3 +65,41 @@ class Stream:
     def uniform(self) -> float:
         """Uniform float in [0, 1) with 53 random bits."""
         return (self.next64() >> 11) * (1.0 / (1 << 53))
+
+
+class ScriptedStream:
+    """A stand-in for `Stream` that returns scripted numbers: for scenario tests.
+
+    `below(n)` returns the next scripted integer (which must be < n); a die
+    roll is therefore scripted as the index of the face in `rules.die_faces`
+    (`faces_to_script` converts faces). `uniform()` returns the next scripted
+    value as a float.
+    """
+
+    def __init__(self, values: list[int | float]) -> None:
+        self.values = list(values)
+        self.draws = 0
+
+    def _next(self) -> int | float:
+        if self.draws >= len(self.values):
+            raise AssertionError(f"scripted stream exhausted after {self.draws} draws")
+        value = self.values[self.draws]
+        self.draws += 1
+        return value
+
+    def below(self, n: int) -> int:
+        value = int(self._next())
+        if not 0 <= value < n:
+            raise AssertionError(f"scripted value {value} is not below {n}")
+        return value
+
+    def uniform(self) -> float:
+        return float(self._next())
+
+    def exhausted(self) -> bool:
+        return self.draws == len(self.values)
+
+
+def faces_to_script(die_faces: tuple[int | str, ...], faces: list[int | str]) -> list[int]:
+    """Scripted `below(6)` values that roll `faces` on a die with `die_faces`."""
+    return [die_faces.index(face) for face in faces]

@@ -7,7 +7,7 @@ hold the two to that.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,8 +129,11 @@ class Game:
             contenders = [s for s, t in zip(contenders, throws, strict=False) if t == best]
         return contenders[0]
 
-    def play(self) -> GameResult:
-        """Play the game to its end (or to `max_turns`) and return its result."""
+    def play(self, after_turn: Callable[[Game, int], None] | None = None) -> GameResult:
+        """Play the game to its end (or to `max_turns`) and return its result.
+
+        `after_turn(game, seat)` is called after every turn (invariant checks).
+        """
         rules, n = self.rules, self.rules.players
         first = self.roll_off()
         self.log(f"seat {first} starts")
@@ -143,10 +146,9 @@ class Game:
             self.turns += 1
             if self.record:
                 self.transcript.append(f"turn {self.turns}: seat {seat}")
-            if rules.roll_then_move:
-                self.plan_turn(seat)
-            else:
-                self.single_roll_turn(seat)
+            self.play_turn(seat)
+            if after_turn is not None:
+                after_turn(self, seat)
             if self.pos.finished(seat) and seat not in self.finish_order:
                 self.finish_order.append(seat)
                 self.log(PlayerDone(seat, len(self.finish_order)))
@@ -169,6 +171,13 @@ class Game:
         return seat
 
     # ----------------------------------------------------------- the turns
+    def play_turn(self, seat: int) -> None:
+        """One whole turn of `seat`, bonus rolls and puster included."""
+        if self.rules.roll_then_move:
+            self.plan_turn(seat)
+        else:
+            self.single_roll_turn(seat)
+
     def start_tries(self, seat: int) -> int | str | None:
         """Three-roll start: up to three rolls for an entering face; None when all failed."""
         for attempt in range(3):
