@@ -45,6 +45,7 @@ class Board:
     star_offsets: tuple[int, ...]
     safe_square: np.ndarray  # bool[track_len]: a lone piece here cannot be captured
     start_owner: np.ndarray  # int[track_len]: seat whose start square this is, else -1
+    squares: tuple[tuple[int, ...], ...]  # [seat][progress + 1]: absolute square or -1
 
     @classmethod
     def from_rules(cls, rules: Rules) -> Board:
@@ -62,6 +63,14 @@ class Board:
         owner = np.full(track_len, -1, dtype=np.int64)
         for seat, arm in enumerate(arms):
             owner[ARM * arm] = seat
+        goal = rules.goal
+        squares = tuple(
+            tuple(
+                (ARM * arm + p) % track_len if 0 <= p <= rules.entry else -1
+                for p in range(-1, goal + 1)
+            )
+            for arm in arms
+        )
         safe.setflags(write=False)
         owner.setflags(write=False)
         return cls(
@@ -76,6 +85,7 @@ class Board:
             star_offsets=rules.star_offsets,
             safe_square=safe,
             start_owner=owner,
+            squares=squares,
         )
 
     # ------------------------------------------------------------ where is it
@@ -89,9 +99,7 @@ class Board:
 
     def square(self, seat: int, progress: int) -> int:
         """Absolute track square of a piece, or -1 when it is not on the shared track."""
-        if not self.on_track(progress):
-            return -1
-        return (ARM * self.arms[seat] + progress) % self.track_len
+        return self.squares[seat][progress + 1]
 
     def start_square(self, seat: int) -> int:
         """Absolute square where `seat` enters its pieces."""
@@ -125,7 +133,7 @@ class Board:
         return q
 
     def globe_after(self, progress: int) -> int | None:
-        """Progress of the first globe strictly ahead on the track, or None before the home column."""
+        """Progress of the first globe strictly ahead on the track; None if none before the column."""
         for q in range(progress + 1, self.entry + 1):
             if q % ARM in self.globe_offsets:
                 return q

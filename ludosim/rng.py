@@ -36,7 +36,7 @@ def stream_key(seed: int, game: int) -> int:
 
 
 def normalise_seed(seed: int | None) -> int:
-    """Seeds are non-negative integers below 2**64; `None` is refused (results must be reproducible)."""
+    """Seeds are integers in 0..2**64-1; `None` is refused: results must be reproducible."""
     if seed is None or isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if not 0 <= seed <= MASK64:

@@ -147,13 +147,13 @@ TOGGLES: dict[str, Toggle] = {
         _t(
             "star_jump",
             "choice",
-            "a move ending on a star jumps to the next star; the last one into the goal or round again",
+            "a move ending on a star jumps to the next star; from the last: goal or next lap",
             choices=("none", "goal", "next_lap"),
         ),
         _t(
             "finish",
             "choice",
-            "reaching the goal: exact roll, bounce back, or bounce and keep going backwards this turn",
+            "reaching the goal: exact roll, bounce back, or bounce and go backwards all turn",
             choices=("exact", "bounce", "bounce_on"),
         ),
         _t("forced_capture", "bool", "a capture must be made when one is possible"),
@@ -474,10 +474,11 @@ def _validate(r: Rules) -> None:
             _refuse(
                 "seating/players", f"seating lists {len(r.seating)} arms for {r.players} players"
             )
-        if len(set(r.seating)) != len(r.seating) or max(r.seating) >= r.sides:
+        if list(r.seating) != sorted(set(r.seating)) or max(r.seating) >= r.sides:
+            # Seats are numbered in clockwise play order (API.md), so arms must increase.
             _refuse(
                 "seating/sides",
-                f"seating={format_value(r.seating)} must name distinct arms in 0..{r.sides - 1}",
+                f"seating={format_value(r.seating)} must list increasing arms in 0..{r.sides - 1}",
             )
     if not r.track_len - 13 <= r.entry <= r.track_len:
         _refuse(

@@ -17,6 +17,7 @@ from ludosim.reference.events import Captured, Event, PlayerDone, Puster, Rolled
 from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like
 from ludosim.reference.plans import (
     Plan,
+    PlanTree,
     all_plans,
     best_plans,
     forced,
@@ -124,7 +125,10 @@ class Game:
         contenders = list(range(n))
         while len(contenders) > 1:
             throws = [self.stream.below(6) + 1 for _ in contenders]
-            self.log("roll-off: " + ", ".join(f"seat {s} {t}" for s, t in zip(contenders, throws, strict=False)))
+            self.log(
+                "roll-off: "
+                + ", ".join(f"seat {s} {t}" for s, t in zip(contenders, throws, strict=False))
+            )
             best = max(throws)
             contenders = [s for s, t in zip(contenders, throws, strict=False) if t == best]
         return contenders[0]
@@ -202,7 +206,7 @@ class Game:
             if rules.six_limit and sixes >= rules.six_limit:
                 self.log(f"seat {seat} forfeits the turn: {sixes} sixes in a row")
                 break
-            options = single_roll_options(rules, pos, seat, face)
+            options = single_roll_options(rules, pos, seat, face, outcomes=rules.forced_capture)
             if not options:
                 self.log(f"seat {seat} has no move")
                 if rules.no_move_ends_turn:
@@ -237,11 +241,13 @@ class Game:
         while face == 6:
             face = self.roll(seat)
             rolls.append(face)
-        options = best_plans(all_plans(rules, pos, seat, rolls))
-        legal = forced(rules, options)
-        plan = self.choose(seat, legal)
+        tree = PlanTree(rules, pos, seat, rolls)
+        count = tree.count()
+        plan = tree.plan(self.stream.below(count) if count > 1 else 0)
         skips: list[list[Plan]] = []
-        self.note_skip(seat, options, plan, skips)
+        if rules.forced_capture and not plan.captures and tree.any_capture():
+            # Only a policy allowed to skip gets here; the puster needs every best plan.
+            skips.append(best_plans(all_plans(rules, pos, seat, rolls)))
         if not plan.steps:
             self.log(f"seat {seat} has no move")
         for _, result in play_plan(rules, pos, seat, plan):

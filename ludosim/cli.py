@@ -1,0 +1,323 @@
+"""The `ludosim` command line: a thin typer adapter over the library.
+
+Each command parses its options, calls one library function and prints the
+result. Library errors (`LudosimError`, and the `ValueError` of a bad seed)
+become one line on stderr and exit code 2, never a traceback. `--preset NAME`
+and repeated `--set TOGGLE=VALUE` mean the same in every command
+(`ludosim.options.rules_from_options`). The simulation and benchmark modules
+are imported inside their commands, so the light commands start fast.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ludosim.errors import LudosimError
+from ludosim.options import rules_from_options
+from ludosim.rules import PRESETS, TOGGLES, Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+EXIT_ERROR = 2
+
+app = typer.Typer(
+    name="ludosim",
+    help=(
+        "Monte Carlo rules analysis for Ludo and its regional variants.\n\n"
+        "Example: ludosim play --preset killer --seed 7"
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+PresetOpt = Annotated[
+    str,
+    typer.Option(
+        "--preset", "-p", help="Preset rule set (see `ludosim presets`).", show_default=False
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        "-s",
+        help="Change one toggle, TOGGLE=VALUE; repeat for more (see `ludosim rules`).",
+        show_default=False,
+    ),
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Master seed (a non-negative integer).")]
+PolicyOpt = Annotated[
+    str,
+    typer.Option(
+        "--policy",
+        help="Policy of every seat, or one per seat separated by commas.",
+    ),
+]
+
+
+def _console() -> Console:
+    # Created per call so it writes to the current sys.stdout (test runners swap it).
+    return Console(highlight=False)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_ERROR)
+
+
+def _clean_errors(func: F) -> F:
+    """Turn library errors into one line on stderr and exit code 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (LudosimError, ValueError) as exc:
+            raise _fail(" ".join(str(exc).split()) or type(exc).__name__) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _lazy(module: str, *names: str) -> list[Any]:
+    """Import `names` from `module` when a command needs them; a missing one is a clean error."""
+    import importlib
+
+    try:
+        loaded = importlib.import_module(module)
+        return [getattr(loaded, name) for name in names]
+    except (ImportError, AttributeError) as exc:
+        raise LudosimError(f"{module} is not available in this installation ({exc})") from None
+
+
+def _policies(policy: str) -> str | list[str]:
+    """`random` -> "random"; `a,b,c,d` -> one policy per seat."""
+    names = [p.strip() for p in policy.split(",")]
+    return names[0] if len(names) == 1 else names
+
+
+def _frame_table(df: pd.DataFrame, title: str | None = None) -> Table:
+    """A rich table of a small DataFrame, floats with 4 significant digits."""
+    table = Table(title=title)
+    for column in df.columns:
+        table.add_column(str(column), justify="right" if df[column].dtype.kind in "iuf" else "left")
+    for row in df.itertuples(index=False):
+        table.add_row(*(escape(f"{v:.4g}" if isinstance(v, float) else str(v)) for v in row))
+    return table
+
+
+# --------------------------------------------------------------------------- commands
+@app.command()
+@_clean_errors
+def presets() -> None:
+    """List the preset rule sets with the seed files they come from.
+
+    Example: ludosim presets
+    """
+    table = Table(title="Presets")
+    table.add_column("preset", style="bold")
+    table.add_column("seed files")
+    table.add_column("description")
+    for preset in PRESETS.values():
+        table.add_row(preset.name, "\n".join(preset.seeds), escape(preset.description))
+    _console().print(table)
+
+
+@app.command()
+@_clean_errors
+def rules(
+    preset: PresetOpt,
+    sets: SetOpt = None,
+    toml: Annotated[bool, typer.Option("--toml", help="Print the rules as TOML instead.")] = False,
+) -> None:
+    """Show every toggle of a rule set with its value and description.
+
+    Example: ludosim rules --preset killer --set pass_opponents=all
+    """
+    chosen = rules_from_options(preset, sets or ())
+    if toml:
+        typer.echo(chosen.to_toml(), nl=False)
+        return
+    table = Table(title=f"Rules: {preset} (hash {chosen.hash()})")
+    table.add_column("toggle", style="bold")
+    table.add_column("value")
+    table.add_column("allowed")
+    table.add_column("description")
+    for name, value, description in chosen.describe():
+        table.add_row(name, escape(value), escape(TOGGLES[name].allowed()), escape(description))
+    _console().print(table)
+
+
+@app.command()
+@_clean_errors
+def play(
+    preset: PresetOpt,
+    seed: SeedOpt,
+    game: Annotated[int, typer.Option("--game", help="Game number within the seed.")] = 0,
+    sets: SetOpt = None,
+    policy: PolicyOpt = "random",
+) -> None:
+    """Play one game with the reference engine, turn by turn, then the final ranking.
+
+    Example: ludosim play --preset killer --seed 7
+    """
+    from ludosim.reference import play_game
+
+    chosen = rules_from_options(preset, sets or ())
+    result = play_game(chosen, seed, game, policies=_policies(policy), record=True)
+    for line in result.transcript:
+        typer.echo(line)
+    headline, table = _ranking(chosen, result)
+    typer.echo("")
+    typer.echo(headline)
+    _console().print(table)
+
+
+def _ranking(chosen: Rules, result: Any) -> tuple[str, Table]:
+    """Headline and final ranking of a reference `GameResult`: place, seat, turn order, pieces."""
+    n = chosen.players
+    ending = "truncated at max_turns" if result.truncated else "ended"
+    winner = f"seat {result.winner} won" if result.winner >= 0 else "nobody finished"
+    headline = (
+        f"{winner} after {result.turns} turns ({result.rolls} rolls); "
+        f"the game {ending} after {result.end_turns} turns"
+    )
+    table = Table()
+    for column in ("place", "seat", "turn order", "pieces home"):
+        table.add_column(column, justify="right")
+    if result.points:
+        table.add_column("points", justify="right")
+    for seat in sorted(range(n), key=lambda s: result.places[s]):
+        cells = [
+            str(result.places[seat]),
+            str(seat),
+            str((seat - result.first) % n + 1),
+            str(sum(p == chosen.goal for p in result.final[seat])),
+        ]
+        if result.points:
+            cells.append(str(result.points[seat]))
+        table.add_row(*cells)
+    return headline, table
+
+
+@app.command()
+@_clean_errors
+def simulate(
+    preset: PresetOpt,
+    seed: SeedOpt,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 10_000,
+    sets: SetOpt = None,
+    policy: PolicyOpt = "random",
+    threads: Annotated[
+        int | None, typer.Option("--threads", "-t", help="Worker threads (default: the library's).")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Write the per-game rows to this Parquet file."),
+    ] = None,
+    summary: Annotated[
+        bool, typer.Option("--summary", help="Ask the library for its summary table.")
+    ] = False,
+) -> None:
+    """Simulate many games with the compiled engine; print a summary or write Parquet.
+
+    Example: ludosim simulate --preset app --set pass_opponents=all --games 10000 --seed 1
+    """
+    run_simulation, write_parquet = _lazy("ludosim.simulate", "simulate", "write_parquet")
+    chosen = rules_from_options(preset, sets or ())
+    kwargs: dict[str, Any] = {"policies": _policies(policy), "summary": summary}
+    if threads is not None:
+        kwargs["threads"] = threads
+    df = run_simulation(chosen, games, seed, **kwargs)
+    if out is not None:
+        write_parquet(df, out)
+        typer.echo(f"wrote {len(df)} rows to {out}")
+        return
+    console = _console()
+    if summary or not {"turns", "winner", "first"} <= set(df.columns):
+        console.print(_frame_table(df, title=f"{preset}: summary"))
+        return
+    console.print(_frame_table(summarise(df, chosen.players), title=_headline(preset, df)))
+
+
+def _headline(preset: str, df: pd.DataFrame) -> str:
+    truncated = int(df["truncated"].sum()) if "truncated" in df.columns else 0
+    return f"{preset}: {len(df)} games, mean {df['turns'].mean():.1f} turns" + (
+        f", {truncated} truncated" if truncated else ""
+    )
+
+
+def summarise(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """Win rate by turn-order position (1 = took the first turn), with mean turns of those wins."""
+    import pandas as pd
+
+    won = df[df["winner"] >= 0]
+    order = (won["winner"] - won["first"]) % players + 1
+    rows = []
+    for position in range(1, players + 1):
+        mask = order == position
+        rows.append(
+            {
+                "turn order": position,
+                "wins": int(mask.sum()),
+                "win rate": float(mask.sum()) / max(len(df), 1),
+                "mean turns": float(won.loc[mask, "turns"].mean()) if mask.any() else float("nan"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@app.command()
+@_clean_errors
+def bench(
+    preset: Annotated[
+        list[str] | None,
+        typer.Option("--preset", "-p", help="Preset to time; repeat for more (default: all)."),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per run.")] = 100_000,
+    threads: Annotated[
+        list[int] | None,
+        typer.Option("--threads", "-t", help="Thread count to time; repeat for more."),
+    ] = None,
+    reference_games: Annotated[
+        int, typer.Option("--reference-games", help="Games timed with the reference engine.")
+    ] = 100,
+) -> None:
+    """Time the compiled engine (and the reference engine) in games per second.
+
+    Example: ludosim bench --preset app --games 100000 --threads 1
+    """
+    (run_bench,) = _lazy("ludosim.bench", "run_bench")
+    names = list(preset) if preset else list(PRESETS)
+    for name in names:
+        Rules.preset(name)  # an unknown name fails before any timing starts
+    kwargs: dict[str, Any] = {"presets": names, "games": games, "reference_games": reference_games}
+    if threads:
+        kwargs["threads"] = list(threads)
+    df = run_bench(**kwargs)
+    _console().print(_frame_table(df, title="Benchmark (games/s)"))
+
+
+def command_names() -> list[str]:
+    """Names of every registered command, for docs and tests."""
+    return [c.name or c.callback.__name__ for c in app.registered_commands if c.callback]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point (`ludosim = ludosim.cli:main`)."""
+    app(args=list(argv) if argv is not None else None, prog_name="ludosim")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
