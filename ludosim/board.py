@@ -133,7 +133,7 @@ class Board:
         return q
 
     def globe_after(self, progress: int) -> int | None:
-        """Progress of the first globe strictly ahead on the track; None if none before the column."""
+        """Progress of the next globe ahead on the track; None if none before the home column."""
         for q in range(progress + 1, self.entry + 1):
             if q % ARM in self.globe_offsets:
                 return q
