@@ -1,8 +1,9 @@
 """ludosim: Monte Carlo rules analysis for Ludo and its regional variants."""
 
 from ludosim.errors import LudosimError, RulesError, ScenarioError
+from ludosim.play import play
 from ludosim.rules import Rules, presets
 
 __version__ = "0.1.0"
 
-__all__ = ["LudosimError", "Rules", "RulesError", "ScenarioError", "__version__", "presets"]
+__all__ = ["LudosimError", "play", "Rules", "RulesError", "ScenarioError", "__version__", "presets"]
