@@ -6,4 +6,4 @@ from ludosim.rules import Rules, presets
 
 __version__ = "0.1.0"
 
-__all__ = ["LudosimError", "play", "Rules", "RulesError", "ScenarioError", "__version__", "presets"]
+__all__ = ["LudosimError", "Rules", "RulesError", "ScenarioError", "__version__", "play", "presets"]

@@ -1,35 +1,141 @@
 """Strategies: how a seat chooses among the options the rules allow.
 
-The only policy so far is `random` (RULES.md section 7): uniform among the
-legal options, in the engines' fixed option order, drawing `below(k)` from the
-game's stream when there are `k > 1` options and nothing otherwise. Policies
-are referred to by name so both engines can share them; each has a small
-integer code for the compiled kernel.
+A policy is data: integer weights over a few features of the position after
+an option (a single move, or a whole Killer plan) compared with the position
+before it, plus a skip probability for forced-capture rules. The option with
+the highest score is played; ties are broken with the game's random stream
+(`below(t)` among the `t` tied options, in option order). The `random` policy
+has all weights zero, so every option ties and it draws `below(k)` among all
+`k` options: exactly RULES.md section 7.
+
+Features (all computed from the position before and after the option, so a
+Killer plan is scored by where it leaves the pieces):
+
+    progress   own progress gained (progress + 1 per piece; yard 0, goal goal+1)
+    enter      own pieces that left the yard (net)
+    capture    opponent pieces sent to their yards
+    finish     own pieces that reached the goal
+    safe       own track pieces on a safe square or sharing a square with an own piece
+    exposed    own unprotected track pieces with an opponent track piece 1-6 squares behind
+    sent_home  own pieces back in the yard (net)
+    lead       progress of the most advanced own piece (goal counts goal+1)
+
+Weights are given in units and stored as integers in thousandths, so both
+engines compute identical scores with integer arithmetic.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ludosim.errors import LudosimError
 
-POLICY_CODES: dict[str, int] = {"random": 0}
-
-POLICY_DESCRIPTIONS: dict[str, str] = {
-    "random": "uniform among the legal moves (or Killer plans); one draw when there is a choice",
-}
+FEATURES = ("progress", "enter", "capture", "finish", "safe", "exposed", "sent_home", "lead")
+SCALE = 1000  # weights are stored in thousandths
 
 
 class PolicyError(LudosimError, ValueError):
-    """An unknown policy name, or the wrong number of policies for the seats."""
+    """An unknown policy name, a malformed weight list, or the wrong number of policies."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Weights (thousandths, in `FEATURES` order) and the chance to skip a forced capture."""
+
+    name: str
+    weights: tuple[int, ...]
+    skip: float = 0.0  # skipper:Q: probability of ignoring a forced capture
+
+    @property
+    def is_random(self) -> bool:
+        return not any(self.weights)
+
+
+def _weights(**named: float) -> tuple[int, ...]:
+    return tuple(round(named.get(f, 0.0) * SCALE) for f in FEATURES)
+
+
+_BALANCED = dict(
+    capture=20, finish=15, enter=10, safe=5, exposed=-8, progress=1, sent_home=-30
+)  # fmt: skip
+
+NAMED: dict[str, tuple[tuple[int, ...], str]] = {
+    "random": (_weights(), "uniform among the legal moves (or Killer plans), RULES.md section 7"),
+    "runner": (
+        _weights(lead=10, finish=5, progress=1),
+        "advances its leading piece (then the most progress)",
+    ),
+    "aggressive": (
+        _weights(capture=100, progress=1),
+        "captures whenever possible, otherwise advances",
+    ),
+    "defensive": (
+        _weights(exposed=-10, safe=5, sent_home=-100, finish=3, enter=2, progress=0.5),
+        "keeps pieces out of reach: fewest exposed pieces, prefers safe squares and blocks",
+    ),
+    "balanced": (_weights(**_BALANCED), "a sensible mixture of capturing, finishing and safety"),
+    "pacifist": (
+        _weights(**{**_BALANCED, "capture": -1000}),
+        "never captures when any other legal move exists (obeys forced captures)",
+    ),
+}
+
+DESCRIPTIONS: dict[str, str] = {
+    **{name: text for name, (_, text) in NAMED.items()},
+    "skipper:Q": "balanced, but with probability Q plays its best plan even if that skips a "
+    "forced capture (risking the puster)",
+    "weights:F=W,...": "custom weights over the features " + ", ".join(FEATURES),
+}
+
+
+def parse_policy(name: str) -> Policy:
+    """A policy from its name: a named one, `skipper:Q` or `weights:feature=w,...`."""
+    text = name.strip()
+    if text in NAMED:
+        return Policy(text, NAMED[text][0])
+    kind, _, arg = text.partition(":")
+    if kind == "skipper" and arg:
+        try:
+            q = float(arg)
+        except ValueError:
+            q = -1.0
+        if not 0.0 <= q <= 1.0:
+            raise PolicyError(f"policy {name!r}: Q must be a probability in 0..1, got {arg!r}")
+        return Policy(f"skipper:{q:g}", NAMED["balanced"][0], skip=q)
+    if kind == "weights" and arg:
+        named: dict[str, float] = {}
+        for item in arg.split(","):
+            key, eq, value = item.partition("=")
+            key = key.strip()
+            if key not in FEATURES or not eq:
+                raise PolicyError(
+                    f"policy {name!r}: bad item {item.strip()!r}; "
+                    f"write feature=weight with features {', '.join(FEATURES)}"
+                )
+            try:
+                named[key] = float(value)
+            except ValueError:
+                raise PolicyError(f"policy {name!r}: weight {value!r} is not a number") from None
+        weights = _weights(**named)
+        canonical = ",".join(
+            f"{f}={w / SCALE:g}" for f, w in zip(FEATURES, weights, strict=True) if w
+        )
+        return Policy(f"weights:{canonical}", weights)
+    raise PolicyError(
+        f"unknown policy {name!r}; allowed values: {', '.join(NAMED)}, skipper:Q, "
+        "weights:feature=w,..."
+    )
 
 
 def resolve_policies(policies: str | Sequence[str], players: int) -> tuple[str, ...]:
-    """One policy name per seat, validated: a single name applies to every seat."""
+    """One canonical policy name per seat, validated: a single name applies to every seat."""
     names = [policies] * players if isinstance(policies, str) else list(policies)
     if len(names) != players:
         raise PolicyError(f"policies lists {len(names)} policies for {players} players")
-    for name in names:
-        if name not in POLICY_CODES:
-            raise PolicyError(f"unknown policy {name!r}; allowed values: {', '.join(POLICY_CODES)}")
-    return tuple(names)
+    return tuple(parse_policy(n).name for n in names)
+
+
+# Kept for the compiled kernel until it reads weights: code 0 is `random`.
+POLICY_CODES: dict[str, int] = {"random": 0}
+POLICY_DESCRIPTIONS = DESCRIPTIONS

@@ -12,18 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ludosim.board import YARD, Board
-from ludosim.policies import resolve_policies
+from ludosim.policies import parse_policy, resolve_policies
 from ludosim.reference.events import Captured, Event, PlayerDone, Puster, Rolled, Skipped
-from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like
+from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like, legal_moves
 from ludosim.reference.plans import (
     Plan,
     PlanTree,
     all_plans,
     best_plans,
-    forced,
     pieces_at_risk,
     play_plan,
-    single_roll_options,
 )
 from ludosim.reference.position import Position
 from ludosim.rng import Stream, normalise_seed
@@ -87,7 +85,7 @@ class Game:
         self.pos = start.copy() if start is not None else Position.start(rules, self.board)
         self.stream = Stream(normalise_seed(seed), game)
         self.game = game
-        self.policies = resolve_policies(policies, rules.players)
+        self.policies = [parse_policy(p) for p in resolve_policies(policies, rules.players)]
         self.record = record
         self.transcript: list[str] = []
         n = rules.players
@@ -108,11 +106,32 @@ class Game:
         self.log(Rolled(seat, face, note))
         return face
 
-    def choose(self, seat: int, options: list[Plan]) -> Plan:
-        """The seat's policy picks one option (random: one draw when there is a choice)."""
-        if len(options) == 1:
-            return options[0]
-        return options[self.stream.below(len(options))]
+    def decide(self, seat: int, rolls: list[int | str], skips: list) -> Plan:
+        """The seat's policy picks one option for `rolls` (one roll, or a Killer sequence).
+
+        Draws, in order: `uniform()` when a skipper with 0 < Q < 1 faces a forced
+        capture; then `below(t)` when `t > 1` options tie for the best score (all
+        options tie under `random`). A skipped forced capture is noted in `skips`.
+        """
+        rules, pos, policy = self.rules, self.pos, self.policies[seat]
+        if policy.is_random and not rules.forced_capture and len(rolls) == 1:
+            # Fast path, same choice as the tree: every legal move ties at score 0.
+            moves = legal_moves(rules, pos, seat, rolls[0])
+            if not moves:
+                return Plan((), 0, ())
+            move = moves[self.stream.below(len(moves))] if len(moves) > 1 else moves[0]
+            return Plan(((move.piece, rolls[0]),), 0, ())
+        tree = PlanTree(rules, pos, seat, rolls, policy.weights)
+        skipping = False
+        if policy.skip > 0.0 and rules.forced_capture and tree.any_capture():
+            skipping = policy.skip >= 1.0 or self.stream.uniform() < policy.skip
+        capturing_only = tree.pool(may_skip=skipping)
+        final, count = tree.top(capturing_only)
+        plan = tree.plan(self.stream.below(count) if count > 1 else 0, capturing_only, final)
+        if rules.forced_capture and not plan.captures and tree.any_capture():
+            # The puster needs every best plan; only a skipping policy gets here.
+            skips.append(best_plans(all_plans(rules, pos, seat, rolls)))
+        return plan
 
     # ----------------------------------------------------------- the game
     def roll_off(self) -> int:
@@ -206,16 +225,13 @@ class Game:
             if rules.six_limit and sixes >= rules.six_limit:
                 self.log(f"seat {seat} forfeits the turn: {sixes} sixes in a row")
                 break
-            options = single_roll_options(rules, pos, seat, face, outcomes=rules.forced_capture)
-            if not options:
+            plan = self.decide(seat, [face], skips)
+            if not plan.steps:
                 self.log(f"seat {seat} has no move")
                 if rules.no_move_ends_turn:
                     break
                 pending += self.face_bonus(face, entered=False)
                 continue
-            legal = forced(rules, options)
-            plan = self.choose(seat, legal)
-            self.note_skip(seat, options, plan, skips)
             entered = captured = finished = False
             for _move, result in play_plan(rules, pos, seat, plan):
                 self.account(seat, result)
@@ -241,13 +257,8 @@ class Game:
         while face == 6:
             face = self.roll(seat)
             rolls.append(face)
-        tree = PlanTree(rules, pos, seat, rolls)
-        count = tree.count()
-        plan = tree.plan(self.stream.below(count) if count > 1 else 0)
         skips: list[list[Plan]] = []
-        if rules.forced_capture and not plan.captures and tree.any_capture():
-            # Only a policy allowed to skip gets here; the puster needs every best plan.
-            skips.append(best_plans(all_plans(rules, pos, seat, rolls)))
+        plan = self.decide(seat, rolls, skips)
         if not plan.steps:
             self.log(f"seat {seat} has no move")
         for _, result in play_plan(rules, pos, seat, plan):
@@ -271,10 +282,6 @@ class Game:
                 self.stats["captured"][event.victim_seat] += 1
         if result.sent_home:
             self.stats["returned"][seat] += 1
-
-    def note_skip(self, seat: int, options: list[Plan], chosen: Plan, skips: list) -> None:
-        if self.rules.forced_capture and not chosen.captures and any(o.captures for o in options):
-            skips.append(options)
 
     def end_turn(self, seat: int, skips: list[list[Plan]]) -> None:
         """Puster for each skipped capture, then reversed pieces face forwards again."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ludosim.reference.features import score
 from ludosim.reference.moves import Move, legal_moves, play_move, try_move
 from ludosim.reference.position import Position
 from ludosim.rules import GLOBE, STAR, Rules
@@ -142,18 +143,19 @@ def _find_move(rules: Rules, pos: Position, seat: int, piece: int, face: int | s
 
 # --------------------------------------------------------------- counting
 # Listing every plan is exponential in the number of sixes (7 sixes and 4
-# pieces give half a million orderings), yet the random policy only needs the
-# number of legal plans and the k-th of them. `PlanTree` counts them with
+# pieces give half a million orderings), yet a policy only needs the number of
+# options it likes best and the k-th of them. `PlanTree` counts them with
 # memoisation over (position, remaining rolls): different orders that lead to
-# the same position share their continuations. `all_plans` above stays the
-# definition; tests check that both agree.
+# the same position share their continuations. Scores depend only on the
+# position a plan ends in (`ludosim.reference.features`), so each node keeps,
+# per final score, how many best-key continuations reach it and how many of
+# those capture. `all_plans` above stays the definition; tests check both agree.
 
 
 @dataclass(frozen=True)
 class _Node:
     best: tuple[int, ...]  # used values (face ranks) of the best continuations, high to low
-    n_best: int  # continuations achieving `best`
-    n_capturing: int  # ... of which capture at least once
+    counts: dict[int, tuple[int, int]]  # final score -> (continuations, capturing ones)
 
 
 def _merge(face: int | str, used: tuple[int, ...]) -> tuple[int, ...]:
@@ -166,10 +168,22 @@ def _better(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
 
 
 class PlanTree:
-    """Counts and indexes the best plans of `rolls` without listing them."""
+    """Counts and indexes the best plans of `rolls` without listing them.
 
-    def __init__(self, rules: Rules, pos: Position, seat: int, rolls: list[int | str]) -> None:
+    `weights` are a policy's feature weights (`ludosim.policies`); None scores
+    every plan 0, which is the random policy.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        pos: Position,
+        seat: int,
+        rolls: list[int | str],
+        weights: tuple[int, ...] | None = None,
+    ) -> None:
         self.rules, self.seat = rules, seat
+        self.weights = weights if weights and any(weights) else None
         self.memo: dict[tuple, tuple[_Node, list[tuple]]] = {}
         self.root_pos = pos
         self.root_rolls = tuple(sorted(rolls, key=face_rank, reverse=True))
@@ -194,39 +208,58 @@ class PlanTree:
         if found is not None:
             return found
         children = self._children(pos, remaining)
-        best: tuple[int, ...] | None = None
-        n_best = n_capturing = 0
-        for face, _, _, captured, _, sub in children:
-            used = _merge(face, sub.best)
-            if best is None or _better(used, best):
-                best, n_best, n_capturing = used, 0, 0
-            if used == best:
-                n_best += sub.n_best
-                n_capturing += sub.n_best if captured else sub.n_capturing
-        node = _Node((), 1, 0) if best is None else _Node(best, n_best, n_capturing)
+        if not children:
+            final = 0
+            if self.weights is not None:
+                final = score(self.weights, self.root_pos, pos, self.seat)
+            node = _Node((), {final: (1, 0)})
+        else:
+            best = max((_merge(c[0], c[5].best) for c in children), key=lambda u: (len(u), u))
+            counts: dict[int, tuple[int, int]] = {}
+            for face, _, _, captured, _, sub in children:
+                if _merge(face, sub.best) != best:
+                    continue
+                for final, (n_all, n_capturing) in sub.counts.items():
+                    a, c = counts.get(final, (0, 0))
+                    counts[final] = (a + n_all, c + (n_all if captured else n_capturing))
+            node = _Node(best, counts)
         self.memo[key] = node, children
         return node, children
 
-    def count(self) -> int:
-        """Number of legal plans (the capturing ones when captures are forced and possible)."""
-        if self.rules.forced_capture and self.root.n_capturing:
-            return self.root.n_capturing
-        return self.root.n_best
-
     def any_capture(self) -> bool:
         """Some best plan captures."""
-        return self.root.n_capturing > 0
+        return any(c for _, c in self.root.counts.values())
 
-    def plan(self, index: int) -> Plan:
-        """The legal plan number `index` in plan order (as in `forced(rules, best_plans(...))`)."""
-        need = bool(self.rules.forced_capture and self.root.n_capturing)
-        pos, remaining = self.root_pos, self.root_rolls
-        node = self.root
+    def pool(self, may_skip: bool = False) -> bool:
+        """Whether the legal options are only the capturing plans (forced capture applies)."""
+        return bool(self.rules.forced_capture and not may_skip and self.any_capture())
+
+    def top(self, capturing_only: bool) -> tuple[int, int]:
+        """(best score, number of plans with it) among the options of the pool."""
+        column = 1 if capturing_only else 0
+        scores = [(s, n[column]) for s, n in self.root.counts.items() if n[column]]
+        best = max(s for s, _ in scores)
+        return best, sum(n for s, n in scores if s == best)
+
+    def count(self) -> int:
+        """Number of legal plans for an honest player (all scoring 0 under `random`)."""
+        column = 1 if self.pool() else 0
+        return sum(n[column] for n in self.root.counts.values())
+
+    def plan(
+        self, index: int, capturing_only: bool | None = None, final: int | None = None
+    ) -> Plan:
+        """Plan number `index`, in plan order, among the pool's plans ending with score `final`.
+
+        Defaults: the honest pool (`pool()`) and every score (random policy).
+        """
+        need = self.pool() if capturing_only is None else capturing_only
+        pos, remaining, node = self.root_pos, self.root_rolls, self.root
         steps: list[tuple[int, int | str]] = []
         captures, capturers = 0, ()
         while node.best:
             face, move, child, captured, rest, sub, index = self._pick(
-                pos, remaining, node, need, index
+                pos, remaining, node, need, final, index
             )
             _, result = try_move(self.rules, pos, move)
             captures += result.captures
@@ -237,13 +270,22 @@ class PlanTree:
             pos, remaining, node = child, rest, sub
         return Plan(tuple(steps), captures, capturers)
 
-    def _pick(self, pos: Position, remaining: tuple, node: _Node, need: bool, index: int) -> tuple:
-        """The child holding legal plan `index`, and the index within it."""
+    def _pick(
+        self,
+        pos: Position,
+        remaining: tuple,
+        node: _Node,
+        need: bool,
+        final: int | None,
+        index: int,
+    ) -> tuple:
+        """The child holding plan `index`, and the index within it."""
         for child in self._node(pos, remaining)[1]:
             face, captured, sub = child[0], child[3], child[5]
             if _merge(face, sub.best) != node.best:
                 continue
-            size = sub.n_best if (captured or not need) else sub.n_capturing
+            column = 1 if (need and not captured) else 0
+            size = sum(n[column] for s, n in sub.counts.items() if final is None or s == final)
             if index < size:
                 return (*child, index)
             index -= size
