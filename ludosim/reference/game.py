@@ -201,13 +201,13 @@ class Game:
         else:
             self.single_roll_turn(seat)
 
-    def start_tries(self, seat: int) -> int | str | None:
-        """Three-roll start: up to three rolls for an entering face; None when all failed."""
-        for attempt in range(3):
-            face = self.roll(seat, f"start try {attempt + 1}")
+    def start_tries(self, seat: int) -> tuple[int | str | None, int]:
+        """Three-roll start: (the entering face or None when all failed, tries used)."""
+        for attempt in range(1, 4):
+            face = self.roll(seat, f"start try {attempt}")
             if is_entering_face(self.rules, face):
-                return face
-        return None
+                return face, attempt
+        return None, 3
 
     def single_roll_turn(self, seat: int) -> None:
         rules, pos = self.rules, self.pos
@@ -216,9 +216,11 @@ class Game:
         while pending > 0:
             pending -= 1
             if rules.start_attempts == 3 and not pos.in_play(seat):
-                face = self.start_tries(seat)
+                face, tries = self.start_tries(seat)
                 if face is None:
                     break
+                if tries > 1:
+                    sixes = 0  # a failed try earns nothing and resets the six count
             else:
                 face = self.roll(seat)
             sixes = sixes + 1 if is_six_like(face) else 0
@@ -247,7 +249,7 @@ class Game:
         """Killer: roll until a non-6, then play all the rolls as one plan."""
         rules, pos = self.rules, self.pos
         if rules.start_attempts == 3 and not pos.in_play(seat):
-            face = self.start_tries(seat)
+            face, _ = self.start_tries(seat)
             if face is None:
                 self.end_turn(seat, [])
                 return

@@ -176,7 +176,10 @@ def _star_jump_target(rules: Rules, pos: Position, p: int, backwards: bool) -> i
     board = pos.board
     if backwards:
         q = board.star_before(p)
-        return q if q >= 0 else board.wrap_backwards(q)
+        if q >= 0:
+            return q
+        # Behind the start square only where a backward walk could go too.
+        return board.wrap_backwards(q) if board.wrap_backwards(-1) is not None else None
     q = board.star_after(p)
     if q <= board.entry:
         return q
