@@ -11,6 +11,7 @@ are imported inside their commands, so the light commands start fast.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -22,7 +23,13 @@ from rich.table import Table
 
 from ludosim.errors import LudosimError
 from ludosim.options import rules_from_options
+from ludosim.policies import resolve_policies
 from ludosim.rules import PRESETS, TOGGLES, Rules
+
+try:  # typer >= 0.20 vendors click; its usage errors derive from TyperException
+    from typer import TyperException as _UsageError
+except ImportError:  # pragma: no cover - older typer raises click's own exceptions
+    from click import ClickException as _UsageError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,7 +52,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 PresetOpt = Annotated[
     str,
     typer.Option(
-        "--preset", "-p", help="Preset rule set (see `ludosim presets`).", show_default=False
+        "--preset",
+        "-p",
+        metavar="NAME",
+        help="Preset rule set (see `ludosim presets`).",
+        show_default=False,
     ),
 ]
 SetOpt = Annotated[
@@ -53,16 +64,21 @@ SetOpt = Annotated[
     typer.Option(
         "--set",
         "-s",
+        metavar="TOGGLE=VALUE",
         help="Change one toggle, TOGGLE=VALUE; repeat for more (see `ludosim rules`).",
         show_default=False,
     ),
 ]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Master seed (a non-negative integer).")]
+SeedOpt = Annotated[
+    int, typer.Option("--seed", metavar="N", help="Master seed (a non-negative integer).")
+]
 PolicyOpt = Annotated[
-    str,
+    list[str] | None,
     typer.Option(
         "--policy",
-        help="Policy of every seat, or one per seat separated by commas.",
+        metavar="POLICY",
+        help="Policy of every seat (default random), or repeat it once per seat in seat order.",
+        show_default=False,
     ),
 ]
 
@@ -101,19 +117,27 @@ def _lazy(module: str, *names: str) -> list[Any]:
         raise LudosimError(f"{module} is not available in this installation ({exc})") from None
 
 
-def _policies(policy: str) -> str | list[str]:
-    """`random` -> "random"; `a,b,c,d` -> one policy per seat."""
-    names = [p.strip() for p in policy.split(",")]
-    return names[0] if len(names) == 1 else names
+def _policies(policy: Sequence[str] | None) -> str | list[str]:
+    """No `--policy`: random; one: every seat; several: one per seat."""
+    if not policy:
+        return "random"
+    return policy[0] if len(policy) == 1 else list(policy)
+
+
+def _cell(value: Any) -> str:
+    """Floats: whole numbers from 1000 up, else 4 significant digits."""
+    if isinstance(value, float):
+        return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+    return str(value)
 
 
 def _frame_table(df: pd.DataFrame, title: str | None = None) -> Table:
-    """A rich table of a small DataFrame, floats with 4 significant digits."""
+    """A rich table of a small DataFrame."""
     table = Table(title=title)
     for column in df.columns:
         table.add_column(str(column), justify="right" if df[column].dtype.kind in "iuf" else "left")
     for row in df.itertuples(index=False):
-        table.add_row(*(escape(f"{v:.4g}" if isinstance(v, float) else str(v)) for v in row))
+        table.add_row(*(escape(_cell(v)) for v in row))
     return table
 
 
@@ -164,27 +188,33 @@ def rules(
 def play(
     preset: PresetOpt,
     seed: SeedOpt,
-    game: Annotated[int, typer.Option("--game", help="Game number within the seed.")] = 0,
+    game: Annotated[
+        int, typer.Option("--game", metavar="G", help="Game number within the seed.")
+    ] = 0,
     sets: SetOpt = None,
-    policy: PolicyOpt = "random",
+    policy: PolicyOpt = None,
 ) -> None:
     """Play one game with the reference engine, turn by turn, then the final ranking.
 
     Example: ludosim play --preset killer --seed 7
     """
-    from ludosim.reference import play_game
+    from ludosim.play import play as play_game
 
     chosen = rules_from_options(preset, sets or ())
-    result = play_game(chosen, seed, game, policies=_policies(policy), record=True)
+    policies = _policies(policy)
+    result = play_game(chosen, seed, policies=policies, game=game)
     for line in result.transcript:
         typer.echo(line)
-    headline, table = _ranking(chosen, result)
+    names = resolve_policies(policies, chosen.players)
+    headline, table = _ranking(chosen, result, names if len(set(names)) > 1 else None)
     typer.echo("")
     typer.echo(headline)
     _console().print(table)
 
 
-def _ranking(chosen: Rules, result: Any) -> tuple[str, Table]:
+def _ranking(
+    chosen: Rules, result: Any, policies: Sequence[str] | None = None
+) -> tuple[str, Table]:
     """Headline and final ranking of a reference `GameResult`: place, seat, turn order, pieces."""
     n = chosen.players
     ending = "truncated at max_turns" if result.truncated else "ended"
@@ -198,6 +228,8 @@ def _ranking(chosen: Rules, result: Any) -> tuple[str, Table]:
         table.add_column(column, justify="right")
     if result.points:
         table.add_column("points", justify="right")
+    if policies:
+        table.add_column("policy")
     for seat in sorted(range(n), key=lambda s: result.places[s]):
         cells = [
             str(result.places[seat]),
@@ -207,6 +239,8 @@ def _ranking(chosen: Rules, result: Any) -> tuple[str, Table]:
         ]
         if result.points:
             cells.append(str(result.points[seat]))
+        if policies:
+            cells.append(escape(policies[seat]))
         table.add_row(*cells)
     return headline, table
 
@@ -216,15 +250,22 @@ def _ranking(chosen: Rules, result: Any) -> tuple[str, Table]:
 def simulate(
     preset: PresetOpt,
     seed: SeedOpt,
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 10_000,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Number of games.")
+    ] = 10_000,
     sets: SetOpt = None,
-    policy: PolicyOpt = "random",
+    policy: PolicyOpt = None,
     threads: Annotated[
-        int | None, typer.Option("--threads", "-t", help="Worker threads (default: the library's).")
+        int | None,
+        typer.Option(
+            "--threads", "-t", metavar="T", help="Worker threads (default: the library's)."
+        ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Write the per-game rows to this Parquet file."),
+        typer.Option(
+            "--out", "-o", metavar="FILE", help="Write the per-game rows to this Parquet file."
+        ),
     ] = None,
     summary: Annotated[
         bool, typer.Option("--summary", help="Ask the library for its summary table.")
@@ -234,8 +275,8 @@ def simulate(
 
     Example: ludosim simulate --preset app --set pass_opponents=all --games 10000 --seed 1
     """
-    run_simulation, write_parquet = _lazy("ludosim.simulate", "simulate", "write_parquet")
     chosen = rules_from_options(preset, sets or ())
+    run_simulation, write_parquet = _lazy("ludosim.simulate", "simulate", "write_parquet")
     kwargs: dict[str, Any] = {"policies": _policies(policy), "summary": summary}
     if threads is not None:
         kwargs["threads"] = threads
@@ -283,25 +324,32 @@ def summarise(df: pd.DataFrame, players: int) -> pd.DataFrame:
 def bench(
     preset: Annotated[
         list[str] | None,
-        typer.Option("--preset", "-p", help="Preset to time; repeat for more (default: all)."),
+        typer.Option(
+            "--preset", "-p", metavar="NAME", help="Preset to time; repeat for more (default: all)."
+        ),
     ] = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per run.")] = 100_000,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Games per run.")
+    ] = 100_000,
     threads: Annotated[
         list[int] | None,
-        typer.Option("--threads", "-t", help="Thread count to time; repeat for more."),
+        typer.Option("--threads", "-t", metavar="T", help="Thread count to time; repeat for more."),
     ] = None,
     reference_games: Annotated[
-        int, typer.Option("--reference-games", help="Games timed with the reference engine.")
+        int,
+        typer.Option(
+            "--reference-games", metavar="N", help="Games timed with the reference engine."
+        ),
     ] = 100,
 ) -> None:
     """Time the compiled engine (and the reference engine) in games per second.
 
     Example: ludosim bench --preset app --games 100000 --threads 1
     """
-    (run_bench,) = _lazy("ludosim.bench", "run_bench")
     names = list(preset) if preset else list(PRESETS)
     for name in names:
         Rules.preset(name)  # an unknown name fails before any timing starts
+    (run_bench,) = _lazy("ludosim.bench", "run_bench")
     kwargs: dict[str, Any] = {"presets": names, "games": games, "reference_games": reference_games}
     if threads:
         kwargs["threads"] = list(threads)
@@ -315,8 +363,23 @@ def command_names() -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console-script entry point (`ludosim = ludosim.cli:main`)."""
-    app(args=list(argv) if argv is not None else None, prog_name="ludosim")
+    """Console-script entry point (`ludosim = ludosim.cli:main`).
+
+    Usage errors (a missing or malformed option) are printed like library
+    errors: one line on stderr, exit code 2.
+    """
+    args = list(sys.argv[1:] if argv is None else argv) or ["--help"]
+    try:
+        code = app(args=args, prog_name="ludosim", standalone_mode=False)
+    except _UsageError as exc:
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+        typer.echo(f"error: {exc.format_message()}{hint}", err=True)
+        sys.exit(getattr(exc, "exit_code", EXIT_ERROR) or EXIT_ERROR)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

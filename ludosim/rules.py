@@ -500,7 +500,11 @@ def _validate(r: Rules) -> None:
             f"die=star-globe needs a globe face to enter pieces, got {format_value(r.die_faces)}",
         )
     if STAR in r.die_faces and not r.star_offsets:
-        _refuse("die_faces/star_offsets", "a star face needs stars on the board (star_offsets)")
+        _refuse(
+            "die_faces/star_offsets",
+            "a star face needs stars on the board; set star_offsets (the Danish board has 4,11) "
+            "or choose die_faces without a star",
+        )
     if r.star_jump != "none" and not r.star_offsets:
         _refuse(
             "star_jump/star_offsets",

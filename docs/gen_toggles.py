@@ -1,0 +1,89 @@
+"""Generate README.md's preset and toggle tables from `ludosim.rules`, so the docs cannot drift.
+
+    python docs/gen_toggles.py            # print both tables
+    python docs/gen_toggles.py --write    # rewrite them in README.md between their markers
+    python docs/gen_toggles.py --check    # exit 1 if README.md is out of date
+
+`tests/test_docs.py` runs the same check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from ludosim.rules import PRESETS, TOGGLES, Rules, format_value
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def presets_table() -> str:
+    """Markdown table: preset, seed files, description."""
+    lines = ["| preset | seed files | description |", "|---|---|---|"]
+    for preset in PRESETS.values():
+        seeds = ", ".join(f"`{s}`" for s in preset.seeds)
+        lines.append(f"| `{preset.name}` | {seeds} | {_cell(preset.description)} |")
+    return "\n".join(lines)
+
+
+def toggles_table() -> str:
+    """Markdown table: toggle, allowed values, value in each preset, description."""
+    rules = {name: Rules.preset(name) for name in PRESETS}
+    header = ["toggle", "values", *(f"`{name}`" for name in PRESETS), "description"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for name, toggle in TOGGLES.items():
+        values = [_cell(format_value(getattr(r, name))) or "-" for r in rules.values()]
+        cells = [f"`{name}`", _cell(toggle.allowed()), *values, _cell(toggle.description)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+SECTIONS = {"presets": presets_table, "toggles": toggles_table}
+
+
+def _markers(section: str) -> tuple[str, str]:
+    return (
+        f"<!-- BEGIN generated {section}: python docs/gen_toggles.py --write -->",
+        f"<!-- END generated {section} -->",
+    )
+
+
+def render(text: str) -> str:
+    """`text` (README.md) with every generated section replaced by its current table."""
+    for section, make in SECTIONS.items():
+        begin, end = _markers(section)
+        pattern = re.compile(re.escape(begin) + r"\n.*?" + re.escape(end), re.DOTALL)
+        if not pattern.search(text):
+            raise SystemExit(f"README.md lacks the markers of the {section} table: {begin}")
+        text = pattern.sub(lambda _m, b=begin, e=end, m=make: f"{b}\n{m()}\n{e}", text)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="rewrite the tables in README.md")
+    mode.add_argument("--check", action="store_true", help="fail if README.md is out of date")
+    args = parser.parse_args(argv)
+    if not (args.write or args.check):
+        print(presets_table() + "\n\n" + toggles_table())
+        return 0
+    current = README.read_text()
+    wanted = render(current)
+    if args.write:
+        README.write_text(wanted)
+        return 0
+    if wanted != current:
+        print("README.md tables are out of date: run python docs/gen_toggles.py --write")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,324 @@
+"""The command line: help and examples, output of each command, clean errors, docs.
+
+`simulate` and `bench` are tested as adapters against stand-in library modules,
+so these tests check the CLI's wiring whatever state the engine is in.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from ludosim import RulesError, play
+from ludosim.cli import app, command_names, main
+from ludosim.options import parse_sets, rules_from_options
+from ludosim.rules import PRESETS, TOGGLES, Rules, presets
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+
+def invoke(*args: str) -> Any:
+    return runner.invoke(app, list(args))
+
+
+def example_of(name: str) -> str:
+    """The example that ends the help text of command `name`."""
+    command = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)
+    doc = (command.callback.__doc__ or "").strip()
+    return doc.splitlines()[-1].strip()
+
+
+# ------------------------------------------------------------------------------- help
+def test_commands() -> None:
+    assert command_names() == ["presets", "rules", "play", "simulate", "bench"]
+
+
+@pytest.mark.parametrize("name", command_names())
+def test_help_exists_and_ends_with_an_example(name: str) -> None:
+    example = example_of(name)
+    assert example.startswith(f"Example: ludosim {name}"), example
+    result = invoke(name, "--help")
+    assert result.exit_code == 0
+    assert example.removeprefix("Example: ") in " ".join(result.stdout.split())
+
+
+def test_top_level_help_lists_every_command() -> None:
+    result = invoke("--help")
+    assert result.exit_code == 0
+    assert all(name in result.stdout for name in command_names())
+    assert "Example: ludosim" in result.stdout
+
+
+@pytest.mark.parametrize("name", ["presets", "rules", "play"])
+def test_examples_run(name: str) -> None:
+    args = shlex.split(example_of(name).removeprefix("Example: "))
+    assert args[0] == "ludosim"
+    result = invoke(*args[1:])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout
+
+
+# ---------------------------------------------------------------------------- presets
+def test_presets_lists_names_seeds_and_descriptions() -> None:
+    result = invoke("presets")
+    assert result.exit_code == 0
+    for preset in PRESETS.values():
+        assert preset.name in result.stdout
+        for seed in preset.seeds:
+            assert seed in result.stdout
+        assert preset.description.split()[0] in result.stdout
+
+
+# ------------------------------------------------------------------------------ rules
+@pytest.mark.parametrize("name", presets())
+def test_rules_lists_every_toggle(name: str) -> None:
+    result = invoke("rules", "--preset", name)
+    assert result.exit_code == 0, result.stderr
+    for toggle in TOGGLES:
+        assert toggle in result.stdout
+    assert Rules.preset(name).hash() in result.stdout
+
+
+def test_rules_toml_round_trips() -> None:
+    result = invoke("rules", "-p", "killer", "--set", "players=5", "--set", "sides=6", "--toml")
+    assert result.exit_code == 0, result.stderr
+    expected = Rules.preset("killer").replace(players=5, sides=6)
+    assert result.stdout == expected.to_toml()
+    assert Rules.from_toml(result.stdout) == expected
+
+
+# ------------------------------------------------------------------------------- play
+@pytest.mark.parametrize("name", presets())
+def test_play_prints_transcript_and_ranking(name: str) -> None:
+    result = invoke("play", "--preset", name, "--seed", "7")
+    assert result.exit_code == 0, result.stderr
+    game = play(Rules.preset(name), seed=7)
+    lines = result.stdout.splitlines()
+    assert lines[: len(game.transcript)] == game.transcript
+    assert "turn 1: seat" in result.stdout
+    tail = "\n".join(lines[len(game.transcript) :])
+    assert f"seat {game.winner} won after {game.turns} turns" in tail
+    assert "place" in tail and "turn order" in tail
+    assert ("points" in tail) == (Rules.preset(name).scoring == "megajogos")
+    places = [int(row.split()[1]) for row in tail.splitlines() if row.startswith("│")]
+    assert places == list(range(1, Rules.preset(name).players + 1))
+
+
+def test_play_with_sets_game_and_policy() -> None:
+    result = invoke(
+        "play", "-p", "danish", "--seed", "3", "--game", "2", "--set", "players=2",
+        "--policy", "random", "--policy", "random",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    game = play(Rules.preset("danish").replace(players=2), seed=3, game=2)
+    assert result.stdout.startswith("\n".join(game.transcript))
+
+
+def test_play_is_deterministic() -> None:
+    assert (
+        invoke("play", "-p", "app", "--seed", "11").stdout
+        == invoke("play", "-p", "app", "--seed", "11").stdout
+    )
+
+
+# ----------------------------------------------------------------------------- errors
+BAD_ARGS = [
+    (["rules", "-p", "app", "--set", "players"], "'players' is not TOGGLE=VALUE"),
+    (["rules", "-p", "app", "--set", "players=9"], "players=9"),
+    (["rules", "-p", "app", "--set", "colour=red"], "unknown toggle 'colour'"),
+    (["rules", "-p", "app", "--set", "players=5"], "players/sides"),
+    (["rules", "-p", "app", "--set", "players=2", "--set", "players=3"], "given twice"),
+    (["rules", "-p", "dutch"], "unknown preset 'dutch'"),
+    (["play", "-p", "app", "--seed", "1", "--set", "finish=overshoot"], "finish="),
+    (["play", "-p", "app", "--seed", "-1"], "seed"),
+    (["play", "-p", "app", "--seed", "1", "--policy", "clever"], "unknown policy 'clever'"),
+    (["simulate", "-p", "app", "--seed", "1", "--set", "bogus"], "'bogus' is not TOGGLE=VALUE"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_ARGS, ids=[" ".join(a) for a, _ in BAD_ARGS])
+def test_errors_are_one_line_on_stderr(args: list[str], message: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert message in lines[0]
+
+
+def test_errors_through_the_installed_entry_point() -> None:
+    """The real process: exit code 2, one line on stderr, no traceback."""
+    out = subprocess.run(
+        [sys.executable, "-m", "ludosim.cli", "play", "-p", "app", "--seed", "1", "--set", "x"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("error: ")
+
+
+def test_main_entry_point(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["presets"])
+    assert info.value.code == 0
+    assert "killer" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as info:
+        main([])
+    assert info.value.code == 0
+    assert "Usage: ludosim" in capsys.readouterr().out
+
+
+USAGE_ERRORS = [
+    (["play"], "Missing option '--preset'"),
+    (["play", "-p", "app"], "Missing option '--seed'"),
+    (["play", "-p", "app", "--seed", "x"], "--seed"),
+    (["play", "-p", "app", "--seed", "1", "--bogus"], "--bogus"),
+    (["nosuch"], "nosuch"),
+    (["rules", "-p", "app", "--set", "x"], "'x' is not TOGGLE=VALUE"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"), USAGE_ERRORS, ids=[" ".join(a) for a, _ in USAGE_ERRORS]
+)
+def test_usage_errors_are_one_line_too(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Through `main`, typer's own usage errors are one line as well."""
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+
+
+# ---------------------------------------------------------------------------- options
+def test_rules_from_options_is_preset_plus_one_replace() -> None:
+    sets = ["pass_opponents=all", "first_player=seat0"]
+    expected = Rules.preset("app").replace(pass_opponents="all", first_player="seat0")
+    assert rules_from_options("app", sets) == expected
+    assert rules_from_options("app") == Rules.preset("app")
+    # all sets in one call: the order of interdependent toggles does not matter
+    assert rules_from_options("killer", ["players=5", "sides=6"]) == rules_from_options(
+        "killer", ["sides=6", "players=5"]
+    )
+
+
+def test_parse_sets() -> None:
+    assert parse_sets(["a=1", " safe = starts,stars ", "seating="]) == {
+        "a": "1",
+        "safe": "starts,stars",
+        "seating": "",
+    }
+    assert parse_sets(["x=a=b"]) == {"x": "a=b"}
+    for bad in ("novalue", "=3", ""):
+        with pytest.raises(RulesError, match="is not TOGGLE=VALUE"):
+            parse_sets([bad])
+
+
+# ----------------------------------------------------- simulate and bench (as adapters)
+@pytest.fixture
+def fake_simulate(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    calls: dict[str, Any] = {}
+
+    def simulate(rules: Rules, games: int, seed: int, **kwargs: Any) -> pd.DataFrame:
+        calls["simulate"] = (rules, games, seed, kwargs)
+        if kwargs.get("summary"):
+            return pd.DataFrame({"metric": ["mean turns"], "value": [123.5]})
+        n = rules.players
+        return pd.DataFrame(
+            {
+                "game": range(games),
+                "first": [g % n for g in range(games)],
+                "winner": [(g * 3) % n for g in range(games)],
+                "turns": [100 + g for g in range(games)],
+                "truncated": [False] * games,
+            }
+        )
+
+    def write_parquet(df: pd.DataFrame, path: Path) -> None:
+        calls["write_parquet"] = (len(df), Path(path))
+
+    module = types.ModuleType("ludosim.simulate")
+    module.simulate = simulate  # type: ignore[attr-defined]
+    module.write_parquet = write_parquet  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ludosim.simulate", module)
+    return calls
+
+
+def test_simulate_prints_a_summary(fake_simulate: dict[str, Any]) -> None:
+    result = invoke(
+        "simulate", "-p", "app", "--set", "pass_opponents=all", "--games", "8", "--seed", "5",
+        "--threads", "2",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    rules, games, seed, kwargs = fake_simulate["simulate"]
+    assert rules == Rules.preset("app").replace(pass_opponents="all")
+    assert (games, seed) == (8, 5)
+    assert kwargs == {"policies": "random", "summary": False, "threads": 2}
+    assert "8 games, mean 103.5 turns" in result.stdout
+    assert "win rate" in result.stdout and "turn order" in result.stdout
+    assert "write_parquet" not in fake_simulate
+
+
+def test_simulate_writes_parquet(fake_simulate: dict[str, Any], tmp_path: Path) -> None:
+    out = tmp_path / "app.parquet"
+    result = invoke("simulate", "-p", "app", "--games", "4", "--seed", "1", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert fake_simulate["write_parquet"] == (4, out)
+    assert "threads" not in fake_simulate["simulate"][3], "the library's default thread count"
+    assert str(out) in result.stdout
+
+
+def test_simulate_summary_flag(fake_simulate: dict[str, Any]) -> None:
+    result = invoke("simulate", "-p", "italian", "--games", "4", "--seed", "1", "--summary")
+    assert result.exit_code == 0, result.stderr
+    assert fake_simulate["simulate"][3]["summary"] is True
+    assert "mean turns" in result.stdout and "123.5" in result.stdout
+
+
+def test_bench_calls_run_bench(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: dict[str, Any] = {}
+
+    def run_bench(**kwargs: Any) -> pd.DataFrame:
+        calls.update(kwargs)
+        return pd.DataFrame({"preset": kwargs["presets"], "games_per_s": [12345.0]})
+
+    module = types.ModuleType("ludosim.bench")
+    module.run_bench = run_bench  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ludosim.bench", module)
+    result = invoke("bench", "--preset", "app", "--games", "1000", "--threads", "1")
+    assert result.exit_code == 0, result.stderr
+    assert calls == {"presets": ["app"], "games": 1000, "threads": [1], "reference_games": 100}
+    assert "12345" in result.stdout
+    bad = invoke("bench", "--preset", "dutch")
+    assert bad.exit_code == 2 and "unknown preset" in bad.stderr
+
+
+def test_missing_library_module_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ludosim.bench", None)  # import raises ImportError
+    result = invoke("bench", "--preset", "app")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ludosim.bench is not available")
+
+
+# ------------------------------------------------------------------------------- docs
+def test_every_command_is_documented_in_readme() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for name in command_names():
+        assert f"ludosim {name}" in readme, f"README.md does not show `ludosim {name}`"
+    assert "make run" in readme and "make test" in readme

@@ -1,0 +1,178 @@
+"""One invariant checker run over many seeded games of every preset (reference engine).
+
+After every turn: pieces are conserved and in range, the occupancy map agrees
+with the pieces, no piece is left reversed, pieces in the goal stay there, and
+the other seats' pieces can only have been sent home. After every game: it
+ended or was marked truncated, one winner, places a permutation of 1..n (a
+full finishing order with `play_to_end`), `turns <= end_turns <= max_turns`,
+`rolls >= turns`, and the same seed plays the same game.
+
+By default 200 games per preset, split into chunks so pytest-xdist spreads
+them; `LUDOSIM_VERIFY=1` (`make verify`) plays 1000 per preset.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from ludosim.board import YARD
+from ludosim.reference import Game, GameResult, play_game
+from ludosim.rules import Rules, presets
+
+VERIFY = os.environ.get("LUDOSIM_VERIFY", "") not in ("", "0")
+GAMES_PER_PRESET = 1000 if VERIFY else 200
+CHUNK = 25
+SEED = 20240601
+
+# Rule sets off the presets' beaten track: other player counts, the 6-sided
+# board, fewer pieces, a solo race, swept readings of RULES.md choices.
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("app", {"players": 1}),
+    ("app", {"players": 2, "pass_opponents": "singles"}),
+    ("italian", {"players": 3, "pieces": 2}),
+    ("danish", {"players": 2, "entry": 52}),
+    ("danish", {"players": 5, "sides": 6, "safe": "globes"}),
+    ("danish-globe", {"players": 6, "sides": 6, "first_player": "seat0"}),
+    ("killer", {"players": 2}),
+    ("killer", {"players": 5, "sides": 6}),
+    ("killer", {"safe_landing": "coexist", "star_jump": "goal", "entry": 50}),
+]
+VARIANT_GAMES = 100 if VERIFY else 10
+
+
+class TurnChecker:
+    """`after_turn` callback: checks the position after every turn of one game."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.turns = 0
+        self.rolls = 0
+        self.previous: list[list[int]] | None = None
+
+    def __call__(self, game: Game, seat: int) -> None:
+        rules, pos = self.rules, game.pos
+        goal = rules.goal
+        assert game.turns == self.turns + 1, "turns count one per turn"
+        assert game.rolls >= self.rolls + 1, f"turn {game.turns} of seat {seat} rolled no die"
+        assert seat not in game.finish_order, f"finished seat {seat} took a turn"
+        assert len(pos.progress) == rules.players
+        for s, row in enumerate(pos.progress):
+            assert len(row) == rules.pieces, f"seat {s} has {len(row)} pieces"
+            for i, p in enumerate(row):
+                assert p == YARD or 0 <= p <= goal, f"seat {s} piece {i} at progress {p}"
+        pos.check()
+        assert not any(any(row) for row in pos.reversed), f"reversed piece after turn {game.turns}"
+        if self.previous is not None:
+            for s, (before, after) in enumerate(zip(self.previous, pos.progress, strict=True)):
+                for i, (b, a) in enumerate(zip(before, after, strict=True)):
+                    if b == goal:
+                        assert a == goal, f"seat {s} piece {i} left the goal"
+                    if s != seat:
+                        assert a in (b, YARD), (
+                            f"seat {s} piece {i} moved {b}->{a} in seat {seat}'s turn"
+                        )
+        self.previous = [row[:] for row in pos.progress]
+        self.turns, self.rolls = game.turns, game.rolls
+
+
+def play_checked(rules: Rules, seed: int, game: int) -> GameResult:
+    """Play one game with the turn checker, then check its result."""
+    engine = Game(rules, seed, game, record=False)
+    result = engine.play(after_turn=TurnChecker(rules))
+    check_result(rules, result, engine.finish_order)
+    return result
+
+
+def check_result(rules: Rules, result: GameResult, finish_order: list[int]) -> None:
+    n, goal = rules.players, rules.goal
+    assert sorted(result.places) == list(range(1, n + 1)), f"places {result.places}"
+    assert 0 <= result.first < n
+    assert result.turns <= result.end_turns <= rules.max_turns
+    assert result.rolls >= result.turns
+    finished = [s for s in range(n) if all(p == goal for p in result.final[s])]
+    assert sorted(finished) == sorted(finish_order)
+    if result.truncated:
+        assert result.end_turns == rules.max_turns
+        assert result.winner == (finish_order[0] if finish_order else -1)
+    else:
+        assert result.winner >= 0, "a game that was not truncated has a winner"
+        expected = n - 1 if rules.play_to_end and n > 1 else 1
+        assert len(finish_order) == expected, f"{len(finish_order)} finished, expected {expected}"
+        if not rules.play_to_end:
+            assert result.turns == result.end_turns
+    if result.winner >= 0:
+        assert result.winner == finish_order[0]
+        assert result.places[result.winner] == 1
+        assert result.places.count(1) == 1
+    for place, s in enumerate(finish_order, start=1):
+        assert result.places[s] == place, "finishers are placed in finishing order"
+    if rules.scoring == "megajogos":
+        assert len(result.points) == n
+        if result.winner >= 0:
+            assert result.points[result.winner] == 1000
+        others = [s for s in range(n) if s != result.winner]
+        assert all(0 <= result.points[s] < 1000 for s in others)
+    else:
+        assert result.points == []
+    stats = result.stats
+    assert sum(stats["captures"]) == sum(stats["captured"]), "every capture has a victim"
+    for s in range(n):
+        assert all(stats[name][s] >= 0 for name in stats)
+        assert stats["caught"][s] <= stats["skipped"][s]
+
+
+def check_replay(rules: Rules, seed: int, game: int, result: GameResult) -> None:
+    """Same seed, same game: the transcript repeats and recording changes nothing."""
+    first = play_game(rules, seed, game, record=True)
+    again = play_game(rules, seed, game, record=True)
+    assert first.transcript == again.transcript
+    assert first.transcript, "a recorded game has a transcript"
+    assert first.row() == again.row() == result.row()
+    assert first.final == result.final
+
+
+CHUNKS = [(preset, start) for preset in presets() for start in range(0, GAMES_PER_PRESET, CHUNK)]
+
+
+@pytest.mark.parametrize(("preset", "start"), CHUNKS, ids=[f"{p}-{s}" for p, s in CHUNKS])
+def test_invariants_preset(preset: str, start: int) -> None:
+    rules = Rules.preset(preset)
+    for game in range(start, min(start + CHUNK, GAMES_PER_PRESET)):
+        result = play_checked(rules, SEED, game)
+        if game == start:
+            check_replay(rules, SEED, game, result)
+
+
+@pytest.mark.parametrize(
+    ("preset", "changes"),
+    VARIANTS,
+    ids=[f"{p}-{'-'.join(map(str, c.values()))}" for p, c in VARIANTS],
+)
+def test_invariants_variant(preset: str, changes: dict[str, Any]) -> None:
+    rules = Rules.preset(preset).replace(**changes)
+    for game in range(VARIANT_GAMES):
+        result = play_checked(rules, SEED, game)
+        if game == 0:
+            check_replay(rules, SEED, game, result)
+
+
+@pytest.mark.parametrize("preset", presets())
+def test_truncated_games_are_marked(preset: str) -> None:
+    """With `max_turns` far below a game's length, games stop at it and say so."""
+    rules = Rules.preset(preset).replace(max_turns=100)
+    for game in range(10):
+        result = play_checked(rules, SEED, game)
+        assert result.truncated
+        assert result.end_turns == 100
+        if result.winner < 0:
+            assert result.turns == 100
+
+
+def test_different_games_differ() -> None:
+    """Game numbers index distinct streams: the first few games are not copies."""
+    rules = Rules.preset("danish")
+    rows = [play_game(rules, SEED, g, record=False).row() for g in range(5)]
+    assert len({(r["turns"], r["rolls"], r["winner"]) for r in rows}) > 1
