@@ -357,6 +357,41 @@ def bench(
     _console().print(_frame_table(df, title="Benchmark (games/s)"))
 
 
+@app.command()
+@_clean_errors
+def report(
+    results: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RESULTS",
+            help="A sweep folder, a part of one, or a Parquet file written by `simulate --out`.",
+            show_default=False,
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="DIR",
+            help="Folder for index.html, its PNG figures and CSV tables (created if needed).",
+            show_default=False,
+        ),
+    ],
+    title: Annotated[
+        str | None,
+        typer.Option("--title", metavar="TEXT", help="Page title (default: the sweep's name)."),
+    ] = None,
+) -> None:
+    """Write an HTML report (PNG figures, CSV tables) of simulation results.
+
+    Example: ludosim report runs/toggles --out reports/toggles
+    """
+    (make_report,) = _lazy("ludosim.report", "make_report")
+    page = make_report(results, out, title=title)
+    typer.echo(f"wrote {page}")
+
+
 def command_names() -> list[str]:
     """Names of every registered command, for docs and tests."""
     return [c.name or c.callback.__name__ for c in app.registered_commands if c.callback]

@@ -1,0 +1,785 @@
+"""Analyses of results tables: pandas over per-game rows only, no simulation inside.
+
+Every function takes a DataFrame of per-game rows (API.md columns, as returned by
+`ludosim.simulate` or `ludosim.results.load(path, cells=True)`), optionally grouped by
+one or more `by` columns (typically `cell`), and returns a tidy DataFrame: one row per
+group and measure (or position, policy, toggle, effect), the group columns first.
+
+All intervals are 95% (two-sided, `Z95`). Which interval each column holds, and why,
+is stated at each function and in docs/analysis.md:
+
+* proportions: Wilson score interval (`ludosim.stats.wilson_interval`);
+* means: normal approximation, mean +- z * sd / sqrt(n) (`ludosim.stats.mean_ci`);
+* medians: distribution-free order-statistic interval from Binomial(n, 1/2);
+* differences between two cells: *paired by game index* when both hold the same games.
+  A sweep plays game g of every cell from the same dice stream (common random numbers),
+  so per-game differences cancel most of the dice noise; the pairing is what makes
+  that visible in the interval. Otherwise the cells are treated as independent samples
+  (Newcombe's hybrid score interval for proportions, Welch's normal interval for means).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ludosim.errors import LudosimError
+from ludosim.stats import Z95, chi2_sf, mean_ci, wilson_interval
+
+# Columns of cells.parquet (and of rows joined with cells=True) that are not toggles.
+CELL_INFO = (
+    "cell",
+    "name",
+    "variant",
+    "preset",
+    "policies",
+    "games",
+    "seed",
+    "rules_hash",
+    "chunks",
+)
+QUANTILES = (0.05, 0.25, 0.75, 0.95)
+
+By = str | Sequence[str] | None
+
+
+class AnalysisError(LudosimError, ValueError):
+    """A results table lacks what an analysis needs; the message says what and how to get it."""
+
+
+# ---------------------------------------------------------------------------- helpers
+def _by_list(by: By) -> list[str]:
+    if by is None:
+        return []
+    return [by] if isinstance(by, str) else list(by)
+
+
+def _require(df: pd.DataFrame, columns: Sequence[str], what: str) -> None:
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise AnalysisError(
+            f"{what} needs the per-game column(s) {', '.join(missing)}; the table has "
+            f"{', '.join(map(str, df.columns[:12]))}{'...' if len(df.columns) > 12 else ''} "
+            "(summary-only sweeps keep no per-game rows; rerun without --summary-only)"
+        )
+
+
+def _groups(df: pd.DataFrame, by: By) -> Iterator[tuple[dict[str, Any], pd.DataFrame]]:
+    """(group columns as a dict, rows) per group; one group with no columns when `by` is None."""
+    keys = _by_list(by)
+    _require(df, keys, "grouping")
+    if not keys:
+        yield {}, df
+        return
+    # observed=True: a categorical `cell` lists every cell of the sweep even when
+    # the table was filtered to a few of them.
+    for values, group in df.groupby(keys, observed=True, sort=False):
+        values = values if isinstance(values, tuple) else (values,)
+        yield dict(zip(keys, values, strict=True)), group
+
+
+def players_of(df: pd.DataFrame) -> int:
+    """Number of seats of the games in `df`: the `place_<s>` columns holding values.
+
+    Tables of several player counts (a sweep over `players`) have nulls in the
+    columns of the seats a game did not have, so the count is per table or group.
+    """
+    seats = [c for c in df.columns if c.startswith("place_") and c[6:].isdigit()]
+    if not seats:
+        raise AnalysisError("cannot tell the number of players: the table has no place_<s> columns")
+    held = [c for c in seats if df[c].notna().all()]
+    return len(held)
+
+
+def _seat_wins(winner: np.ndarray, seat: int) -> np.ndarray:
+    return (winner == seat).astype(float)
+
+
+def median_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """(median, lower, upper): distribution-free order-statistic CI of the median.
+
+    The number B of observations below the true median is Binomial(n, 1/2), so the
+    interval [x_(j), x_(n+1-j)] (1-based order statistics) covers the median with
+    probability 1 - 2 P(B <= j - 1). j is the largest rank with
+    P(B <= j - 1) <= alpha / 2, so the coverage is at least 95% (conservative; ties,
+    as in integer turn counts, only make it more so). The binomial tail is summed
+    exactly in log space, which stays accurate for millions of games.
+    """
+    x = np.sort(np.asarray(values, dtype=float))
+    n = x.size
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    median = float(np.median(x))
+    alpha = 2.0 * (1.0 - _normal_cdf(z))
+    k = np.arange(n)
+    # log pmf(k) of Binomial(n, 1/2) by the ratio pmf(k+1)/pmf(k) = (n-k)/(k+1).
+    log_pmf = np.concatenate(([0.0], np.cumsum(np.log(n - k) - np.log(k + 1)))) - n * math.log(2)
+    cdf = np.cumsum(np.exp(log_pmf))  # cdf[i] = P(B <= i)
+    # j - 1 = the largest i with cdf[i] <= alpha/2, so j = that i + 1 (1-based rank).
+    small = np.nonzero(cdf <= alpha / 2 + 1e-12)[0]
+    if small.size == 0:
+        return (median, math.nan, math.nan)  # too few games for a 95% interval
+    j = int(small[-1]) + 1
+    return (median, float(x[j - 1]), float(x[n - j]))
+
+
+def _normal_cdf(z: float) -> float:
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+def _paired(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """True when both tables hold exactly the same game indices (common random numbers)."""
+    if "game" not in a.columns or "game" not in b.columns or len(a) != len(b):
+        return False
+    ga, gb = a["game"].to_numpy(), b["game"].to_numpy()
+    return bool(np.array_equal(np.sort(ga), np.sort(gb))) and len(np.unique(ga)) == len(ga)
+
+
+def _align(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    return a.sort_values("game", kind="stable"), b.sort_values("game", kind="stable")
+
+
+def diff_proportions(
+    x1: int, n1: int, x0: int, n0: int, z: float = Z95
+) -> tuple[float, float, float]:
+    """(p1 - p0, lower, upper) for independent samples: Newcombe's hybrid score interval.
+
+    L = d - sqrt((p1 - l1)^2 + (u0 - p0)^2), U = d + sqrt((u1 - p1)^2 + (p0 - l0)^2)
+    with (l, u) the Wilson intervals of each proportion (Newcombe 1998, method 10).
+    Unlike the Wald interval it stays inside [-1, 1] and behaves near 0 and 1.
+    """
+    if n1 <= 0 or n0 <= 0:
+        return (math.nan, math.nan, math.nan)
+    p1, p0 = x1 / n1, x0 / n0
+    l1, u1 = wilson_interval(x1, n1, z)
+    l0, u0 = wilson_interval(x0, n0, z)
+    d = p1 - p0
+    return (
+        d,
+        d - math.sqrt((p1 - l1) ** 2 + (u0 - p0) ** 2),
+        d + math.sqrt((u1 - p1) ** 2 + (p0 - l0) ** 2),
+    )
+
+
+def diff_means(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """(mean(a) - mean(b), lower, upper) for independent samples: Welch's normal interval.
+
+    se = sqrt(s_a^2 / n_a + s_b^2 / n_b) with sample variances (ddof=1).
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.size < 2 or b.size < 2:
+        return (math.nan, math.nan, math.nan)
+    d = float(a.mean() - b.mean())
+    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    return (d, d - z * se, d + z * se)
+
+
+def _difference(
+    treated: np.ndarray, base: np.ndarray, paired: bool, binary: bool
+) -> tuple[float, float, float, str]:
+    """Difference of means of two per-game measures, paired or independent, with its CI."""
+    if paired:
+        # Per-game differences: their mean is the difference of the means, and the
+        # normal CI of that mean accounts for the positive correlation CRN creates.
+        d = mean_ci(treated - base)
+        return (*d, "paired")
+    if binary:
+        n1, n0 = treated.size, base.size
+        return (*diff_proportions(int(treated.sum()), n1, int(base.sum()), n0), "newcombe")
+    return (*diff_means(treated, base), "welch")
+
+
+# ------------------------------------------------------------------------ game length
+def game_length(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
+    """Mean, sd, median and quantiles of the game length, with 95% CIs of mean and median.
+
+    One row per group and measure: `turns`, `rolls` (when present) and `end_turns`
+    (only when it differs from `turns` somewhere, i.e. with `play_to_end`). Columns:
+    games, truncated (games stopped at max_turns: their length is a lower bound, kept
+    in every statistic), mean, sd (ddof=1), mean_ci_low/high (normal approximation,
+    mean +- 1.96 sd/sqrt(n)), median, median_ci_low/high (order-statistic interval,
+    see `median_ci`), q05, q25, q75, q95 (linear interpolation between order
+    statistics, numpy's default), min, max.
+    """
+    _require(df, ["turns"], "game_length")
+    measures = [c for c in ("turns", "rolls") if c in df.columns]
+    if "end_turns" in df.columns and not df["end_turns"].equals(df["turns"]):
+        measures.append("end_turns")
+    rows = []
+    for keys, group in _groups(df, by):
+        truncated = int(group["truncated"].sum()) if "truncated" in group.columns else 0
+        for measure in measures:
+            values = group[measure].to_numpy(dtype=float)
+            mean, low, high = mean_ci(values)
+            median, m_low, m_high = median_ci(values)
+            qs = np.quantile(values, QUANTILES) if values.size else [math.nan] * len(QUANTILES)
+            rows.append(
+                {
+                    **keys,
+                    "measure": measure,
+                    "games": values.size,
+                    "truncated": truncated,
+                    "mean": mean,
+                    "sd": float(values.std(ddof=1)) if values.size > 1 else math.nan,
+                    "mean_ci_low": low,
+                    "mean_ci_high": high,
+                    "median": median,
+                    "median_ci_low": m_low,
+                    "median_ci_high": m_high,
+                    **{
+                        f"q{round(q * 100):02d}": float(v)
+                        for q, v in zip(QUANTILES, qs, strict=True)
+                    },
+                    "min": float(values.min()) if values.size else math.nan,
+                    "max": float(values.max()) if values.size else math.nan,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def length_distribution(df: pd.DataFrame, column: str = "turns", by: By = None) -> pd.DataFrame:
+    """Empirical distribution of a length column: one row per group and observed value.
+
+    Columns: value, count, pmf (count / games of the group) and cdf (P(length <= value)),
+    ready for histograms (bin the values) and step CDF plots.
+    """
+    _require(df, [column], "length_distribution")
+    parts = []
+    for keys, group in _groups(df, by):
+        counts = group[column].value_counts().sort_index()
+        total = int(counts.sum())
+        part = pd.DataFrame(
+            {
+                "value": counts.index.to_numpy(),
+                "count": counts.to_numpy(dtype=np.int64),
+                "pmf": counts.to_numpy(dtype=float) / total,
+                "cdf": counts.cumsum().to_numpy(dtype=float) / total,
+            }
+        )
+        for i, (name, value) in enumerate(keys.items()):
+            part.insert(i, name, value)
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+# ------------------------------------------------------------------------- win rates
+def first_player_advantage(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
+    """Win rate by turn-order position `(winner - first) mod n`, and a test of equal chances.
+
+    Games whose `winner` is -1 (truncated at max_turns with no finisher) are excluded
+    and counted in `excluded`. One row per group and position (0 = took the first turn):
+    players (n), games (counted), excluded, wins, win_rate with Wilson 95% ci_low/high,
+    fair (1/n), advantage_pp = 100 (win_rate - 1/n) with advantage_ci_low/high (the
+    Wilson bounds minus 1/n, in percentage points: 1/n is a constant). The row of
+    position 0 is the first player's advantage. Per group, repeated on its rows: chi2 =
+    sum_k (w_k - N/n)^2 / (N/n) over positions, dof = n - 1, p_value = P(X^2_dof >= chi2)
+    (`chi2_sf`): the chance of seeing counts this uneven if every position won 1/n.
+    """
+    _require(df, ["winner", "first"], "first_player_advantage")
+    rows = []
+    for keys, group in _groups(df, by):
+        n = players_of(group)
+        finished = group[group["winner"] >= 0]
+        order = (finished["winner"].to_numpy(int) - finished["first"].to_numpy(int)) % max(n, 1)
+        wins = np.bincount(order, minlength=n)[:n] if n else np.zeros(0, int)
+        total = int(wins.sum())
+        expected = total / n if n else math.nan
+        if n > 1 and total > 0:
+            chi2 = float(((wins - expected) ** 2 / expected).sum())
+            p_value = chi2_sf(chi2, n - 1)
+        else:
+            chi2, p_value = math.nan, math.nan
+        for position in range(n):
+            low, high = wilson_interval(int(wins[position]), total)
+            rate = wins[position] / total if total else math.nan
+            rows.append(
+                {
+                    **keys,
+                    "position": position,
+                    "players": n,
+                    "games": total,
+                    "excluded": len(group) - total,
+                    "wins": int(wins[position]),
+                    "win_rate": rate,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "fair": 1.0 / n,
+                    "advantage_pp": 100.0 * (rate - 1.0 / n),
+                    "advantage_ci_low": 100.0 * (low - 1.0 / n),
+                    "advantage_ci_high": 100.0 * (high - 1.0 / n),
+                    "chi2": chi2,
+                    "dof": n - 1,
+                    "p_value": p_value,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def seat_win_rates(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
+    """Win rate of each seat (not position) with Wilson 95% CIs; winner -1 games excluded.
+
+    With `first_player = seat0` the seat is the turn-order position; with roll-off or
+    random first players every seat should win about 1/n unless the policies differ.
+    """
+    _require(df, ["winner"], "seat_win_rates")
+    rows = []
+    for keys, group in _groups(df, by):
+        n = players_of(group)
+        winner = group["winner"].to_numpy(int)
+        total = int((winner >= 0).sum())
+        for seat in range(n):
+            wins = int((winner == seat).sum())
+            low, high = wilson_interval(wins, total)
+            rows.append(
+                {
+                    **keys,
+                    "seat": seat,
+                    "players": n,
+                    "games": total,
+                    "excluded": len(group) - total,
+                    "wins": wins,
+                    "win_rate": wins / total if total else math.nan,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "fair": 1.0 / n,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _seat_policies(text: Any, players: int) -> list[str]:
+    """Per-seat policies of a `policies` cell value: one name for all, or one per seat."""
+    names = [p.strip() for p in str(text).strip("[]").split(",") if p.strip()]
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise AnalysisError(f"policies {text!r} name {len(names)} seats for {players} players")
+    return names
+
+
+def win_table(
+    df: pd.DataFrame, policies: str | Sequence[str] | None = None, by: By = None
+) -> pd.DataFrame:
+    """Win rate of each distinct policy, pooled over the seats it held, with Wilson 95% CIs.
+
+    `policies`: the policy of every seat (one name, or one per seat) for all rows; None
+    reads each row's `policies` column (rows loaded with `cells=True`), so the rotations
+    of a tournament played as a sweep pool into one table. As in
+    `ludosim.tournament.tournament`, a policy's trials are the games it played times the
+    seats it held in each, every game counts (a truncated game without a finisher is a
+    loss for everyone), and `fair` is the mean of 1/n over those trials.
+    Columns: policy, seat_games (trials), wins, win_rate, ci_low, ci_high, fair.
+    """
+    _require(df, ["winner"], "win_table")
+    if policies is None:
+        _require(df, ["policies"], "win_table without `policies`")
+    rows = []
+    for keys, group in _groups(df, by):
+        tally: dict[str, list[float]] = {}  # policy -> [trials, wins, sum of 1/n]
+        if policies is None:
+            parts = group.groupby("policies", observed=True, sort=False)
+            pieces = [(text, part) for text, part in parts]
+        else:
+            pieces = [(policies, group)]
+        for text, part in pieces:
+            n = players_of(part)
+            seated = (
+                _seat_policies(text, n)
+                if isinstance(text, str)
+                else _seat_policies(",".join(text), n)
+            )
+            winner = part["winner"].to_numpy(int)
+            for seat, name in enumerate(seated):
+                entry = tally.setdefault(name, [0, 0, 0.0])
+                entry[0] += len(part)
+                entry[1] += int((winner == seat).sum())
+                entry[2] += len(part) / n
+        for name, (trials, wins, inverse) in tally.items():
+            low, high = wilson_interval(int(wins), int(trials))
+            rows.append(
+                {
+                    **keys,
+                    "policy": name,
+                    "seat_games": int(trials),
+                    "wins": int(wins),
+                    "win_rate": wins / trials if trials else math.nan,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "fair": inverse / trials if trials else math.nan,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+# -------------------------------------------------------------------------- skip cost
+def seat_effect(
+    treated: pd.DataFrame, baseline: pd.DataFrame, seat: int = 0, paired: bool | None = None
+) -> pd.DataFrame:
+    """Win-rate change of `seat` between two tables that differ only in that seat's policy.
+
+    Games with winner -1 are excluded from both sides (in the paired case, a game is
+    dropped from both when either side has no finisher). `paired=None` pairs by game
+    index when both tables hold the same games (a sweep's common random numbers), the
+    CI then being the normal interval of the mean per-game difference; otherwise the
+    samples are independent and the CI is Newcombe's hybrid score interval.
+    Returns one row: games, win_rate and Wilson CI of each side (`_base` suffix for the
+    baseline), diff (treated - baseline), diff_ci_low, diff_ci_high, method.
+    """
+    for table in (treated, baseline):
+        _require(table, ["winner"], "seat_effect")
+    if paired is None:
+        paired = _paired(treated, baseline)
+    if paired:
+        treated, baseline = _align(treated, baseline)
+        keep = (treated["winner"].to_numpy() >= 0) & (baseline["winner"].to_numpy() >= 0)
+        t_win = _seat_wins(treated["winner"].to_numpy()[keep], seat)
+        b_win = _seat_wins(baseline["winner"].to_numpy()[keep], seat)
+    else:
+        t_win = _seat_wins(treated["winner"].to_numpy()[treated["winner"].to_numpy() >= 0], seat)
+        b_win = _seat_wins(baseline["winner"].to_numpy()[baseline["winner"].to_numpy() >= 0], seat)
+    d, low, high, method = _difference(t_win, b_win, paired, binary=True)
+    t_low, t_high = wilson_interval(int(t_win.sum()), t_win.size)
+    b_low, b_high = wilson_interval(int(b_win.sum()), b_win.size)
+    return pd.DataFrame(
+        [
+            {
+                "seat": seat,
+                "games": t_win.size,
+                "win_rate": t_win.mean() if t_win.size else math.nan,
+                "ci_low": t_low,
+                "ci_high": t_high,
+                "games_base": b_win.size,
+                "win_rate_base": b_win.mean() if b_win.size else math.nan,
+                "ci_low_base": b_low,
+                "ci_high_base": b_high,
+                "diff": d,
+                "diff_ci_low": low,
+                "diff_ci_high": high,
+                "method": method,
+            }
+        ]
+    )
+
+
+def zero_crossing(x: Sequence[float], y: Sequence[float]) -> float:
+    """First x where y, positive before, reaches zero (linear interpolation); NaN if never.
+
+    Points are taken in increasing x. A y of exactly 0 after a positive one is its own
+    crossing; a curve that starts at or below zero never "stops paying" and gives NaN.
+    """
+    order = np.argsort(np.asarray(x, dtype=float), kind="stable")
+    xs = np.asarray(x, dtype=float)[order]
+    ys = np.asarray(y, dtype=float)[order]
+    for i in range(1, xs.size):
+        if ys[i - 1] > 0 >= ys[i]:
+            return float(xs[i - 1] + (xs[i] - xs[i - 1]) * ys[i - 1] / (ys[i - 1] - ys[i]))
+    return math.nan
+
+
+def skip_cost(
+    df: pd.DataFrame,
+    seat: int = 0,
+    *,
+    skipper: str | None = None,
+    baseline: str | None = None,
+    detect: str = "detect_skip",
+) -> pd.DataFrame:
+    """Win-rate change of a `skipper:Q` seat as a function of the detection probability.
+
+    `df` holds rows of several cells with a `detect` column and a `policies` column
+    (`ludosim.results.load(path, cells=True)` of a sweep varying `detect_skip` and
+    `policies`). At each detection probability, the rows where `seat` plays `skipper`
+    (default: the one policy of that seat starting with `skipper:`) are compared with the
+    rows where it plays `baseline` (default: its one other policy) by `seat_effect`
+    (paired by game under common random numbers). A baseline seen at one detection
+    probability only is used for all (its policy never skips, so detection cannot
+    change its games). Columns: detect_skip, policy, baseline, then `seat_effect`'s,
+    and break_even (repeated): the detection probability at which the difference first
+    falls to zero (`zero_crossing`: linear interpolation; NaN if skipping never stops
+    paying in the range, or never paid).
+    """
+    _require(df, [detect, "policies", "winner"], "skip_cost")
+    n = players_of(df)
+    # Map each distinct policies text once, not every row (sweeps have millions of rows).
+    texts = df["policies"].astype(str)
+    seat_policy = texts.map({t: _seat_policies(t, n)[seat] for t in texts.unique()})
+    names = list(dict.fromkeys(seat_policy))
+    if skipper is None:
+        found = [p for p in names if p.startswith("skipper:")]
+        if len(found) != 1:
+            raise AnalysisError(
+                f"seat {seat} plays {', '.join(names)}; name the skipper policy to compare "
+                "(skipper=...)"
+            )
+        skipper = found[0]
+    if baseline is None:
+        others = [p for p in names if p != skipper]
+        if len(others) != 1:
+            raise AnalysisError(
+                f"seat {seat} plays {', '.join(names)}; name its baseline policy (baseline=...)"
+            )
+        baseline = others[0]
+    treated_rows = df[seat_policy == skipper]
+    base_rows = df[seat_policy == baseline]
+    base_levels = base_rows[detect].unique()
+    rows = []
+    for level in sorted(treated_rows[detect].unique()):
+        treated = treated_rows[treated_rows[detect] == level]
+        if level in base_levels:
+            base = base_rows[base_rows[detect] == level]
+        elif len(base_levels) == 1:
+            base = base_rows
+        else:
+            raise AnalysisError(
+                f"no rows with seat {seat} playing {baseline} at {detect}={level}; "
+                "sweep the baseline at every detection probability, or at one only"
+            )
+        effect = seat_effect(treated, base, seat).iloc[0].to_dict()
+        rows.append({detect: float(level), "policy": skipper, "baseline": baseline, **effect})
+    out = pd.DataFrame(rows)
+    out["break_even"] = zero_crossing(out[detect], out["diff"]) if len(out) else math.nan
+    return out
+
+
+# ---------------------------------------------------------------------- toggle effects
+def toggle_columns(cells: pd.DataFrame) -> list[str]:
+    """The toggle columns of a cells table (everything but the cell's description)."""
+    return [c for c in cells.columns if c not in CELL_INFO]
+
+
+def _differences(cells: pd.DataFrame, a: int, b: int, columns: Sequence[str]) -> list[str]:
+    # Compare as text: toggles arrive as ints, floats, bools or their --set text.
+    return [c for c in columns if str(cells.iloc[a][c]) != str(cells.iloc[b][c])]
+
+
+def find_baselines(cells: pd.DataFrame) -> list[str]:
+    """Cells from which every other cell of their variant differs in exactly one toggle.
+
+    In a one-at-a-time sweep that is the base of each starting point (the first such cell
+    of a variant, in expansion order, when only two cells make the choice ambiguous).
+    Policies count as a toggle here. Returns [] when no cell is such a centre.
+    """
+    columns = [*toggle_columns(cells), *(["policies"] if "policies" in cells.columns else [])]
+    groups = (
+        cells["variant"].fillna("") if "variant" in cells.columns else pd.Series([""] * len(cells))
+    )
+    found = []
+    for _, members in cells.groupby(groups.to_numpy(), sort=False):
+        positions = [cells.index.get_loc(i) for i in members.index]
+        if len(positions) < 2:
+            continue
+        for a in positions:
+            if all(len(_differences(cells, a, b, columns)) == 1 for b in positions if b != a):
+                found.append(str(cells.iloc[a]["cell"]))
+                break
+    return found
+
+
+def _rows_by_cell(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    # Group on the column itself: a categorical `cell` is grouped by its codes, while
+    # astype(str) would build one Python string per row of a million-game sweep.
+    return {str(k): g for k, g in df.groupby("cell", observed=True, sort=False)}
+
+
+def _first_wins(rows: pd.DataFrame) -> np.ndarray:
+    """Per game: 1 if the first player won, 0 if another did, NaN without a finisher."""
+    n = players_of(rows)
+    winner = rows["winner"].to_numpy(int)
+    won = ((winner - rows["first"].to_numpy(int)) % n == 0).astype(float)
+    won[winner < 0] = math.nan
+    return won
+
+
+def toggle_effects(
+    df: pd.DataFrame, cells: pd.DataFrame, baseline_cell: str | None = None
+) -> pd.DataFrame:
+    """Effect of each one-toggle change on mean game length and first-player advantage.
+
+    For every cell that differs from `baseline_cell` in exactly one toggle (or in its
+    policies), against the baseline: turns_effect = mean turns - base mean turns, and
+    fpa_effect_pp = first-player advantage - base advantage, in percentage points, where
+    the advantage is P(first player wins) - 1/n (games without a finisher excluded). With
+    equal player counts that is the difference of first-player win rates. CIs: paired by
+    game index when both cells hold the same games (a sweep's common random numbers:
+    normal CI of the mean per-game difference), else Welch (turns) and Newcombe (rates).
+    `baseline_cell=None` uses every cell found by `find_baselines` (one per variant).
+    Columns: base, cell, name, toggle, value, base_value, games, mean_turns,
+    base_mean_turns, turns_effect, turns_ci_low/high, fpa_pp, base_fpa_pp, fpa_effect_pp,
+    fpa_ci_low/high, method.
+    """
+    _require(df, ["cell", "turns", "winner", "first"], "toggle_effects")
+    cells = cells.reset_index(drop=True)
+    columns = [*toggle_columns(cells), *(["policies"] if "policies" in cells.columns else [])]
+    bases = [baseline_cell] if baseline_cell is not None else find_baselines(cells)
+    ids = cells["cell"].astype(str).tolist()
+    rows_of = _rows_by_cell(df)
+    out = []
+    for base in bases:
+        if base not in ids:
+            raise AnalysisError(f"baseline cell {base!r} is not one of {', '.join(ids)}")
+        b = ids.index(base)
+        base_rows = rows_of.get(base)
+        if base_rows is None:
+            raise AnalysisError(f"the table holds no rows of the baseline cell {base}")
+        base_n = players_of(base_rows)
+        for i, cell in enumerate(ids):
+            changed = _differences(cells, i, b, columns)
+            if i == b or len(changed) != 1 or cell not in rows_of:
+                continue
+            rows = rows_of[cell]
+            n = players_of(rows)
+            paired = _paired(rows, base_rows)
+            t, s = _align(rows, base_rows) if paired else (rows, base_rows)
+            turns = _difference(
+                t["turns"].to_numpy(float), s["turns"].to_numpy(float), paired, binary=False
+            )
+            w1, w0 = _first_wins(t), _first_wins(s)
+            if paired:
+                keep = ~np.isnan(w1) & ~np.isnan(w0)
+                w1, w0 = w1[keep], w0[keep]
+            else:
+                w1, w0 = w1[~np.isnan(w1)], w0[~np.isnan(w0)]
+            # advantage = rate - 1/n; the constant shift moves the CI with the estimate.
+            shift = 1.0 / n - 1.0 / base_n
+            fpa = _difference(w1, w0, paired, binary=True)
+            toggle = changed[0]
+            out.append(
+                {
+                    "base": base,
+                    "cell": cell,
+                    "name": cells.iloc[i]["name"] if "name" in cells.columns else cell,
+                    "toggle": toggle,
+                    "value": str(cells.iloc[i][toggle]),
+                    "base_value": str(cells.iloc[b][toggle]),
+                    "games": len(rows),
+                    "mean_turns": float(rows["turns"].mean()),
+                    "base_mean_turns": float(base_rows["turns"].mean()),
+                    "turns_effect": turns[0],
+                    "turns_ci_low": turns[1],
+                    "turns_ci_high": turns[2],
+                    "fpa_pp": 100.0 * (float(np.mean(w1)) - 1.0 / n),
+                    "base_fpa_pp": 100.0 * (float(np.mean(w0)) - 1.0 / base_n),
+                    "fpa_effect_pp": 100.0 * (fpa[0] - shift),
+                    "fpa_ci_low": 100.0 * (fpa[1] - shift),
+                    "fpa_ci_high": 100.0 * (fpa[2] - shift),
+                    "method": turns[3] if paired else f"{turns[3]}/{fpa[3]}",
+                }
+            )
+    return pd.DataFrame(out)
+
+
+def _response(rows: pd.DataFrame, response: str) -> np.ndarray:
+    if response == "first_win":
+        return _first_wins(rows)
+    _require(rows, [response], "factorial_effects")
+    return rows[response].to_numpy(float)
+
+
+def factorial_effects(
+    df: pd.DataFrame,
+    cells: pd.DataFrame,
+    factors: Sequence[str],
+    response: str = "turns",
+) -> pd.DataFrame:
+    """Main effects and two-way interactions of a 2-level factorial design.
+
+    Each factor's two levels are coded -1 (the level of the first cell, in expansion
+    order) and +1. With the 2^k cells of a full design and cell means y_c, the effect of
+    a term with signs x_c (a factor's code, or the product of two for an interaction) is
+    E = (1 / 2^(k-1)) sum_c x_c y_c: the mean at +1 minus the mean at -1. Its SE, for
+    independent cells, is (1 / 2^(k-1)) sqrt(sum_c s_c^2 / n_c) ("independent"). When all
+    cells hold the same games (common random numbers) the contrast is taken game by game,
+    e_g = (1 / 2^(k-1)) sum_c x_c y_cg, and E, SE are the mean of e_g and its standard
+    error ("paired"), which accounts for the correlation between cells. Games without a
+    value (winner -1 with response `first_win`) are dropped.
+    Cells that also differ in toggles outside `factors` are analysed separately per
+    combination of those (their columns lead the table). `response`: a per-game column
+    (`turns`, `rolls`, ...) or `first_win` (1 if the first player won).
+    Columns: term, factors, low, high (the levels coded -1/+1, for main effects),
+    effect, se, ci_low, ci_high, cells, method.
+    """
+    _require(df, ["cell"], "factorial_effects")
+    factors = list(factors)
+    if not factors:
+        raise AnalysisError("factorial_effects needs at least one factor")
+    _require(cells, factors, "factorial_effects (cells table)")
+    cells = cells.reset_index(drop=True)
+    levels = {}
+    for factor in factors:
+        values = list(dict.fromkeys(cells[factor].astype(str)))
+        if len(values) != 2:
+            raise AnalysisError(
+                f"factor {factor} takes {len(values)} values ({', '.join(values)}); "
+                "a 2-level factorial design needs exactly 2"
+            )
+        levels[factor] = values
+    others = [
+        c
+        for c in [*toggle_columns(cells), "policies"]
+        if c in cells.columns and c not in factors and cells[c].astype(str).nunique() > 1
+    ]
+    rows_of = _rows_by_cell(df)
+    k = len(factors)
+    terms = [(f,) for f in factors] + [
+        (a, b) for i, a in enumerate(factors) for b in factors[i + 1 :]
+    ]
+    out = []
+    stratum_keys = cells[others].astype(str).agg("|".join, axis=1) if others else None
+    strata = cells.groupby(stratum_keys.to_numpy(), sort=False) if others else [(None, cells)]
+    for _, stratum in strata:
+        codes = {f: np.where(stratum[f].astype(str) == levels[f][1], 1.0, -1.0) for f in factors}
+        combos = {tuple(codes[f][j] for f in factors) for j in range(len(stratum))}
+        if len(stratum) != 2**k or len(combos) != 2**k:
+            raise AnalysisError(
+                f"cells {', '.join(stratum['cell'].astype(str))} are not a full 2^{k} design "
+                f"of {', '.join(factors)}"
+            )
+        ids = stratum["cell"].astype(str).tolist()
+        missing = [c for c in ids if c not in rows_of]
+        if missing:
+            raise AnalysisError(f"the table holds no rows of cell(s) {', '.join(missing)}")
+        tables = [rows_of[c] for c in ids]
+        paired = all(_paired(t, tables[0]) for t in tables[1:])
+        values = [_response(_align(t, t)[0] if paired else t, response) for t in tables]
+        scale = 1.0 / 2 ** (k - 1)
+        for term in terms:
+            signs = np.prod([codes[f] for f in term], axis=0)
+            if paired:
+                per_game = scale * np.sum(
+                    [s * v for s, v in zip(signs, values, strict=True)], axis=0
+                )
+                per_game = per_game[~np.isnan(per_game)]
+                effect, low, high = mean_ci(per_game)
+                se = (high - effect) / Z95 if per_game.size > 1 else math.nan
+            else:
+                clean = [v[~np.isnan(v)] for v in values]
+                effect = scale * sum(s * v.mean() for s, v in zip(signs, clean, strict=True))
+                se = scale * math.sqrt(sum(v.var(ddof=1) / v.size for v in clean))
+                low, high = effect - Z95 * se, effect + Z95 * se
+            out.append(
+                {
+                    **{c: stratum.iloc[0][c] for c in others},
+                    "term": " x ".join(term),
+                    "factors": len(term),
+                    "low": levels[term[0]][0] if len(term) == 1 else "",
+                    "high": levels[term[0]][1] if len(term) == 1 else "",
+                    "response": response,
+                    "effect": effect,
+                    "se": se,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "cells": len(ids),
+                    "method": "paired" if paired else "independent",
+                }
+            )
+    return pd.DataFrame(out)
+
+
+def describe_cells(cells: pd.DataFrame) -> dict[Hashable, str]:
+    """cell id -> a short label: its name, or the id when the table has no names."""
+    names = cells["name"] if "name" in cells.columns else cells["cell"]
+    return dict(zip(cells["cell"].astype(str), names.astype(str), strict=True))
