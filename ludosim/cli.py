@@ -392,6 +392,24 @@ def report(
     typer.echo(f"wrote {page}")
 
 
+@app.command()
+@_clean_errors
+def exact(
+    preset: PresetOpt,
+    pieces: Annotated[
+        int, typer.Option("--pieces", metavar="K", help="Pieces of the solo player (1 or 2).")
+    ] = 1,
+    sets: SetOpt = None,
+) -> None:
+    """Exact distribution of turns and rolls of a solo race (players=1), by Markov chain.
+
+    Example: ludosim exact --preset danish --pieces 1
+    """
+    solve, format_exact = _lazy("ludosim.exact", "solve", "format_exact")
+    chosen = rules_from_options(preset, [*(sets or ()), "players=1", f"pieces={pieces}"])
+    typer.echo(format_exact(solve(chosen, label=preset)))
+
+
 def command_names() -> list[str]:
     """Names of every registered command, for docs and tests."""
     return [c.name or c.callback.__name__ for c in app.registered_commands if c.callback]

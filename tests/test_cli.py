@@ -39,7 +39,7 @@ def example_of(name: str) -> str:
 
 # ------------------------------------------------------------------------------- help
 def test_commands() -> None:
-    assert command_names() == ["presets", "rules", "play", "simulate", "bench", "report"]
+    assert command_names() == ["presets", "rules", "play", "simulate", "bench", "report", "exact"]
 
 
 @pytest.mark.parametrize("name", command_names())
