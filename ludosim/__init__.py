@@ -3,7 +3,18 @@
 from ludosim.errors import LudosimError, RulesError, ScenarioError
 from ludosim.play import play
 from ludosim.rules import Rules, presets
+from ludosim.simulate import load, simulate
 
 __version__ = "0.1.0"
 
-__all__ = ["LudosimError", "Rules", "RulesError", "ScenarioError", "__version__", "play", "presets"]
+__all__ = [
+    "LudosimError",
+    "Rules",
+    "RulesError",
+    "ScenarioError",
+    "__version__",
+    "load",
+    "play",
+    "presets",
+    "simulate",
+]

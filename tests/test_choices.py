@@ -488,3 +488,24 @@ def test_choice_places_by_pieces_home_then_progress_then_seat_order():
     result = g.play()
     assert result.first == 3 and result.winner == -1
     assert result.places == [2, 3, 4, 1]
+
+
+def test_choice_next_lap_jump_needs_the_next_star_inside_the_lap():
+    """[choice] semantics.md: with `star_jump=next_lap` and `entry` before the lap's last
+    star, the next star lies behind the own start square in the next lap: no jump.
+    Regression test for the reference jumping to progress -9 (notes/reference_bugs.md)."""
+    from ludosim.reference import Position, legal_moves, play_move
+
+    rules = Rules.preset("danish").replace(star_jump="next_lap", entry=40)
+    pos = Position.from_progress(rules, [[34, -1, -1, -1], [-1] * 4, [-1] * 4, [-1] * 4])
+    move = next(m for m in legal_moves(rules, pos, 0, 3) if m.piece == 0)
+    result = play_move(rules, pos, move)
+    pos.check()
+    assert pos.progress[0][0] == 37
+    assert not any(type(e).__name__ == "Jumped" for e in result.events)
+    # Killer's own board: the last star (50) jumps to the first star of the next lap.
+    killer = Rules.preset("killer")
+    pos = Position.from_progress(killer, [[47, -1, -1, -1], [-1] * 4, [-1] * 4, [-1] * 4])
+    move = next(m for m in legal_moves(killer, pos, 0, 3) if m.piece == 0)
+    play_move(killer, pos, move)
+    assert pos.progress[0][0] == 4

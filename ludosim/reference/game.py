@@ -79,6 +79,7 @@ class Game:
         policies: str | Sequence[str] = "random",
         start: Position | None = None,
         record: bool = True,
+        start_seat: int | None = None,
     ) -> None:
         self.rules = rules
         self.board = Board.from_rules(rules)
@@ -94,6 +95,8 @@ class Game:
         self.rolls = 0
         self.finish_order: list[int] = []
         self.win_turns = self.win_rolls = -1
+        # Games played on from a given position start with a given seat: no roll-off.
+        self.start_seat = start_seat
 
     # ------------------------------------------------------------ utilities
     def log(self, event: Event | str) -> None:
@@ -158,7 +161,7 @@ class Game:
         `after_turn(game, seat)` is called after every turn (invariant checks).
         """
         rules, n = self.rules, self.rules.players
-        first = self.roll_off()
+        first = self.roll_off() if self.start_seat is None else self.start_seat
         self.log(f"seat {first} starts")
         seat = first
         truncated = False
@@ -353,6 +356,11 @@ def play_game(
     policies: str | Sequence[str] = "random",
     start: Position | None = None,
     record: bool = True,
+    start_seat: int | None = None,
 ) -> GameResult:
-    """Play game number `game` of seed `seed` with the reference engine."""
-    return Game(rules, seed, game, policies, start, record).play()
+    """Play game number `game` of seed `seed` with the reference engine.
+
+    With `start_seat` the game begins with that seat's turn and no roll-off
+    (for games played on from a position, `start`).
+    """
+    return Game(rules, seed, game, policies, start, record, start_seat).play()

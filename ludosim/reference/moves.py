@@ -185,7 +185,11 @@ def _star_jump_target(rules: Rules, pos: Position, p: int, backwards: bool) -> i
         return q
     if rules.star_jump == "goal":
         return pos.goal
-    return q - board.track_len  # next_lap: the first star of the next lap
+    # next_lap: the next star, counted in the piece's next lap. Where `entry` lies
+    # before the lap's last star that star is behind the own start square, which
+    # a lap cannot hold: no jump [choice].
+    q -= board.track_len
+    return q if q >= 0 else None
 
 
 # --------------------------------------------------------------- the moves

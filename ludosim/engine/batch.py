@@ -1,0 +1,200 @@
+"""Many games: one game for the tests, chunks of games in parallel for `simulate`.
+
+Game `g` always draws from stream `(seed, first_game + g)`, and each chunk
+owns its work array, so the rows do not depend on the thread count or the
+chunk size. Chunks are spread over threads by `numba.prange`.
+
+`work` is a template work array (`state.new_work`: policy codes and start
+position); each chunk plays on its own copy.
+
+Output of `run_batch` (API.md column order):
+
+- `head`  int32[games, H_SIZE]: first, winner, turns, rolls, end_turns, truncated;
+- `seats` int16[games, K_SIZE, players]: place, captures, captured, returned,
+  skipped, caught, points.
+
+`run_summary` plays the same games but only accumulates, per chunk, the
+counts, sums, sums of squares and histograms described in
+`ludosim.simulate.Summary`, so its memory does not grow with the number of games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ludosim.engine.game import play_game
+from ludosim.engine.layout import MAX_PIECES, R
+from ludosim.engine.rng import stream_key
+from ludosim.engine.state import (
+    H_END_TURNS,
+    H_FIRST,
+    H_ROLLS,
+    H_SIZE,
+    H_TRUNCATED,
+    H_TURNS,
+    H_WINNER,
+    HEAD,
+    HOT,
+    K_PLACE,
+    K_SIZE,
+    MAX_PLAYERS,
+    PROGRESS,
+    SEATS,
+)
+
+# Histogram bins of turns and rolls: value v counts in bin min(v, HIST_BINS - 1).
+HIST_BINS = 8192
+
+# Slots of the per-chunk totals of `run_summary`.
+A_GAMES = 0
+A_TRUNCATED = 1
+A_NO_WINNER = 2
+A_TURNS = 3
+A_TURNS_SQ = 4
+A_ROLLS = 5
+A_ROLLS_SQ = 6
+A_END_TURNS = 7
+A_END_TURNS_SQ = 8
+A_SIZE = 9
+
+# Rows of the per-chunk, per-seat sums of `run_summary`: wins by seat, wins by
+# turn-order position, first turns, then for each per-seat column after
+# `place` (captures, captured, returned, skipped, caught, points) its sum and
+# its sum of squares.
+P_WINS = 0
+P_WINS_BY_POSITION = 1
+P_FIRST = 2
+P_STATS = 3  # row P_STATS + 2 * (k - 1) sums column k of `seats`, the next row its squares
+P_SIZE = P_STATS + 2 * (K_SIZE - 1)
+
+
+@njit(**HOT)
+def _start_stream(stream: np.ndarray, seed: np.uint64, game: int) -> None:
+    stream[0] = stream_key(seed, np.uint64(game))
+    stream[1] = np.uint64(0)
+
+
+@njit(cache=True)
+def play_one(
+    lay: np.ndarray,
+    work: np.ndarray,
+    seed: np.uint64,
+    game: int,
+    has_start: bool,
+    start_seat: int,
+    head: np.ndarray,
+    seats: np.ndarray,
+    final: np.ndarray,
+) -> None:
+    """Play game `game` of `seed` on `work` into `head` (int64[H_SIZE]),
+    `seats` (int64[K_SIZE, players]) and `final` (int64[players, pieces], final progress)."""
+    stream = np.zeros(2, dtype=np.uint64)
+    _start_stream(stream, seed, game)
+    play_game(lay, work, stream, has_start, start_seat)
+    for j in range(H_SIZE):
+        head[j] = work[HEAD + j]
+    for s in range(lay[R.PLAYERS]):
+        for j in range(K_SIZE):
+            seats[j, s] = work[SEATS + MAX_PLAYERS * j + s]
+        for i in range(lay[R.PIECES]):
+            final[s, i] = work[PROGRESS + MAX_PIECES * s + i]
+
+
+@njit(cache=True, parallel=True)
+def run_batch(
+    lay: np.ndarray,
+    work: np.ndarray,
+    seed: np.uint64,
+    first_game: int,
+    chunk: int,
+    has_start: bool,
+    start_seat: int,
+    head: np.ndarray,
+    seats: np.ndarray,
+) -> None:
+    """Play `head.shape[0]` games, chunk by chunk in parallel, into `head` and `seats`."""
+    games = head.shape[0]
+    players = lay[R.PLAYERS]
+    chunks = (games + chunk - 1) // chunk
+    for c in prange(chunks):
+        w = work.copy()
+        mine = lay.copy()  # a private copy: no cache line is shared between threads
+        stream = np.zeros(2, dtype=np.uint64)
+        for g in range(c * chunk, min(games, (c + 1) * chunk)):
+            _start_stream(stream, seed, first_game + g)
+            play_game(mine, w, stream, has_start, start_seat)
+            for j in range(H_SIZE):
+                head[g, j] = w[HEAD + j]
+            for j in range(K_SIZE):
+                for s in range(players):
+                    seats[g, j, s] = w[SEATS + MAX_PLAYERS * j + s]
+
+
+@njit(**HOT)
+def _accumulate(
+    lay: np.ndarray,
+    w: np.ndarray,
+    totals: np.ndarray,
+    per_seat: np.ndarray,
+    places: np.ndarray,
+    hist: np.ndarray,
+) -> None:
+    """Fold the game just played (`w[HEAD:]`, `w[SEATS:]`) into one chunk's accumulators."""
+    players = lay[R.PLAYERS]
+    totals[A_GAMES] += 1
+    totals[A_TRUNCATED] += w[HEAD + H_TRUNCATED]
+    turns = w[HEAD + H_TURNS]
+    rolls = w[HEAD + H_ROLLS]
+    end_turns = w[HEAD + H_END_TURNS]
+    totals[A_TURNS] += turns
+    totals[A_TURNS_SQ] += turns * turns
+    totals[A_ROLLS] += rolls
+    totals[A_ROLLS_SQ] += rolls * rolls
+    totals[A_END_TURNS] += end_turns
+    totals[A_END_TURNS_SQ] += end_turns * end_turns
+    hist[0, min(turns, HIST_BINS - 1)] += 1
+    hist[1, min(rolls, HIST_BINS - 1)] += 1
+    first = w[HEAD + H_FIRST]
+    winner = w[HEAD + H_WINNER]
+    per_seat[P_FIRST, first] += 1
+    if winner < 0:
+        totals[A_NO_WINNER] += 1
+    else:
+        per_seat[P_WINS, winner] += 1
+        per_seat[P_WINS_BY_POSITION, (winner - first) % players] += 1
+    for s in range(players):
+        places[s, w[SEATS + MAX_PLAYERS * K_PLACE + s] - 1] += 1
+        for j in range(1, K_SIZE):
+            v = w[SEATS + MAX_PLAYERS * j + s]
+            per_seat[P_STATS + 2 * (j - 1), s] += v
+            per_seat[P_STATS + 2 * (j - 1) + 1, s] += v * v
+
+
+@njit(cache=True, parallel=True)
+def run_summary(
+    lay: np.ndarray,
+    work: np.ndarray,
+    seed: np.uint64,
+    first_game: int,
+    games: int,
+    chunk: int,
+    has_start: bool,
+    start_seat: int,
+    totals: np.ndarray,
+    per_seat: np.ndarray,
+    places: np.ndarray,
+    hist: np.ndarray,
+) -> None:
+    """Play `games` games and accumulate per chunk `c`: `totals[c, A_*]`,
+    `per_seat[c, P_*, seat]`, `places[c, seat, place - 1]` and
+    `hist[c, 0 (turns) | 1 (rolls), bin]`, all zeroed by the caller."""
+    chunks = (games + chunk - 1) // chunk
+    for c in prange(chunks):
+        w = work.copy()
+        mine = lay.copy()
+        stream = np.zeros(2, dtype=np.uint64)
+        for g in range(c * chunk, min(games, (c + 1) * chunk)):
+            _start_stream(stream, seed, first_game + g)
+            play_game(mine, w, stream, has_start, start_seat)
+            _accumulate(mine, w, totals[c], per_seat[c], places[c], hist[c])

@@ -1,0 +1,183 @@
+"""One whole game: who starts, the turn loop, the end of the game and its results.
+
+Mirrors `ludosim.reference.game.Game.play` and `Game.result`. A game writes
+its per-game columns into the work array: `w[HEAD + H_*]` and
+`w[SEATS + MAX_PLAYERS * K_* + seat]` (API.md column order), which the batch
+runner copies into the compact output arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ludosim.engine.layout import MAX_PIECES, R
+from ludosim.engine.rng import below
+from ludosim.engine.state import (
+    C_ROLLS,
+    CTR,
+    H_END_TURNS,
+    H_FIRST,
+    H_ROLLS,
+    H_TRUNCATED,
+    H_TURNS,
+    H_WINNER,
+    HEAD,
+    HOT,
+    K_CAPTURES,
+    K_PLACE,
+    K_POINTS,
+    MAX_PLAYERS,
+    PROGRESS,
+    S_CAPTURES,
+    S_SIZE,
+    SB_CONTENDERS,
+    SB_DONE,
+    SB_ORDER,
+    SB_SCORE,
+    SB_THROWS,
+    SEATBUF,
+    SEATS,
+    STATS,
+    finished,
+    reset_state,
+)
+from ludosim.engine.turn import plan_turn, single_roll_turn
+
+
+@njit(**HOT)
+def roll_off(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
+    """Seat that takes the first turn (draws as `Game.roll_off`)."""
+    rule = lay[R.FIRST_PLAYER]
+    n = lay[R.PLAYERS]
+    if rule == 2 or n == 1:
+        return 0
+    if rule == 1:
+        return below(stream, n)
+    contenders = SEATBUF + MAX_PLAYERS * SB_CONTENDERS
+    throws = SEATBUF + MAX_PLAYERS * SB_THROWS
+    for j in range(n):
+        w[contenders + j] = j
+    m = n
+    while m > 1:
+        top = -1
+        for j in range(m):
+            w[throws + j] = below(stream, 6)
+            top = max(top, w[throws + j])
+        kept = 0
+        for j in range(m):  # tied highest re-roll among themselves, in seat order
+            if w[throws + j] == top:
+                w[contenders + kept] = w[contenders + j]
+                kept += 1
+        m = kept
+    return w[contenders]
+
+
+@njit(**HOT)
+def _points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
+    """Megajogos points: the winner 1000; else 250 per piece home, progress + 1 for the rest."""
+    if seat == winner:
+        return 1000
+    goal = lay[R.GOAL]
+    total = 0
+    for i in range(lay[R.PIECES]):
+        p = w[PROGRESS + MAX_PIECES * seat + i]
+        total += 250 if p == goal else p + 1
+    return total
+
+
+@njit(**HOT)
+def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
+    """Places of the seats that did not finish (semantics.md, end of the game).
+
+    By points (megajogos) or pieces home then total progress, ties by seat
+    order after `ref` (the winner, or the first player when nobody finished).
+    """
+    n = lay[R.PLAYERS]
+    goal = lay[R.GOAL]
+    done = SEATBUF + MAX_PLAYERS * SB_DONE
+    score = SEATBUF + MAX_PLAYERS * SB_SCORE
+    for s in range(n):
+        if lay[R.SCORING] == 1:
+            w[score + s] = w[SEATS + MAX_PLAYERS * K_POINTS + s]
+        else:
+            home = 0
+            total = 0
+            for i in range(lay[R.PIECES]):
+                p = w[PROGRESS + MAX_PIECES * s + i]
+                home += p == goal
+                total += p + 1
+            w[score + s] = home * 1_000_000 + total
+    for s in range(n):
+        if w[done + s]:
+            continue
+        ahead = 0
+        for t in range(n):
+            if w[done + t] or t == s:
+                continue
+            if w[score + t] > w[score + s] or (
+                w[score + t] == w[score + s] and (t - ref) % n < (s - ref) % n
+            ):
+                ahead += 1
+        w[SEATS + MAX_PLAYERS * K_PLACE + s] = nfin + 1 + ahead
+
+
+@njit(**HOT)
+def play_game(
+    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
+) -> None:
+    """Play one game from `stream` into `w[HEAD:]` and `w[SEATS:]`; the final position stays."""
+    n = lay[R.PLAYERS]
+    reset_state(lay, w, has_start)
+    first = start_seat if has_start else roll_off(lay, w, stream)
+    done = SEATBUF + MAX_PLAYERS * SB_DONE
+    order = SEATBUF + MAX_PLAYERS * SB_ORDER
+    for s in range(n):
+        w[done + s] = 0
+    nfin = 0
+    turns = 0
+    win_turns = -1
+    win_rolls = -1
+    truncated = False
+    seat = first
+    plans = lay[R.ROLL_THEN_MOVE] != 0
+    while True:
+        if turns >= lay[R.MAX_TURNS]:
+            truncated = True
+            break
+        turns += 1
+        if plans:
+            plan_turn(lay, w, seat, stream)
+        else:
+            single_roll_turn(lay, w, seat, stream)
+        if not w[done + seat] and finished(lay, w, seat):
+            w[done + seat] = 1
+            w[order + nfin] = seat
+            nfin += 1
+            if nfin == 1:
+                win_turns = turns
+                win_rolls = w[CTR + C_ROLLS]
+        if nfin > 0 and not lay[R.PLAY_TO_END]:
+            break
+        if nfin >= max(n - 1, 1):
+            break
+        for step in range(1, n + 1):  # the next seat clockwise that has not finished
+            if not w[done + (seat + step) % n]:
+                seat = (seat + step) % n
+                break
+    winner = w[order] if nfin > 0 else -1
+    w[HEAD + H_FIRST] = first
+    w[HEAD + H_WINNER] = winner
+    w[HEAD + H_TURNS] = win_turns if winner >= 0 else turns
+    w[HEAD + H_ROLLS] = win_rolls if winner >= 0 else w[CTR + C_ROLLS]
+    w[HEAD + H_END_TURNS] = turns
+    w[HEAD + H_TRUNCATED] = truncated
+    for s in range(n):
+        for j in range(S_SIZE):  # captures .. caught follow place in the results
+            w[SEATS + MAX_PLAYERS * (K_CAPTURES + j) + s] = w[
+                STATS + MAX_PLAYERS * (S_CAPTURES + j) + s
+            ]
+        w[SEATS + MAX_PLAYERS * K_POINTS + s] = _points(lay, w, s, winner)
+    for place in range(nfin):
+        w[SEATS + MAX_PLAYERS * K_PLACE + w[order + place]] = place + 1
+    _rank_rest(lay, w, winner if winner >= 0 else first, nfin)

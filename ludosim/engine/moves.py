@@ -1,0 +1,282 @@
+"""One move: where a face takes a piece, whether the path allows it, what landing does.
+
+Mirrors `ludosim.reference.moves` (RULES.md sections 3-4, docs/semantics.md
+"A single move"). A move is (piece, face); `move_target` returns its landing
+progress and flags, or `NONE` when it is not legal; `apply_move` plays it.
+Walks are never materialised: path squares are checked as they are stepped
+on, and only when the passing rules can bar anything (`R.PASS_ALL`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ludosim.engine.layout import FACE_GLOBE, MAX_PIECES, NONE, SAFE, STRIDE, TABLE, R, T
+from ludosim.engine.state import (
+    CNT,
+    HOT,
+    MAX_PLAYERS,
+    MOVES,
+    PROGRESS,
+    REV,
+    S_CAPTURED,
+    S_CAPTURES,
+    S_RETURNED,
+    TOT,
+    YARD,
+    log_piece,
+    put,
+    square_of,
+)
+
+# How a landing resolves.
+LAND = 0  # the piece stays (alone, with own pieces, or sharing with opponents)
+CAPTURE = 1  # the opponent pieces there go back to their yards
+HOME = 2  # the mover itself goes back to its yard
+
+# Flags of a move.
+BACKWARDS = 1  # the last step went backwards (a bounce or a reversed piece)
+BOUNCED = 2  # the walk turned at the goal
+ENTERING = 4  # the piece comes out of the yard
+
+
+@njit(**HOT)
+def _square_bars(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int) -> bool:
+    """Track square `sq` on the path bars the move (`sq0`: the mover's own square)."""
+    mine = w[CNT + STRIDE * seat + sq]
+    if mine - (sq == sq0) > 0 and not lay[R.PASS_OWN]:
+        return True
+    opponents = w[TOT + sq] - mine
+    rule = lay[R.PASS_OPPONENTS]
+    if rule == 2:
+        return opponents > 0
+    if rule == 1:
+        return opponents >= 2
+    return False
+
+
+@njit(**HOT)
+def _path_barred(lay: np.ndarray, w: np.ndarray, seat: int, p: int, q: int) -> bool:
+    """A forward walk from `p` to `q` is barred by a square strictly between."""
+    if lay[R.PASS_ALL]:
+        return False
+    sq0 = square_of(lay, seat, p)
+    last = min(q, lay[R.ENTRY] + 1)  # home column squares never bar
+    for x in range(p + 1, last):
+        if _square_bars(lay, w, seat, square_of(lay, seat, x), sq0):
+            return True
+    return False
+
+
+@njit(**HOT)
+def _walk_back(lay: np.ndarray, w: np.ndarray, seat: int, p: int, q: int, steps: int) -> tuple:
+    """Walk `steps` squares backwards from `q` (`p`: where the mover stands).
+
+    Returns (landing, steps taken), or (NONE, 0) when a path square bars it.
+    `q` counts as a path square once the walk leaves it, unless it is the
+    mover's own place (`q == p`: a reversed piece starts there).
+    """
+    check = not lay[R.PASS_ALL]
+    sq0 = square_of(lay, seat, p)
+    taken = 0
+    for _ in range(steps):
+        nq = lay[TABLE + STRIDE * T.STEP_BACK + q]
+        if nq == NONE:
+            break  # cannot go behind the start square on this board: the walk stops
+        if check and taken + (q != p) > 0:
+            sq = square_of(lay, seat, q)
+            if sq >= 0 and _square_bars(lay, w, seat, sq, sq0):
+                return NONE, 0
+        q = nq
+        taken += 1
+    return q, taken
+
+
+@njit(**HOT, inline="always")
+def _walk_numbers(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, steps: int) -> tuple:
+    """(landing, flags) of a number face, or (NONE, 0) when illegal."""
+    slot = MAX_PIECES * seat + piece
+    p = w[PROGRESS + slot]
+    goal = lay[R.GOAL]
+    if w[REV + slot]:
+        # A reversed piece (bounce_on) walks backwards for the rest of the turn.
+        q, taken = _walk_back(lay, w, seat, p, p, steps)
+        return (q, BACKWARDS) if taken > 0 else (NONE, 0)
+    t = p + steps
+    if t <= goal:
+        return (NONE, 0) if _path_barred(lay, w, seat, p, t) else (t, 0)
+    if lay[R.FINISH] == 0:
+        return NONE, 0  # exact finish: a move past the goal is illegal
+    # Bounce: to the goal (every square of it on the path), then back.
+    if _path_barred(lay, w, seat, p, goal + 1):
+        return NONE, 0
+    q, _ = _walk_back(lay, w, seat, p, goal, t - goal)
+    return (NONE, 0) if q == NONE else (q, BACKWARDS | BOUNCED)
+
+
+@njit(**HOT, inline="always")
+def resolve_landing(
+    lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int, entering: bool
+) -> int:
+    """How arriving on track square `sq` resolves: LAND, CAPTURE or HOME.
+
+    `sq0` is the mover's current square (-1 off the track), so that the mover
+    is never counted among the own pieces there.
+    """
+    if sq < 0:
+        return LAND
+    mine = w[CNT + STRIDE * seat + sq]
+    k = w[TOT + sq] - mine
+    if k == 0:
+        return LAND
+    if entering and k == 1 and lay[R.START_CAPTURE]:
+        # Killer: a piece on another player's start globe is safe except against
+        # the piece that player brings out of its yard (seed 000).
+        return CAPTURE
+    is_safe = lay[SAFE + sq]
+    if k >= 2:
+        rule = lay[R.BLOCK_LANDING]
+        if rule == 0:
+            return LAND
+        if rule == 1:
+            return HOME
+        if not is_safe:
+            return CAPTURE
+        # block_landing=capture on a safe square: safety wins, safe_landing decides
+    if is_safe:
+        return HOME if lay[R.SAFE_LANDING] == 1 else LAND
+    if lay[R.CAPTURE_RULE] == 0 or mine - (sq == sq0) == 0:
+        return CAPTURE
+    return LAND  # lone_piece: an opponent sharing with own pieces is not captured
+
+
+@njit(**HOT, inline="always")
+def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
+    """(landing progress, flags) of piece `piece` playing `face`, or (NONE, 0) if illegal."""
+    p = w[PROGRESS + MAX_PIECES * seat + piece]
+    if p == lay[R.GOAL]:
+        return NONE, 0
+    if p == YARD:
+        if face != lay[R.ENTERING_FACE]:
+            return NONE, 0
+        sq = square_of(lay, seat, 0)
+        capacity = lay[R.START_CAPACITY]
+        if capacity > 0 and w[CNT + STRIDE * seat + sq] >= capacity:
+            return NONE, 0
+        if resolve_landing(lay, w, seat, sq, -1, True) == HOME:
+            return NONE, 0  # entering straight back into the yard is not a move
+        return 0, ENTERING
+    if face <= 6:
+        return _walk_numbers(lay, w, seat, piece, face)
+    # Globe and star faces always go forwards, reversed or not.
+    row = T.GLOBE_MOVE if face == FACE_GLOBE else T.STAR_MOVE
+    q = lay[TABLE + STRIDE * row + p]
+    if q == NONE or _path_barred(lay, w, seat, p, q):
+        return NONE, 0
+    return q, 0
+
+
+@njit(**HOT)
+def legal_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
+    """Fill the move list (`w[MOVES + 4 * j + M_*]`) with the legal moves, by piece; count them."""
+    k = 0
+    for piece in range(lay[R.PIECES]):
+        target, flags = move_target(lay, w, seat, piece, face)
+        if target != NONE:
+            w[MOVES + 4 * k] = piece
+            w[MOVES + 4 * k + 1] = target
+            w[MOVES + 4 * k + 2] = flags
+            w[MOVES + 4 * k + 3] = 0
+            k += 1
+    return k
+
+
+@njit(**HOT)
+def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, log: bool) -> int:
+    """Send every opponent piece on square `sq` to its yard; return how many."""
+    caught = 0
+    for s in range(lay[R.PLAYERS]):
+        if s == seat:
+            continue
+        for i in range(lay[R.PIECES]):
+            if square_of(lay, s, w[PROGRESS + MAX_PIECES * s + i]) == sq:
+                if log:
+                    log_piece(w, s, i)
+                put(lay, w, s, i, YARD)
+                w[stats + MAX_PLAYERS * S_CAPTURED + s] += 1
+                caught += 1
+    w[stats + MAX_PLAYERS * S_CAPTURES + seat] += caught
+    return caught
+
+
+@njit(**HOT, inline="always")
+def _arrive(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    piece: int,
+    p: int,
+    entering: bool,
+    stats: int,
+    log: bool,
+) -> tuple:
+    """Put the mover on `p` and resolve the landing: (captures, alive)."""
+    sq = square_of(lay, seat, p)
+    sq0 = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + piece])
+    kind = resolve_landing(lay, w, seat, sq, sq0, entering)
+    if log:
+        log_piece(w, seat, piece)
+    if kind == HOME:
+        put(lay, w, seat, piece, YARD)
+        w[stats + MAX_PLAYERS * S_RETURNED + seat] += 1
+        return 0, False
+    captures = 0
+    if kind == CAPTURE:
+        captures = _capture_at(lay, w, seat, sq, stats, log)
+    put(lay, w, seat, piece, p)
+    return captures, True
+
+
+@njit(**HOT)
+def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
+    """Where a piece that ended a move on progress `p` jumps to, or NONE."""
+    if lay[R.STAR_JUMP] == 0 or flags & ENTERING or not lay[TABLE + STRIDE * T.IS_STAR + p]:
+        return NONE
+    if flags & BACKWARDS:
+        return lay[TABLE + STRIDE * T.STAR_BACK + p]
+    return lay[TABLE + STRIDE * T.STAR_FWD + p]
+
+
+@njit(**HOT)
+def apply_move(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    piece: int,
+    target: int,
+    flags: int,
+    stats: int,
+    log: bool,
+) -> tuple:
+    """Play a legal move in place: (captures, finished).
+
+    Statistics go to the section at offset `stats` of `w` (`STATS`, or `DUMMY`
+    for moves only tried). With `log` every change is recorded in the undo log
+    so `undo_to` can take it back.
+    """
+    entering = (flags & ENTERING) != 0
+    captures, alive = _arrive(lay, w, seat, piece, target, entering, stats, log)
+    if not alive:
+        return captures, False
+    q = _star_jump(lay, target, flags)
+    if q != NONE:
+        more, alive = _arrive(lay, w, seat, piece, q, False, stats, log)
+        captures += more
+        if not alive:
+            return captures, False
+    if flags & BOUNCED and lay[R.FINISH] == 2:
+        if log:
+            log_piece(w, seat, piece)
+        w[REV + MAX_PIECES * seat + piece] = 1
+    return captures, w[PROGRESS + MAX_PIECES * seat + piece] == lay[R.GOAL]

@@ -1,0 +1,166 @@
+"""`simulate`: columns and dtypes, determinism, summary mode, Parquet, start positions."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+import ludosim
+from ludosim import Rules, presets, simulate
+from ludosim.reference import Game, Position
+from ludosim.rules import SEMANTICS_VERSION
+from ludosim.simulate import SimulationError, Summary, columns, summarize, write_parquet
+
+SMALL_DTYPES = {"game": "int64", "first": "int8", "winner": "int8", "turns": "int32"}
+SMALL_DTYPES.update(rolls="int32", end_turns="int32", truncated="bool")
+
+
+def _expected_dtype(column: str) -> str:
+    if column in SMALL_DTYPES:
+        return SMALL_DTYPES[column]
+    return "int8" if column.startswith("place_") else "int16"
+
+
+@pytest.mark.parametrize("preset", presets())
+def test_columns_and_dtypes(preset: str) -> None:
+    rules = Rules.preset(preset)
+    df = simulate(rules, games=40, seed=5)
+    assert list(df.columns) == columns(rules)
+    assert {c: str(t) for c, t in df.dtypes.items()} == {c: _expected_dtype(c) for c in df}
+    assert ("points_0" in df) == (rules.scoring == "megajogos")
+    assert df["game"].tolist() == list(range(40))
+    places = df[[f"place_{s}" for s in range(rules.players)]].to_numpy()
+    assert (np.sort(places, axis=1) == np.arange(1, rules.players + 1)).all()
+    assert (df["winner"] >= 0).all() and not df["truncated"].any()
+
+
+def test_row_size_is_compact() -> None:
+    """8 + 1 + 1 + 3 * 4 + 1 bytes, then per seat 1 (place) + 5 * 2 (counters)."""
+    df = simulate(Rules.preset("app"), games=10, seed=1)
+    assert df.memory_usage(index=False).sum() / len(df) == 23 + 4 * 11
+
+
+def test_attrs_record_rules_seed_and_versions() -> None:
+    rules = Rules.preset("killer")
+    df = simulate(rules, games=3, seed=77)
+    assert df.attrs["rules"] == rules.to_dict()
+    assert df.attrs["rules_hash"] == rules.hash()
+    assert df.attrs["seed"] == 77
+    assert df.attrs["policies"] == ["random"] * 4
+    assert df.attrs["semantics_version"] == SEMANTICS_VERSION
+    assert df.attrs["ludosim_version"] == ludosim.__version__
+
+
+@pytest.mark.parametrize("preset", ["app", "killer"])
+def test_rows_do_not_depend_on_threads_or_chunks(preset: str) -> None:
+    rules = Rules.preset(preset)
+    base = simulate(rules, games=120, seed=9, threads=1, chunk_size=1000)
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    for kwargs in ({"threads": threads, "chunk_size": 7}, {"threads": threads}, {"chunk_size": 1}):
+        pd.testing.assert_frame_equal(simulate(rules, games=120, seed=9, **kwargs), base)
+
+
+def test_first_game_splits_a_run() -> None:
+    rules = Rules.preset("danish-globe")
+    whole = simulate(rules, games=50, seed=4)
+    parts = [simulate(rules, games=20, seed=4), simulate(rules, games=30, seed=4, first_game=20)]
+    pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True), whole)
+
+
+def test_same_seed_same_rows_other_seed_other_rows() -> None:
+    rules = Rules.preset("italian")
+    a = simulate(rules, games=30, seed=1)
+    pd.testing.assert_frame_equal(a, simulate(rules, games=30, seed=1))
+    assert not a.equals(simulate(rules, games=30, seed=2))
+
+
+@pytest.mark.parametrize("preset", ["app", "italian", "killer"])
+def test_summary_matches_rows(preset: str) -> None:
+    rules = Rules.preset(preset)
+    df = simulate(rules, games=300, seed=12)
+    summary = simulate(rules, games=300, seed=12, summary=True, chunk_size=17)
+    assert isinstance(summary, Summary)
+    expected = summarize(rules, df)
+    assert summary.games == 300
+    assert (summary.truncated, summary.no_winner) == (expected.truncated, expected.no_winner)
+    assert summary.sums == expected.sums and summary.sums_sq == expected.sums_sq
+    pd.testing.assert_frame_equal(summary.seats, expected.seats)
+    pd.testing.assert_series_equal(summary.wins_by_position, expected.wins_by_position)
+    pd.testing.assert_frame_equal(summary.places, expected.places)
+    pd.testing.assert_frame_equal(summary.hist, expected.hist)
+    assert summary.mean("turns") == pytest.approx(df["turns"].mean())
+    assert summary.std("rolls") == pytest.approx(df["rolls"].std())
+    assert set(summary.frames()) >= {"overall", "seats", "places", "hist"}
+    assert summary.attrs["rules_hash"] == rules.hash()
+
+
+def test_parquet_round_trip(tmp_path) -> None:
+    rules = Rules.preset("italian")
+    df = simulate(rules, games=25, seed=3)
+    path = write_parquet(df, tmp_path / "run" / "a.parquet")
+    back = ludosim.load(path)
+    pd.testing.assert_frame_equal(back, df)
+    assert back.attrs["rules"] == rules.to_dict()
+    assert back.attrs["seed"] == 3
+    write_parquet(simulate(rules, games=5, seed=3, first_game=25), tmp_path / "run" / "b.parquet")
+    both = ludosim.load(tmp_path / "run")
+    assert both["game"].tolist() == list(range(30))
+
+
+def test_load_refuses_missing_paths(tmp_path) -> None:
+    with pytest.raises(SimulationError, match="no such"):
+        ludosim.load(tmp_path / "nothing.parquet")
+    with pytest.raises(SimulationError, match=r"no \.parquet"):
+        ludosim.load(tmp_path)
+
+
+@pytest.mark.parametrize(("preset", "start_seat"), [("danish", 0), ("killer", 2), ("app", 3)])
+def test_start_position_matches_reference(preset: str, start_seat: int) -> None:
+    rules = Rules.preset(preset)
+    rows = [[10, -1, 30, 52 if preset == "killer" else 50], [-1, -1, 0, 20]]
+    rows += [[5, 5, -1, -1], [rules.goal, 40, -1, 12]]
+    pos = Position.from_progress(rules, rows)
+    df = simulate(rules, games=15, seed=8, start=pos, start_seat=start_seat)
+    assert (df["first"] == start_seat).all()
+    assert df.attrs["start"] == rows
+    for game, kernel in enumerate(df.to_dict("records")):
+        ref = Game(rules, 8, game, start=pos, record=False, start_seat=start_seat).play()
+        assert ref.row() == kernel, game
+    # rows of progress work as well as a Position
+    pd.testing.assert_frame_equal(
+        simulate(rules, games=15, seed=8, start=rows, start_seat=start_seat), df, check_like=True
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"games": 0}, "games must be an integer >= 1"),
+        ({"games": 2.5}, "games must be an integer"),
+        ({"seed": -1}, "seed must be"),
+        ({"seed": "7"}, "seed must be"),
+        ({"seed": 2**64}, "seed must be"),
+        ({"threads": 0}, "threads must be"),
+        ({"chunk_size": 0}, "chunk_size must be"),
+        ({"first_game": -3}, "first_game must be"),
+        ({"start": [[0, 0, 0, 0]]}, "start needs 4 rows of 4"),
+        ({"start": [[99, -1, -1, -1]] * 4}, "has progress 99"),
+        ({"start": [[-1] * 4] * 4, "start_seat": 4}, "start_seat must be a seat"),
+    ],
+)
+def test_bad_arguments_are_refused(kwargs: dict, message: str) -> None:
+    args = {"games": 5, "seed": 1, **kwargs}
+    with pytest.raises(SimulationError, match=message):
+        simulate(Rules.preset("app"), **args)
+
+
+def test_policies_are_validated() -> None:
+    rules = Rules.preset("app")
+    with pytest.raises(ludosim.LudosimError, match="unknown policy"):
+        simulate(rules, games=5, seed=1, policies="nonsense")
+    with pytest.raises(ludosim.LudosimError, match="4 players"):
+        simulate(rules, games=5, seed=1, policies=["random"] * 3)
+    with pytest.raises(SimulationError, match="not compiled into the kernel"):
+        simulate(rules, games=5, seed=1, policies="aggressive")
