@@ -2,8 +2,9 @@
 
 from ludosim.errors import LudosimError, RulesError, ScenarioError
 from ludosim.play import play
+from ludosim.results import load
 from ludosim.rules import Rules, presets
-from ludosim.simulate import load, simulate
+from ludosim.simulate import simulate
 
 __version__ = "0.1.0"
 

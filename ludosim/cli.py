@@ -359,6 +359,107 @@ def bench(
 
 @app.command()
 @_clean_errors
+def sweep(
+    spec_file: Annotated[
+        Path | None,
+        typer.Argument(help="Sweep file (TOML, see docs/sweep.md); or use the options below."),
+    ] = None,
+    preset: Annotated[
+        str | None, typer.Option("--preset", "-p", help="Base preset of the grid.")
+    ] = None,
+    sets: SetOpt = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            "-v",
+            help="A toggle (or policies) and its values, TOGGLE=V1,V2; repeat for a grid. "
+            "Values holding commas go in brackets (docs/sweep.md).",
+        ),
+    ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", help="A starting point PRESET or NAME=PRESET; repeat."),
+    ] = None,
+    mode: Annotated[
+        str | None, typer.Option("--mode", help="grid (full factorial) or one-at-a-time.")
+    ] = None,
+    games: Annotated[int | None, typer.Option("--games", "-n", help="Games per cell.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Master seed of every cell.")] = None,
+    policy: Annotated[
+        str | None,
+        typer.Option("--policy", help="Policy of every seat, or one per seat with commas."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Output folder (default with a file: runs/<file>)."),
+    ] = None,
+    chunk_size: Annotated[
+        int | None, typer.Option("--chunk-size", help="Games per chunk file (default 250000).")
+    ] = None,
+    summary_only: Annotated[
+        bool,
+        typer.Option("--summary-only", help="Keep per-chunk summaries instead of every game."),
+    ] = False,
+    dask: Annotated[
+        str | None,
+        typer.Option("--dask", help="Run on Dask: local (a LocalCluster) or tcp://HOST:PORT."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Worker processes of --dask local.")
+    ] = None,
+    threads: Annotated[
+        int | None, typer.Option("--threads", "-t", help="Kernel threads per chunk.")
+    ] = None,
+    new: Annotated[
+        bool,
+        typer.Option("--new", help="Move a folder of another sweep aside and start afresh."),
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only list the cells; play nothing.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play grids of rule variants into a resumable Parquet folder; rerun to resume.
+
+    Example: ludosim sweep --preset app --vary six_limit=0,3 --seed 1 --out runs/six
+    """
+    from ludosim.sweep import plan, run_sweep, spec_from_command
+
+    spec, folder = spec_from_command(
+        spec_file,
+        preset=preset,
+        sets=sets or (),
+        vary=vary or (),
+        variants=variant or (),
+        mode=mode,
+        policies=policy,
+        games=games,
+        seed=seed,
+        chunk_size=chunk_size,
+        summary_only=summary_only or None,
+        out=out,
+    )
+    if dry_run:
+        cells = plan(spec)[["cell", "name", "policies", "games", "chunks"]]
+        title = f"{len(cells)} cells x {spec.games:,} games, seed {spec.seed} -> {folder}"
+        _console().print(_frame_table(cells, title=title))
+        return
+    try:
+        result = run_sweep(
+            spec, folder, new=new, dask=dask, workers=workers, threads=threads,
+            quiet=True if quiet else None,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished chunks are kept in {folder}; rerun to resume", err=True)
+        raise typer.Exit(130) from None
+    for message in result.repaired:
+        typer.echo(f"note: {message}", err=True)
+    typer.echo(result.describe())
+
+
+@app.command()
+@_clean_errors
 def report(
     results: Annotated[
         Path,

@@ -39,7 +39,16 @@ def example_of(name: str) -> str:
 
 # ------------------------------------------------------------------------------- help
 def test_commands() -> None:
-    assert command_names() == ["presets", "rules", "play", "simulate", "bench", "report", "exact"]
+    assert command_names() == [
+        "presets",
+        "rules",
+        "play",
+        "simulate",
+        "bench",
+        "sweep",
+        "report",
+        "exact",
+    ]
 
 
 @pytest.mark.parametrize("name", command_names())

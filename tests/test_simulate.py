@@ -12,6 +12,7 @@ from ludosim import Rules, presets, simulate
 from ludosim.reference import Game, Position
 from ludosim.rules import SEMANTICS_VERSION
 from ludosim.simulate import SimulationError, Summary, columns, summarize, write_parquet
+from ludosim.simulate import load as load_written
 
 SMALL_DTYPES = {"game": "int64", "first": "int8", "winner": "int8", "turns": "int32"}
 SMALL_DTYPES.update(rolls="int32", end_turns="int32", truncated="bool")
@@ -100,20 +101,20 @@ def test_parquet_round_trip(tmp_path) -> None:
     rules = Rules.preset("italian")
     df = simulate(rules, games=25, seed=3)
     path = write_parquet(df, tmp_path / "run" / "a.parquet")
-    back = ludosim.load(path)
+    back = load_written(path)
     pd.testing.assert_frame_equal(back, df)
     assert back.attrs["rules"] == rules.to_dict()
     assert back.attrs["seed"] == 3
     write_parquet(simulate(rules, games=5, seed=3, first_game=25), tmp_path / "run" / "b.parquet")
-    both = ludosim.load(tmp_path / "run")
+    both = load_written(tmp_path / "run")
     assert both["game"].tolist() == list(range(30))
 
 
 def test_load_refuses_missing_paths(tmp_path) -> None:
     with pytest.raises(SimulationError, match="no such"):
-        ludosim.load(tmp_path / "nothing.parquet")
+        load_written(tmp_path / "nothing.parquet")
     with pytest.raises(SimulationError, match=r"no \.parquet"):
-        ludosim.load(tmp_path)
+        load_written(tmp_path)
 
 
 @pytest.mark.parametrize(("preset", "start_seat"), [("danish", 0), ("killer", 2), ("app", 3)])

@@ -1,0 +1,523 @@
+"""Running a sweep: cells -> chunks -> an executor -> atomic chunk files, resumably.
+
+Two executors produce chunks; both feed the same writer, so the files do not
+depend on the backend:
+
+- local (default): chunks run one after another in this process, each using
+  every core through the kernel's own threads, while a writer thread
+  compresses and writes the previous chunk (so cores are not idle during I/O);
+- Dask: `dask="local"` starts a `distributed.LocalCluster`, `dask="tcp://..."`
+  connects to a running scheduler; each chunk is a task, at most a few per
+  worker thread are in flight, and results come back to this process, which
+  writes them (no shared file system is needed).
+
+Because game g always draws from stream (seed, g), a chunk [a, b) is exactly
+rows a..b-1 of the whole cell: same seed, same rows, whatever the backend,
+worker count or chunk order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ludosim.errors import LudosimError
+from ludosim.rules import Rules
+from ludosim.sweep import store
+from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame, expand, spec_hash
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+_log = logging.getLogger("ludosim.sweep")
+
+# Seconds between manifest rewrites while chunks stream in; the chunk files are
+# the truth, so a manifest a moment behind loses nothing.
+MANIFEST_INTERVAL_S = 1.0
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Games [start, stop) of one cell: everything a worker needs, as plain data."""
+
+    cell: str
+    start: int
+    stop: int
+    rules: Rules
+    policies: tuple[str, ...]
+    seed: int
+    summary: bool
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
+
+
+@dataclass
+class SweepResult:
+    """What a `run_sweep` call did."""
+
+    out: Path
+    cells: list[Cell] = field(repr=False)
+    chunks_total: int
+    chunks_skipped: int  # already complete on disk
+    chunks_computed: int
+    repaired: list[str] = field(default_factory=list)  # damaged chunks found and recomputed
+    games_computed: int = 0
+    seconds: float = 0.0
+    moved_aside: Path | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.chunks_skipped + self.chunks_computed == self.chunks_total
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games_computed / self.seconds if self.seconds > 0 else 0.0
+
+    def describe(self) -> str:
+        """One line for the command line."""
+        games = sum(c.games for c in self.cells)
+        head = "sweep complete" if self.complete else "sweep incomplete"
+        text = (
+            f"{head}: {len(self.cells)} cells, {games:,} games, {self.chunks_total} chunks "
+            f"({self.chunks_computed} computed, {self.chunks_skipped} already done) in "
+            f"{self.seconds:.1f} s"
+        )
+        if self.games_computed:
+            text += f" ({self.games_per_s:,.0f} games/s)"
+        if self.repaired:
+            text += f"; {len(self.repaired)} damaged chunks recomputed"
+        if self.moved_aside is not None:
+            text += f"; the old folder was moved to {self.moved_aside}"
+        return f"{text} -> {self.out}"
+
+
+def _kernel() -> Callable[..., pd.DataFrame]:
+    """The compiled engine's `simulate` (imported late: it compiles on first use)."""
+    from ludosim.simulate import simulate
+
+    return simulate
+
+
+def compute_chunk(task: ChunkTask, threads: int | None = None) -> pd.DataFrame:
+    """Play one chunk; checks the kernel returned exactly games start..stop-1."""
+    kwargs: dict[str, Any] = {"summary": task.summary, "first_game": task.start}
+    if threads is not None:
+        kwargs["threads"] = threads
+    policies: str | list[str] = list(task.policies)
+    df = _kernel()(task.rules, task.games, task.seed, policies=policies, **kwargs)
+    if task.summary:
+        from ludosim.results import summary_to_frame
+
+        if df.games != task.games:
+            raise SweepError(
+                f"cell {task.cell}: the kernel summarised {df.games} games, expected {task.games}"
+            )
+        # One row of additive totals per chunk: a cell's summary is their sum.
+        df = summary_to_frame(df)
+        df.insert(0, "stop", task.stop)
+        df.insert(0, "start", task.start)
+    else:
+        games = df["game"]
+        if len(df) != task.games or games.iloc[0] != task.start or games.iloc[-1] != task.stop - 1:
+            raise SweepError(
+                f"cell {task.cell}: the kernel returned {len(df)} rows for games "
+                f"{task.start}..{task.stop - 1}"
+            )
+    return df
+
+
+def plan(spec: SweepSpec) -> pd.DataFrame:
+    """The `--dry-run` table: one row per cell, with its chunk count; plays nothing."""
+    return cells_frame(expand(spec), spec.chunk_size)
+
+
+# ------------------------------------------------------------------- run
+def run_sweep(
+    spec: SweepSpec,
+    out: str | Path,
+    *,
+    new: bool = False,
+    dask: str | Any | None = None,
+    workers: int | None = None,
+    threads: int | None = None,
+    quiet: bool | None = None,
+) -> SweepResult:
+    """Play every cell of `spec` into the folder `out`, resuming what is already there.
+
+    `dask=None` runs locally; `"local"` starts a LocalCluster of `workers`
+    processes; `"tcp://host:port"` uses a running scheduler; a
+    `distributed.Client` is used as it is (any cluster built in Python). `threads` is the
+    kernel's thread count per chunk (default: all cores of the machine, split
+    between the workers of a LocalCluster). `quiet=None` shows a progress bar
+    only when stdout is a terminal. Ctrl-C stops after the chunk being written;
+    running the same call again resumes.
+    """
+    from ludosim import __version__
+
+    cells = expand(spec)
+    spec_id = spec_hash(spec, cells)
+    folder = store.open_folder(out, spec, cells, spec_id, new=new, version=__version__)
+    try:
+        return _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
+    finally:
+        folder.close()
+
+
+def _run(
+    spec: SweepSpec,
+    cells: list[Cell],
+    spec_id: str,
+    folder: store.Folder,
+    dask: str | Any | None,
+    workers: int | None,
+    threads: int | None,
+    quiet: bool | None,
+) -> SweepResult:
+    started = time.perf_counter()
+    store.remove_stale_temporaries(folder.root)
+    result = SweepResult(
+        out=folder.root,
+        cells=cells,
+        chunks_total=sum(len(c.chunks(spec.chunk_size)) for c in cells),
+        chunks_skipped=0,
+        chunks_computed=0,
+        moved_aside=folder.moved_aside,
+    )
+    todo: list[ChunkTask] = []
+    left_in_cell: dict[str, int] = {}
+    for cell in cells:
+        left_in_cell[cell.id] = 0
+        for start, stop in cell.chunks(spec.chunk_size):
+            state = folder.chunk_state(cell.id, start)
+            path = folder.chunk_path(cell.id, start)
+            rows = 1 if spec.summary_only else stop - start
+            problem = store.check_chunk(path, spec_id, cell.id, start, stop, rows)
+            if problem is None:
+                # Whole on disk: a chunk finished just before a kill may not be in the
+                # manifest yet, and is adopted rather than recomputed.
+                state["state"] = "done"
+                state.setdefault("rows", rows)
+                result.chunks_skipped += 1
+                continue
+            if problem != "missing":
+                result.repaired.append(f"cell {cell.id} chunk {path.name} {problem}; recomputing")
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            state["state"] = "pending"
+            left_in_cell[cell.id] += 1
+            todo.append(
+                ChunkTask(
+                    cell=cell.id,
+                    start=start,
+                    stop=stop,
+                    rules=cell.rules,
+                    policies=cell.policies,
+                    seed=cell.seed,
+                    summary=spec.summary_only,
+                )
+            )
+    backend = "local" if dask is None else f"dask:{dask if isinstance(dask, str) else 'client'}"
+    run_log = {
+        "started": store.now(),
+        "backend": backend,
+        "skipped": result.chunks_skipped,
+        "repaired": list(result.repaired),
+        "computed": 0,
+        "status": "running",
+    }
+    folder.manifest["runs"].append(run_log)
+    folder.save_manifest()
+
+    total_games = sum(c.games for c in cells)
+    todo_games = sum(t.games for t in todo)
+    cells_done = sum(1 for n in left_in_cell.values() if n == 0)
+    progress = _Progress(
+        enabled=_show_progress(quiet),
+        total_games=total_games,
+        done_games=total_games - todo_games,
+        total_cells=len(cells),
+        done_cells=cells_done,
+    )
+    lock = threading.Lock()
+    last_save = [time.monotonic()]
+
+    def record(task: ChunkTask, df: pd.DataFrame, seconds: float) -> None:
+        # Runs on the writer thread: the only place chunk states change during the loop.
+        path = folder.chunk_path(task.cell, task.start)
+        stamp = store.chunk_stamp(spec_id, task.cell, task.start, task.stop)
+        store.write_frame_atomic(df, path, stamp)
+        with lock:
+            state = folder.chunk_state(task.cell, task.start)
+            state.update(
+                state="done",
+                rows=len(df),
+                computed=state.get("computed", 0) + 1,
+                seconds=round(seconds, 3),
+                finished=store.now(),
+            )
+            result.chunks_computed += 1
+            result.games_computed += task.games
+            run_log["computed"] = result.chunks_computed
+            left_in_cell[task.cell] -= 1
+            if time.monotonic() - last_save[0] >= MANIFEST_INTERVAL_S:
+                folder.save_manifest()
+                last_save[0] = time.monotonic()
+        progress.advance(task.games, cell_done=left_in_cell[task.cell] == 0)
+
+    status = "failed"
+    try:
+        with progress:
+            for message in result.repaired:
+                progress.note(message)
+            if todo:  # nothing to do: no cluster to start
+                _write_all(_execute(todo, dask, workers, threads), record)
+        status = "complete"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
+    finally:
+        result.seconds = time.perf_counter() - started
+        run_log.update(status=status, finished=store.now(), seconds=round(result.seconds, 3))
+        folder.manifest["complete"] = result.complete
+        folder.save_manifest()
+    return result
+
+
+def _write_all(
+    chunks: Iterator[tuple[ChunkTask, pd.DataFrame, float]],
+    record: Callable[[ChunkTask, pd.DataFrame, float], None],
+) -> None:
+    """Write each chunk on one writer thread while the executor computes the next one."""
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ludosim-writer")
+    pending: Future[None] | None = None
+    try:
+        with contextlib.closing(chunks):  # type: ignore[type-var]
+            for task, df, seconds in chunks:
+                if pending is not None:
+                    pending.result()  # at most one chunk waits in memory for the disk
+                pending = writer.submit(record, task, df, seconds)
+        if pending is not None:
+            pending.result()
+    finally:
+        # On Ctrl-C the chunk being written is finished (it is complete in memory);
+        # only chunks still being computed are lost.
+        writer.shutdown(wait=True)
+
+
+def _execute(
+    tasks: Sequence[ChunkTask], dask: str | Any | None, workers: int | None, threads: int | None
+) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
+    if dask is None:
+        return _run_local(tasks, threads)
+    return _run_dask(tasks, dask, workers, threads)
+
+
+def _run_local(
+    tasks: Iterable[ChunkTask], threads: int | None
+) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
+    for task in tasks:
+        t0 = time.perf_counter()
+        df = compute_chunk(task, threads)
+        yield task, df, time.perf_counter() - t0
+
+
+def _dask_chunk(task: ChunkTask, threads: int | None) -> tuple[pd.DataFrame, float]:
+    """Worker side of one chunk; splits the machine's cores between the worker's slots."""
+    if threads is None:
+        from distributed import get_worker
+
+        slots = max(1, get_worker().state.nthreads)
+        threads = max(1, (os.cpu_count() or 1) // slots)
+    t0 = time.perf_counter()
+    df = compute_chunk(task, threads)
+    return df, time.perf_counter() - t0
+
+
+def _run_dask(
+    tasks: Sequence[ChunkTask], address: str | Any, workers: int | None, threads: int | None
+) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise SweepError(
+            "the Dask backend needs dask[distributed]; install it or run without --dask"
+        ) from None
+    cluster = None
+    client = None
+    if not isinstance(address, str):
+        # A caller-owned Client: use it, leave it open.
+        yield from _stream_dask(address, as_completed, tasks, threads)
+        return
+    try:
+        if address == "local":
+            n = workers or min(4, os.cpu_count() or 1)
+            try:
+                cluster = LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # any free port: never clash with another cluster
+                    silence_logs=logging.ERROR,
+                )
+            except Exception as exc:
+                raise SweepError(
+                    f"could not start a Dask LocalCluster ({type(exc).__name__}: {exc}); from a "
+                    "script, call run_sweep under `if __name__ == '__main__':`"
+                ) from None
+            if threads is None:
+                # One kernel per worker process; together they fill the machine.
+                threads = max(1, (os.cpu_count() or 1) // n)
+            client = Client(cluster, set_as_default=False)
+        elif "://" in address:
+            try:
+                client = Client(address, timeout="15s", set_as_default=False)
+            except (OSError, TimeoutError) as exc:
+                raise SweepError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        else:
+            raise SweepError(
+                f"--dask {address!r} is not allowed; use local or a scheduler address "
+                "such as tcp://host:8786"
+            )
+        yield from _stream_dask(client, as_completed, tasks, threads)
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _stream_dask(
+    client: Any, as_completed: Any, tasks: Sequence[ChunkTask], threads: int | None
+) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
+    # A bounded window of tasks in flight: results wait in worker memory until this
+    # process writes them, so submitting everything at once could exhaust it.
+    slots = sum(client.nthreads().values()) or 1
+    window = 2 * slots
+    queue = iter(tasks)
+    in_flight: dict[Any, ChunkTask] = {}
+    stream = as_completed(loop=client.loop)
+
+    def submit_next() -> None:
+        task = next(queue, None)
+        if task is not None:
+            future = client.submit(_dask_chunk, task, threads, pure=False)
+            in_flight[future] = task
+            stream.add(future)
+
+    try:
+        for _ in range(window):
+            submit_next()
+        for future in stream:
+            task = in_flight.pop(future)
+            try:
+                df, seconds = future.result()
+            except LudosimError:
+                raise
+            except Exception as exc:
+                raise SweepError(
+                    f"cell {task.cell} games {task.start}..{task.stop - 1} failed on a Dask "
+                    f"worker: {type(exc).__name__}: {exc}"
+                ) from None
+            future.release()
+            submit_next()
+            yield task, df, seconds
+    finally:
+        if in_flight:
+            client.cancel(list(in_flight))
+
+
+# --------------------------------------------------------------- progress
+def _show_progress(quiet: bool | None) -> bool:
+    if quiet is not None:
+        return not quiet
+    return sys.stdout.isatty()
+
+
+class _Progress:
+    """A rich progress bar (games, cells done, games/s, ETA), or nothing when quiet."""
+
+    def __init__(
+        self, *, enabled: bool, total_games: int, done_games: int, total_cells: int, done_cells: int
+    ) -> None:
+        self.enabled = enabled
+        self.total_cells = total_cells
+        self.done_cells = done_cells
+        self._bar: Any = None
+        self._task: Any = None
+        self._total = total_games
+        self._done = done_games
+        self.notes: list[str] = []
+
+    def __enter__(self) -> _Progress:
+        if not self.enabled:
+            return self
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(
+            TextColumn("[bold]sweep"),
+            BarColumn(),
+            TaskProgressColumn(),
+            TextColumn("cells {task.fields[cells]}"),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=Console(),
+            refresh_per_second=4,
+        )
+        self._bar.__enter__()
+        self._task = self._bar.add_task(
+            "sweep",
+            total=self._total,
+            completed=self._done,
+            cells=f"{self.done_cells}/{self.total_cells}",
+            rate="",
+        )
+        self._t0 = time.perf_counter()
+        self._games = 0
+        return self
+
+    def advance(self, games: int, *, cell_done: bool) -> None:
+        self.done_cells += int(cell_done)
+        if self._bar is None:
+            return
+        self._games += games
+        rate = self._games / max(time.perf_counter() - self._t0, 1e-9)
+        self._bar.update(
+            self._task,
+            advance=games,
+            cells=f"{self.done_cells}/{self.total_cells}",
+            rate=f"{rate:,.0f} games/s",
+        )
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+        # Also to logging, so a quiet run (a batch job) still leaves a trace.
+        _log.warning(message)
+        if self._bar is not None:
+            from rich.markup import escape
+
+            self._bar.console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)

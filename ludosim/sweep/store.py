@@ -1,0 +1,344 @@
+"""The output folder of a sweep: layout, manifest, atomic chunk files, resume checks.
+
+Layout (rows partitioned by cell, Hive style, so pyarrow/duckdb/polars read it too):
+
+    OUT/manifest.json                         versions, spec, spec hash, chunk states, runs
+    OUT/cells.parquet                         one row per cell: toggles, policies, games, seed
+    OUT/rows/cell=<id>/chunk-<start>.parquet  per-game rows of games [start, stop), zstd
+    OUT/summary/cell=<id>/chunk-<start>.parquet   instead of rows/ with summary_only
+
+The chunk files are the truth; the manifest is a log of them. A chunk is
+written under a hidden temporary name (`.chunk-...tmp`: readers skip names
+starting with a dot) and renamed when complete, so a chunk file either is
+whole or does not exist. On resume each expected chunk is checked from its
+Parquet footer (row count, and the sweep/cell/range stamped into its
+metadata); anything else is reported and recomputed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import fcntl
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ludosim.rules import SEMANTICS_VERSION
+from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+MANIFEST = "manifest.json"
+CELLS = "cells.parquet"
+LOCK = ".lock"
+ROWS = "rows"
+SUMMARY = "summary"
+FORMAT_VERSION = 1
+# Key of the JSON stamp in every chunk file's Parquet key-value metadata.
+CHUNK_META_KEY = b"ludosim.sweep.chunk"
+
+
+def now() -> str:
+    """UTC timestamp for the manifest, to the second."""
+    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def chunk_name(start: int) -> str:
+    """`chunk-000000250000.parquet`: zero-padded so names sort in game order."""
+    return f"chunk-{start:012d}.parquet"
+
+
+def partition_dir(root: Path, summary_only: bool, cell_id: str) -> Path:
+    return root / (SUMMARY if summary_only else ROWS) / f"cell={cell_id}"
+
+
+@dataclass
+class Folder:
+    """An opened (and locked) sweep folder with its in-memory manifest."""
+
+    root: Path
+    manifest: dict[str, Any]
+    moved_aside: Path | None = None
+    _lock: Any = None
+
+    @property
+    def summary_only(self) -> bool:
+        return bool(self.manifest["summary_only"])
+
+    def chunk_path(self, cell_id: str, start: int) -> Path:
+        return partition_dir(self.root, self.summary_only, cell_id) / chunk_name(start)
+
+    def chunk_state(self, cell_id: str, start: int) -> dict[str, Any]:
+        return self.manifest["chunks"][cell_id][str(start)]
+
+    def save_manifest(self) -> None:
+        """Rewrite manifest.json atomically (temporary file, then rename)."""
+        self.manifest["updated"] = now()
+        write_json_atomic(self.root / MANIFEST, self.manifest)
+
+    def close(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # releases the flock
+            self._lock = None
+
+
+# --------------------------------------------------------------- open/create
+def open_folder(
+    out: str | Path,
+    spec: SweepSpec,
+    cells: Sequence[Cell],
+    spec_id: str,
+    *,
+    new: bool = False,
+    version: str = "",
+) -> Folder:
+    """Create the folder of a new sweep, or reopen the folder of the same sweep to resume.
+
+    A folder holding anything else is refused, naming what it holds, unless
+    `new`: then it is moved aside to a sibling `<name>.replaced-<time>` (never
+    deleted: results are expensive and a wrong `--out` is an easy slip).
+    """
+    root = Path(out).expanduser()
+    if root.exists() and not root.is_dir():
+        raise SweepError(f"output folder {root} is a file; choose a folder for --out")
+    moved: Path | None = None
+    if root.is_dir() and _has_content(root):
+        existing = _read_manifest_or_none(root)
+        reason = _mismatch(root, existing, spec, spec_id)
+        if new:
+            moved = _move_aside(root)
+        elif reason is not None:
+            raise SweepError(reason)
+    _ensure_writable(root)
+    lock = _lock(root)
+    try:
+        manifest = _read_manifest_or_none(root)
+        if manifest is None:
+            manifest = _new_manifest(spec, cells, spec_id, version)
+            write_json_atomic(root / MANIFEST, manifest)
+            _write_cells(root, cells, spec, spec_id)
+        elif not (root / CELLS).exists():
+            _write_cells(root, cells, spec, spec_id)
+    except BaseException:
+        lock.close()
+        raise
+    return Folder(root=root, manifest=manifest, moved_aside=moved, _lock=lock)
+
+
+def _has_content(root: Path) -> bool:
+    # Our own lock file and probes do not make a folder "used": a run killed before
+    # writing its manifest must not make the folder unusable.
+    return any(not p.name.startswith(".") for p in root.iterdir())
+
+
+def _mismatch(
+    root: Path, manifest: dict[str, Any] | None, spec: SweepSpec, spec_id: str
+) -> str | None:
+    """Why `root` cannot be resumed by this sweep, or None when it can."""
+    hint = "choose another --out, or pass --new to move the old folder aside"
+    if manifest is None:
+        if (root / MANIFEST).exists():
+            return f"{root} has a damaged {MANIFEST}; {hint}"
+        return f"{root} is not empty and is not a sweep folder (no {MANIFEST}); {hint}"
+    if manifest.get("semantics_version") != SEMANTICS_VERSION:
+        return (
+            f"{root} was made with simulation semantics version "
+            f"{manifest.get('semantics_version')}, this ludosim plays version {SEMANTICS_VERSION}; "
+            f"its rows cannot be mixed with new ones; {hint}"
+        )
+    if manifest.get("spec_hash") != spec_id:
+        old = manifest.get("spec") or {}
+        name = f"{old['name']!r}, " if old.get("name") else ""
+        differ = [k for k, v in spec.to_dict().items() if k != "name" and old.get(k) != v]
+        what = f"; it differs in {', '.join(differ)}" if differ else ""
+        return (
+            f"{root} holds a different sweep ({name}spec hash {manifest.get('spec_hash')}, "
+            f"created {manifest.get('created')}{what}); rerun the command that made it to "
+            f"resume, {hint}"
+        )
+    return None
+
+
+def _move_aside(root: Path) -> Path:
+    resolved = root.resolve()
+    cwd = Path.cwd().resolve()
+    if cwd == resolved or cwd.is_relative_to(resolved) or resolved in (Path.home(), Path("/")):
+        raise SweepError(
+            f"--new would move {root} aside, which holds the current or home folder; "
+            "choose a dedicated --out folder"
+        )
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = resolved.with_name(f"{resolved.name}.replaced-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = resolved.with_name(f"{resolved.name}.replaced-{stamp}-{n}")
+    try:
+        resolved.rename(target)
+    except OSError as exc:
+        raise SweepError(f"cannot move {root} aside to {target.name}: {exc.strerror}") from None
+    return target
+
+
+def _ensure_writable(root: Path) -> None:
+    """Create `root` and prove a file can be written there, before any game is played."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise SweepError(
+            f"output folder {root} is not writable ({exc.strerror or exc}); choose another --out"
+        ) from None
+
+
+def _lock(root: Path) -> Any:
+    """Hold an exclusive lock on the folder: two runs writing one folder would race."""
+    handle = open(root / LOCK, "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise SweepError(
+            f"{root} is being written by another running sweep; wait for it or choose another --out"
+        ) from None
+    return handle
+
+
+def _read_manifest_or_none(root: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or "spec_hash" not in data or "chunks" not in data:
+        return None
+    return data
+
+
+def _new_manifest(
+    spec: SweepSpec, cells: Sequence[Cell], spec_id: str, version: str
+) -> dict[str, Any]:
+    chunks = {
+        cell.id: {
+            str(a): {"stop": b, "state": "pending", "computed": 0}
+            for a, b in cell.chunks(spec.chunk_size)
+        }
+        for cell in cells
+    }
+    return {
+        "format": FORMAT_VERSION,
+        "ludosim_version": version,
+        "semantics_version": SEMANTICS_VERSION,
+        "spec_hash": spec_id,
+        "spec": spec.to_dict(),
+        "chunk_size": spec.chunk_size,
+        "summary_only": spec.summary_only,
+        "created": now(),
+        "updated": now(),
+        "complete": False,
+        "cells": [
+            {"id": c.id, "name": c.name, "rules_hash": c.rules.hash(), "games": c.games}
+            for c in cells
+        ],
+        "chunks": chunks,
+        "runs": [],
+    }
+
+
+def _write_cells(root: Path, cells: Sequence[Cell], spec: SweepSpec, spec_id: str) -> None:
+    df = cells_frame(cells, spec.chunk_size, full=True)
+    write_frame_atomic(df, root / CELLS, {b"ludosim.sweep": spec_id.encode()})
+
+
+# --------------------------------------------------------------------- chunks
+def write_frame_atomic(df: pd.DataFrame, path: Path, metadata: dict[bytes, bytes]) -> None:
+    """Write `df` as zstd Parquet under a hidden temporary name, fsync, then rename."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            pq.write_table(table, handle, compression="zstd")
+            handle.flush()
+            # The rename must never publish a file whose bytes are still only in flight.
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def chunk_stamp(spec_id: str, cell_id: str, start: int, stop: int) -> dict[bytes, bytes]:
+    text = json.dumps({"spec_hash": spec_id, "cell": cell_id, "start": start, "stop": stop})
+    return {CHUNK_META_KEY: text.encode()}
+
+
+def check_chunk(
+    path: Path, spec_id: str, cell_id: str, start: int, stop: int, rows: int | None
+) -> str | None:
+    """None when `path` is a whole chunk of this sweep, else why not (for the report).
+
+    Reads only the Parquet footer: a truncated file has none, and the stamp
+    proves the file is this chunk of this sweep. `rows=None` skips the row
+    count (summary chunks have one row per summary line, not per game).
+    """
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_metadata(path)
+    except FileNotFoundError:
+        return "missing"
+    except Exception as exc:
+        return f"unreadable ({type(exc).__name__}: {' '.join(str(exc).split())[:120]})"
+    stamp = (meta.metadata or {}).get(CHUNK_META_KEY)
+    try:
+        info = json.loads(stamp) if stamp else None
+    except ValueError:
+        info = None
+    expected = {"spec_hash": spec_id, "cell": cell_id, "start": start, "stop": stop}
+    if info != expected:
+        return f"stamped {info}, expected {expected}"
+    if rows is not None and meta.num_rows != rows:
+        return f"has {meta.num_rows} rows, expected {rows}"
+    return None
+
+
+def remove_stale_temporaries(root: Path) -> list[Path]:
+    """Delete `.chunk-*.tmp` files left by a killed run (the lock says none is running)."""
+    removed = []
+    for sub in (ROWS, SUMMARY):
+        for tmp in (root / sub).glob("cell=*/.*.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+                removed.append(tmp)
+    for tmp in root.glob(".*.tmp"):
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+            removed.append(tmp)
+    return removed
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1)
+        handle.write("\n")
+    os.replace(tmp, path)
+
+
+def iter_chunk_files(root: Path) -> Iterator[tuple[str | None, Path]]:
+    """(cell id or None, path) of every chunk file under `root`, in cell then game order."""
+    for path in sorted(root.rglob("chunk-*.parquet")):
+        cell = next((p[5:] for p in reversed(path.parent.parts) if p.startswith("cell=")), None)
+        yield cell, path

@@ -1,0 +1,76 @@
+"""Strategy tournaments: every policy in every seat position, win rates with 95% CIs.
+
+With `n` seats and a list of `n` policies, rotation `r` seats policy
+`policies[(s + r) % n]` at seat `s`, so each policy plays from every seat the
+same number of games. Rotation `r` plays games `r*G .. (r+1)*G - 1` of the
+seed (distinct random streams). A policy listed several times is pooled: its
+win rate is its wins over the games it played in all its seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pandas as pd
+
+from ludosim.policies import resolve_policies
+from ludosim.rules import Rules
+from ludosim.stats import wilson_interval
+
+
+def rotations(policies: Sequence[str]) -> list[tuple[str, ...]]:
+    """The seatings of a tournament: each rotation of the policy list."""
+    n = len(policies)
+    return [tuple(policies[(s + r) % n] for s in range(n)) for r in range(n)]
+
+
+def tournament(
+    rules: Rules,
+    policies: Sequence[str],
+    games: int,
+    seed: int,
+    simulate_fn: Callable[..., pd.DataFrame] | None = None,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """Win rate of each distinct policy over all rotations, with Wilson 95% CIs.
+
+    `games` is the total over all rotations (rounded down to a multiple of the
+    number of seats). Columns: policy, seats (how many seats it held per game),
+    games, wins, win_rate, ci_low, ci_high, fair (1 / players: the rate of a
+    policy no better than the others).
+    """
+    if simulate_fn is None:
+        from ludosim.simulate import simulate as simulate_fn
+    names = resolve_policies(list(policies), rules.players)
+    n = rules.players
+    per_rotation = games // n
+    if per_rotation < 1:
+        raise ValueError(f"games={games} is too few for {n} rotations; use at least {n}")
+    wins: dict[str, int] = {}
+    seats_held = {name: names.count(name) for name in names}
+    for r, seating in enumerate(rotations(names)):
+        df = simulate_fn(
+            rules, per_rotation, seed, policies=list(seating), first_game=r * per_rotation,
+            threads=threads,
+        )  # fmt: skip
+        finished = df["winner"].to_numpy()
+        for s, name in enumerate(seating):
+            wins[name] = wins.get(name, 0) + int((finished == s).sum())
+    rows = []
+    played = per_rotation * n
+    for name in dict.fromkeys(names):
+        trials = played * seats_held[name]
+        low, high = wilson_interval(wins[name], trials)
+        rows.append(
+            {
+                "policy": name,
+                "seats": seats_held[name],
+                "games": played,
+                "wins": wins[name],
+                "win_rate": wins[name] / trials,
+                "ci_low": low,
+                "ci_high": high,
+                "fair": 1.0 / n,
+            }
+        )
+    return pd.DataFrame(rows)
