@@ -11,7 +11,7 @@ TEST_STAMP := $(VENV)/.installed-test
 SEED ?= 7
 PYTEST_WORKERS ?= 2
 
-.PHONY: run test verify bench lint format clean
+.PHONY: run games reports test verify bench lint format clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,11 +24,26 @@ $(TEST_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@ $(RUN_STAMP)
 
-# The main job on its default: one seeded game of every preset, turn by turn.
+# The main job on its default: the five seed rule sets side by side (a modest
+# sweep, resumable) and its report.
 run: $(RUN_STAMP)
+	$(BIN)/ludosim sweep analyses/seeds.toml --out runs/seeds
+	$(BIN)/ludosim report runs/seeds --out runs/seeds/report
+	@echo "report: runs/seeds/report/index.html"
+
+# One seeded game of every preset, turn by turn.
+games: $(RUN_STAMP)
 	@for preset in $$($(PY) -c "import ludosim; print(' '.join(ludosim.presets()))"); do \
 		echo "=== ludosim play --preset $$preset --seed $(SEED)"; \
 		$(BIN)/ludosim play --preset $$preset --seed $(SEED) || exit $$?; \
+	done
+
+# Every study of analyses/ at the size written in its file, refreshing reports/.
+STUDIES := $(basename $(notdir $(wildcard analyses/*.toml)))
+reports: $(RUN_STAMP)
+	@for study in $(STUDIES); do \
+		$(BIN)/ludosim sweep analyses/$$study.toml --out runs/$$study || exit $$?; \
+		$(BIN)/ludosim report runs/$$study --out reports/$$study || exit $$?; \
 	done
 
 test: $(TEST_STAMP)
@@ -38,6 +53,7 @@ test: $(TEST_STAMP)
 
 verify: $(TEST_STAMP)
 	LUDOSIM_VERIFY=1 $(BIN)/pytest -n $(PYTEST_WORKERS)
+	$(PY) benchmarks/exact_agreement.py --games 200000 --seed 2026
 
 bench: $(RUN_STAMP)
 	$(BIN)/ludosim bench
