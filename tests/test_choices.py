@@ -7,12 +7,13 @@ that the alternative behaves differently.
 
 from __future__ import annotations
 
+from scenario_helpers import dice, game, make, move_of, on_square, turn
+
 from ludosim.board import YARD, Board
 from ludosim.reference import (
     CAPTURE,
     HOME,
     LAND,
-    Game,
     Position,
     all_plans,
     best_plans,
@@ -22,7 +23,6 @@ from ludosim.reference import (
     play_plan,
     resolve_landing,
 )
-from ludosim.rng import ScriptedStream, faces_to_script
 from ludosim.rules import GLOBE, STAR, Rules
 
 APP, ITALIAN, DANISH, DG, KILLER = (
@@ -31,48 +31,6 @@ APP, ITALIAN, DANISH, DG, KILLER = (
 
 
 # ---------------------------------------------------------------- helpers
-def make(rules: Rules, placed: dict[int, list[int]]) -> Position:
-    """A position with the given rows; seats not named keep every piece in the yard."""
-    rows = [[YARD] * rules.pieces for _ in range(rules.players)]
-    for seat, row in placed.items():
-        rows[seat] = list(row)
-    return Position.from_progress(rules, rows)
-
-
-def on_square(rules: Rules, seat: int, square: int) -> int:
-    """Progress that puts a piece of `seat` on absolute track square `square`."""
-    board = Board.from_rules(rules)
-    p = (square - 13 * board.arms[seat]) % board.track_len
-    assert p <= rules.entry, f"seat {seat} never visits square {square}"
-    return p
-
-
-def move_of(rules: Rules, pos: Position, seat: int, face, piece: int):
-    """The legal move of `piece` for `face`, or None."""
-    for move in legal_moves(rules, pos, seat, face):
-        if move.piece == piece:
-            return move
-    return None
-
-
-def dice(rules: Rules, *faces) -> list[int]:
-    return faces_to_script(rules.die_faces, list(faces))
-
-
-def game(rules: Rules, placed: dict[int, list[int]], script: list) -> Game:
-    g = Game(rules, 0, start=make(rules, placed))
-    g.stream = ScriptedStream(script)
-    return g
-
-
-def turn(rules: Rules, placed: dict[int, list[int]], script: list) -> Game:
-    """One turn of seat 0 using the whole script."""
-    g = game(rules, placed, script)
-    g.play_turn(0)
-    assert g.stream.exhausted(), f"only {g.stream.draws} of {len(script)} draws used"
-    return g
-
-
 # ======================================================= RULES.md 1, board
 def test_choice_six_sided_seating():
     """[choice] RULES.md 1: on 6 sides "2 on 0,3, 3 on 0,2,4, 4 on 0,1,3,4, 5 on 0..4"."""
@@ -494,7 +452,7 @@ def test_choice_next_lap_jump_needs_the_next_star_inside_the_lap():
     """[choice] semantics.md: with `star_jump=next_lap` and `entry` before the lap's last
     star, the next star lies behind the own start square in the next lap: no jump.
     Regression test for the reference jumping to progress -9 (notes/reference_bugs.md)."""
-    from ludosim.reference import Position, legal_moves, play_move
+    from ludosim.reference import legal_moves, play_move
 
     rules = Rules.preset("danish").replace(star_jump="next_lap", entry=40)
     pos = Position.from_progress(rules, [[34, -1, -1, -1], [-1] * 4, [-1] * 4, [-1] * 4])

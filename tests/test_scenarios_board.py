@@ -7,40 +7,17 @@ the seed sentence (with an English gloss) or the RULES.md [choice] it pins.
 from __future__ import annotations
 
 import pytest
+from scenario_helpers import make, move_of, on_square
 
 from ludosim.board import YARD, Board, default_seating
 from ludosim.errors import RulesError
-from ludosim.reference import Captured, Position, legal_moves, play_move
+from ludosim.reference import Captured, legal_moves, play_move
 from ludosim.rules import PRESETS, STAR_GLOBE_FACES, Rules
 
 PRESET_NAMES = ("app", "italian", "danish", "danish-globe", "killer")
 
 
 # ---------------------------------------------------------------- helpers
-def make(rules: Rules, placed: dict[int, list[int]]) -> Position:
-    """A position with the given rows; seats not named keep every piece in the yard."""
-    rows = [[YARD] * rules.pieces for _ in range(rules.players)]
-    for seat, row in placed.items():
-        rows[seat] = list(row)
-    return Position.from_progress(rules, rows)
-
-
-def on_square(rules: Rules, seat: int, square: int) -> int:
-    """Progress that puts a piece of `seat` on absolute track square `square`."""
-    board = Board.from_rules(rules)
-    p = (square - 13 * board.arms[seat]) % board.track_len
-    assert p <= rules.entry, f"seat {seat} never visits square {square}"
-    return p
-
-
-def move_of(rules: Rules, pos: Position, seat: int, face, piece: int):
-    """The legal move of `piece` for `face`, or None."""
-    for move in legal_moves(rules, pos, seat, face):
-        if move.piece == piece:
-            return move
-    return None
-
-
 # ------------------------------------------------------------- 1. seating
 @pytest.mark.parametrize(
     ("players", "arms"), [(1, (0,)), (2, (0, 2)), (3, (0, 1, 2)), (4, (0, 1, 2, 3))]

@@ -7,8 +7,9 @@ plays one, checking the walk, the landing and the events.
 from __future__ import annotations
 
 import pytest
+from scenario_helpers import make, move_of, on_square
 
-from ludosim.board import YARD, Board
+from ludosim.board import YARD
 from ludosim.reference import (
     CAPTURE,
     HOME,
@@ -28,30 +29,6 @@ from ludosim.rules import Rules
 
 
 # ---------------------------------------------------------------- helpers
-def make(rules: Rules, placed: dict[int, list[int]]) -> Position:
-    """A position with the given rows; seats not named keep every piece in the yard."""
-    rows = [[YARD] * rules.pieces for _ in range(rules.players)]
-    for seat, row in placed.items():
-        rows[seat] = list(row)
-    return Position.from_progress(rules, rows)
-
-
-def on_square(rules: Rules, seat: int, square: int) -> int:
-    """Progress that puts a piece of `seat` on absolute track square `square`."""
-    board = Board.from_rules(rules)
-    p = (square - 13 * board.arms[seat]) % board.track_len
-    assert p <= rules.entry, f"seat {seat} never visits square {square}"
-    return p
-
-
-def move_of(rules: Rules, pos: Position, seat: int, face, piece: int):
-    """The legal move of `piece` for `face`, or None."""
-    for move in legal_moves(rules, pos, seat, face):
-        if move.piece == piece:
-            return move
-    return None
-
-
 def play(rules: Rules, pos: Position, seat: int, face, piece: int):
     """Play the (legal) move of `piece` for `face` in place and return its result."""
     move = move_of(rules, pos, seat, face, piece)

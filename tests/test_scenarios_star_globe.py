@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ludosim.board import YARD, Board
-from ludosim.reference import Game, Position, legal_moves, play_move
+from scenario_helpers import make, on_square
+
+from ludosim.reference import Game, legal_moves, play_move
 from ludosim.rng import ScriptedStream, faces_to_script
 from ludosim.rules import GLOBE, STAR, Rules
 
@@ -11,22 +12,6 @@ DG = Rules.preset("danish-globe")
 
 
 # ---------------------------------------------------------------- helpers
-def make(rules: Rules, placed: dict[int, list[int]]) -> Position:
-    """A position with the given rows; seats not named keep every piece in the yard."""
-    rows = [[YARD] * rules.pieces for _ in range(rules.players)]
-    for seat, row in placed.items():
-        rows[seat] = list(row)
-    return Position.from_progress(rules, rows)
-
-
-def on_square(rules: Rules, seat: int, square: int) -> int:
-    """Progress that puts a piece of `seat` on absolute track square `square`."""
-    board = Board.from_rules(rules)
-    p = (square - 13 * board.arms[seat]) % board.track_len
-    assert p <= rules.entry, f"seat {seat} never visits square {square}"
-    return p
-
-
 def target(rules: Rules, start: int, face, others=(56, 56, 56)) -> int | None:
     """Where seat 0's piece 0 at `start` goes with `face` (None: no legal move)."""
     pos = make(rules, {0: [start, *others]})

@@ -9,49 +9,14 @@ says: one roll too few or too many fails it.
 
 from __future__ import annotations
 
-from ludosim.board import YARD, Board
-from ludosim.reference import Game, Position, all_plans, best_plans, legal_moves
-from ludosim.rng import ScriptedStream, faces_to_script
+from scenario_helpers import dice, game, make, on_square, turn
+
+from ludosim.board import YARD
+from ludosim.reference import all_plans, best_plans, legal_moves
 from ludosim.rules import Rules
 
 
 # ---------------------------------------------------------------- helpers
-def make(rules: Rules, placed: dict[int, list[int]]) -> Position:
-    """A position with the given rows; seats not named keep every piece in the yard."""
-    rows = [[YARD] * rules.pieces for _ in range(rules.players)]
-    for seat, row in placed.items():
-        rows[seat] = list(row)
-    return Position.from_progress(rules, rows)
-
-
-def on_square(rules: Rules, seat: int, square: int) -> int:
-    """Progress that puts a piece of `seat` on absolute track square `square`."""
-    board = Board.from_rules(rules)
-    p = (square - 13 * board.arms[seat]) % board.track_len
-    assert p <= rules.entry, f"seat {seat} never visits square {square}"
-    return p
-
-
-def dice(rules: Rules, *faces) -> list[int]:
-    """Scripted values that roll `faces`."""
-    return faces_to_script(rules.die_faces, list(faces))
-
-
-def game(rules: Rules, placed: dict[int, list[int]], script: list) -> Game:
-    """A game starting from a hand-made position with a scripted stream."""
-    g = Game(rules, 0, start=make(rules, placed))
-    g.stream = ScriptedStream(script)
-    return g
-
-
-def turn(rules: Rules, placed: dict[int, list[int]], script: list, seat: int = 0) -> Game:
-    """Play one turn of `seat`; the script must be used up exactly."""
-    g = game(rules, placed, script)
-    g.play_turn(seat)
-    assert g.stream.exhausted(), f"only {g.stream.draws} of {len(script)} draws used"
-    return g
-
-
 # -------------------------------------------------------------- entering
 def test_entering_needs_a_six():
     """001: "Om een pion in het spel te brengen van zijn tuin naar zijn startveld, moet een
