@@ -357,6 +357,69 @@ def bench(
     _console().print(_frame_table(df, title="Benchmark (games/s)"))
 
 
+def _split_policies(text: str) -> list[str]:
+    """`a,b,c` -> policies; the `f=w` items after a `weights:` name stay with it."""
+    items: list[str] = []
+    for token in (t.strip() for t in text.split(",")):
+        if items and items[-1].startswith("weights:") and "=" in token and ":" not in token:
+            items[-1] += "," + token
+        else:
+            items.append(token)
+    return items
+
+
+@app.command()
+@_clean_errors
+def tournament(
+    preset: PresetOpt,
+    seed: SeedOpt,
+    policies: Annotated[
+        str | None,
+        typer.Option(
+            "--policies",
+            metavar="A,B,...",
+            help="One policy per seat, comma-separated (a weights:f=w,... policy may be one "
+            "of them), rotated through every seat.",
+            show_default=False,
+        ),
+    ] = None,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--policy",
+            metavar="POLICY",
+            help="One policy per seat, repeated in seat order (instead of --policies).",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Games over all rotations.")
+    ] = 10_000,
+    sets: SetOpt = None,
+    threads: Annotated[
+        int | None,
+        typer.Option(
+            "--threads", "-t", metavar="T", help="Worker threads (default: the library's)."
+        ),
+    ] = None,
+) -> None:
+    """Every policy in every seat: win rates with 95% confidence intervals.
+
+    Example: ludosim tournament --preset killer --policies balanced,runner,random,random --seed 1
+    """
+    if (policies is None) == (not policy):
+        raise LudosimError("name the policies with --policies A,B,... or a --policy per seat")
+    names = _split_policies(policies) if policies is not None else list(policy or ())
+    chosen = rules_from_options(preset, sets or ())
+    (run_tournament,) = _lazy("ludosim.tournament", "tournament")
+    table = run_tournament(chosen, names, games, seed, threads=threads)
+    title = (
+        f"{preset}: {int(table['games'].iloc[0])} games, "
+        f"{chosen.players} rotations (95% Wilson intervals)"
+    )
+    _console().print(_frame_table(table, title=title))
+
+
 @app.command()
 @_clean_errors
 def sweep(

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ludosim.errors import LudosimError
-from ludosim.policies import POLICY_CODES, resolve_policies
+from ludosim.policies import resolve_policies
 from ludosim.rng import normalise_seed
 from ludosim.rules import SEMANTICS_VERSION, Rules
 
@@ -85,6 +85,8 @@ def _prepare(
 ) -> dict[str, Any]:
     """Validate every argument and build the kernel inputs."""
     from ludosim.engine import compile_layout, new_work
+    from ludosim.engine.policy import compile_policies
+    from ludosim.engine.state import MEMO_SLOTS
 
     if not isinstance(rules, Rules):
         raise SimulationError(f"rules must be a ludosim.Rules, got {type(rules).__name__}")
@@ -95,13 +97,6 @@ def _prepare(
     except ValueError as exc:
         raise SimulationError(str(exc)) from None
     names = resolve_policies(policies, rules.players)
-    unsupported = [n for n in names if n not in POLICY_CODES]
-    if unsupported:
-        raise SimulationError(
-            f"policy {unsupported[0]!r} is not compiled into the kernel yet; "
-            f"kernel policies: {', '.join(POLICY_CODES)} (the reference engine, "
-            "ludosim.reference.play_game, plays every policy)"
-        )
     start_rows = _start_array(rules, start)
     start_seat = _check_int("start_seat", start_seat, 0)
     if start_seat >= rules.players:
@@ -118,10 +113,11 @@ def _prepare(
         # Enough chunks to balance the threads, few enough to keep overhead small.
         chunk_size = max(1, min(2048, -(-games // (8 * threads))))
     chunk_size = _check_int("chunk_size", chunk_size, 1)
-    codes = np.array([POLICY_CODES[n] for n in names], dtype=np.int64)
+    # Only roll_then_move turns search plans; the memo table is their cache.
+    memo_slots = MEMO_SLOTS if rules.roll_then_move else 0
     return {
         "lay": compile_layout(rules),
-        "work": new_work(codes, start_rows),
+        "work": new_work(compile_policies(names), start_rows, memo_slots),
         "seed": np.uint64(seed),
         "seed_int": seed,
         "games": games,

@@ -45,6 +45,7 @@ def test_commands() -> None:
         "play",
         "simulate",
         "bench",
+        "tournament",
         "sweep",
         "report",
         "exact",

@@ -1,20 +1,25 @@
 """Differential test: the compiled kernel plays the reference engine's games, game for game.
 
 Every per-game column and the final position of every piece must agree for
-the same (rules, seed, game). Counts are kept small for the everyday suite;
-`LUDOSIM_VERIFY=1` (as in `make verify`) plays 2000 games per preset.
+the same (rules, seed, game, policies). Counts are kept small for the
+everyday suite; `LUDOSIM_VERIFY=1` (as in `make verify`) plays 2000 games per
+preset and 300 per preset and policy mix.
 """
 
 from __future__ import annotations
 
 import os
+import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ludosim import Rules, RulesError, presets, simulate
-from ludosim.reference import play_game
+from ludosim.policies import parse_policy
+from ludosim.reference import Position, play_game
+from ludosim.reference.plans import PlanTree
 from ludosim.rules import SAFE_KINDS
 from ludosim.simulate import kernel_game
 
@@ -24,17 +29,19 @@ GAMES = {name: 2000 if VERIFY else (100 if name == "killer" else 300) for name i
 SEED = 20240611
 
 
-def _differences(rules: Rules, seed: int, games: range) -> list[str]:
+def _differences(
+    rules: Rules, seed: int, games: range, policies: str | list[str] = "random"
+) -> list[str]:
     """Games whose kernel row or final position differs from the reference (described)."""
-    rows = simulate(rules, games=len(games), seed=seed, first_game=games.start)
+    rows = simulate(rules, games=len(games), seed=seed, first_game=games.start, policies=policies)
     out = []
     for game, kernel in zip(games, rows.to_dict("records"), strict=True):
-        ref = play_game(rules, seed, game, record=False)
+        ref = play_game(rules, seed, game, policies=policies, record=False)
         expected = ref.row()
         diff = {c: (expected[c], kernel[c]) for c in expected if expected[c] != kernel[c]}
         if set(kernel) != set(expected):
             diff["columns"] = (sorted(expected), sorted(kernel))
-        _, final = kernel_game(rules, seed, game)
+        _, final = kernel_game(rules, seed, game, policies=policies)
         if final != ref.final:
             diff["final"] = (ref.final, final)
         if diff:
@@ -47,6 +54,105 @@ def test_kernel_agrees_with_reference_per_preset(preset: str) -> None:
     rules = Rules.preset(preset)
     bad = _differences(rules, SEED, range(GAMES[preset]))
     assert not bad, f"{len(bad)} games differ under {preset}:\n" + "\n".join(bad[:5])
+
+
+# Every named policy, a skipper and a custom weights policy, mixed per seat.
+WEIGHTS = "weights:lead=3,exposed=-2,safe=1,capture=4,sent_home=-5"
+POLICY_MIXES = {
+    "named": ["runner", "aggressive", "defensive", "balanced"],
+    "mixed": ["pacifist", "skipper:0.5", WEIGHTS, "random"],
+}
+POLICY_GAMES = 300 if VERIFY else 40
+
+
+@pytest.mark.parametrize("mix", sorted(POLICY_MIXES))
+@pytest.mark.parametrize("preset", presets())
+def test_kernel_agrees_with_reference_per_policy(preset: str, mix: str) -> None:
+    rules = Rules.preset(preset)
+    games = POLICY_GAMES if preset != "killer" else POLICY_GAMES * 3 // 4
+    bad = _differences(rules, SEED, range(games), POLICY_MIXES[mix])
+    assert not bad, f"{len(bad)} games differ under {preset}, {mix}:\n" + "\n".join(bad[:5])
+
+
+@pytest.mark.parametrize("detect_skip", [0.5, 1.0])
+def test_kernel_agrees_on_skipped_forced_captures(detect_skip: float) -> None:
+    """Killer with skippers: the skip draws, the puster and its victims agree."""
+    rules = Rules.preset("killer").replace(detect_skip=detect_skip)
+    policies = ["skipper:1", "skipper:0.5", "balanced", "random"]
+    games = range(60 if VERIFY else 20)
+    bad = _differences(rules, SEED + 1, games, policies)
+    assert not bad, "\n".join(bad[:5])
+    df = simulate(rules, games=len(games), seed=SEED + 1, policies=policies)
+    assert df["skipped_0"].sum() > 0 and df["caught_0"].sum() > 0  # the puster was exercised
+    assert df["skipped_2"].sum() == 0 and df["skipped_3"].sum() == 0  # only skippers skip
+
+
+def _random_position(rules: Rules, rng: random.Random) -> Position:
+    rows = [
+        [rng.choice([-1, -1, rng.randrange(0, rules.goal + 1)]) for _ in range(rules.pieces)]
+        for _ in range(rules.players)
+    ]
+    return Position.from_progress(rules, rows)
+
+
+@pytest.mark.parametrize("memo_slots", [1 << 15, 8])
+@pytest.mark.parametrize("policy", ["random", "balanced"])
+def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> None:
+    """Kernel plan counts and the k-th plan equal `PlanTree`'s, with a roomy or a tiny table.
+
+    A table of 8 entries fills at once, so the search runs as an uncached
+    recursion: the same plans, only slower.
+    """
+    from ludosim.engine import compile_layout, new_work
+    from ludosim.engine.memo import pick_plan, summarise_root
+    from ludosim.engine.policy import compile_policies, note_before
+    from ludosim.engine.state import (
+        B_STEPS,
+        BEST,
+        CHOSEN,
+        MRES,
+        N_BEST,
+        N_CALL,
+        N_CCAP,
+        N_MALL,
+        N_MCAP,
+        REM,
+        reset_state,
+    )
+
+    rules = Rules.preset("killer")
+    lay = compile_layout(rules)
+    weights = parse_policy(policy).weights
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        pos = _random_position(rules, rng)
+        rolls = [6] * rng.choice([1, 2, 3, 4]) + [rng.randrange(1, 6)]
+        seat = rng.randrange(rules.players)
+        w = new_work(compile_policies([policy] * rules.players), np.array(pos.progress), memo_slots)
+        reset_state(lay, w, True)
+        for face in rolls:
+            w[REM + face] += 1
+        note_before(lay, w, seat)
+        summarise_root(lay, w, seat, len(rolls))
+        root = w[MRES : MRES + N_CCAP + 1].copy()  # picking overwrites MRES
+        tree = PlanTree(rules, pos, seat, rolls, weights)
+        for capturing in (False, True):
+            if capturing and not tree.any_capture():
+                continue
+            final, count = tree.top(capturing)
+            column = (N_MCAP, N_CCAP) if capturing else (N_MALL, N_CALL)
+            assert (root[column[0]], root[column[1]]) == (final, count)
+            best = root[N_BEST]
+            for index in sorted({0, count // 2, count - 1}):
+                pick_plan(lay, w, seat, len(rolls), best, index, capturing, final)
+                steps = tuple(
+                    (int(w[CHOSEN + 2 * j + 1]), int(w[CHOSEN + 2 * j]))
+                    for j in range(w[BEST + B_STEPS])
+                )
+                assert steps == tree.plan(index, capturing, final).steps
+                checked += 1
+    assert checked > 60
 
 
 def test_kernel_agrees_on_a_far_seed_and_game_index() -> None:
@@ -112,3 +218,23 @@ def rule_variants(draw: st.DrawFn) -> Rules:
 def test_kernel_agrees_on_random_toggle_combinations(rules: Rules, seed: int) -> None:
     bad = _differences(rules, seed, range(20))
     assert not bad, f"rules {rules.to_dict()}:\n" + "\n".join(bad[:3])
+
+
+ALL_POLICIES = [*POLICY_MIXES["named"], *POLICY_MIXES["mixed"], "skipper:1", "weights:enter=-1"]
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(rules=rule_variants(), seed=st.integers(0, 2**64 - 1), data=st.data())
+def test_kernel_agrees_on_random_toggles_and_policies(
+    rules: Rules, seed: int, data: st.DataObject
+) -> None:
+    policies = data.draw(
+        st.lists(st.sampled_from(ALL_POLICIES), min_size=rules.players, max_size=rules.players)
+    )
+    bad = _differences(rules, seed, range(10), policies)
+    assert not bad, f"rules {rules.to_dict()}, policies {policies}:\n" + "\n".join(bad[:3])

@@ -9,6 +9,7 @@ import pytest
 
 import ludosim
 from ludosim import Rules, presets, simulate
+from ludosim.policies import resolve_policies
 from ludosim.reference import Game, Position
 from ludosim.rules import SEMANTICS_VERSION
 from ludosim.simulate import SimulationError, Summary, columns, summarize, write_parquet
@@ -163,5 +164,31 @@ def test_policies_are_validated() -> None:
         simulate(rules, games=5, seed=1, policies="nonsense")
     with pytest.raises(ludosim.LudosimError, match="4 players"):
         simulate(rules, games=5, seed=1, policies=["random"] * 3)
-    with pytest.raises(SimulationError, match="not compiled into the kernel"):
-        simulate(rules, games=5, seed=1, policies="aggressive")
+    with pytest.raises(ludosim.LudosimError, match="Q must be a probability"):
+        simulate(rules, games=5, seed=1, policies="skipper:2")
+
+
+@pytest.mark.parametrize(
+    "policies",
+    [
+        "aggressive",
+        ["runner", "pacifist", "skipper:0.25", "weights:lead=2, capture=1.5"],
+    ],
+)
+def test_every_policy_runs_and_is_recorded(policies: str | list[str]) -> None:
+    rules = Rules.preset("killer")
+    df = simulate(rules, games=20, seed=3, policies=policies)
+    expected = resolve_policies(policies, rules.players)
+    assert df.attrs["policies"] == list(expected)
+    assert df.attrs["policies"][-1] in ("aggressive", "weights:capture=1.5,lead=2")
+    summary = simulate(rules, games=20, seed=3, policies=policies, summary=True)
+    assert summary.attrs["policies"] == list(expected)
+    assert summary.sums == summarize(rules, df).sums
+
+
+def test_policies_change_the_games_but_not_their_count() -> None:
+    rules = Rules.preset("app")
+    a = simulate(rules, games=200, seed=2, policies="random")
+    b = simulate(rules, games=200, seed=2, policies="aggressive")
+    assert len(a) == len(b) == 200
+    assert not a.equals(b)

@@ -2,19 +2,75 @@
 
 Modules by concern: `layout` (rules and board compiled to arrays), `rng`
 (the counter-based streams), `state` (the flat work array: state, scratch, undo log), `moves`
-(one move), `plans` (options and Killer plans), `turn` (one turn), `game`
-(one game) and `batch` (many games in parallel). `ludosim.simulate` is the
-public wrapper that validates inputs and packages results.
+(one move), `policy` (features and scores of options, single-roll choices),
+`memo` (memoised counting of Killer plans), `plans` (the exhaustive plan search
+and the puster), `turn` (one turn), `game` (one game) and `batch` (many games in
+parallel). `ludosim.simulate` is the public wrapper that validates inputs and
+packages results.
 
 Every helper is `@njit(cache=True)`. Numba invalidates a cached function only
-when its own source file changes, not when a helper it calls (in another
-module) does: after editing the kernel, delete `ludosim/engine/__pycache__/*.nb*`
-(or set `NUMBA_CACHE_DIR` to a fresh folder) before measuring or testing.
+when its own source file changes, not when a helper it calls in another module
+does, so an edited kernel could silently run stale machine code. To rule that
+out, the cache lives in a folder named after a hash of the kernel's sources
+(`cache_dir`): any edit to any kernel file starts a fresh cache. This must run
+before any kernel module is imported, because numba fixes a function's cache
+folder when it is decorated. A user-set `NUMBA_CACHE_DIR` is left alone.
 """
 
-from ludosim.engine.batch import HIST_BINS, play_one, run_batch, run_summary
-from ludosim.engine.layout import R, T, compile_board, compile_layout, compile_rules
-from ludosim.engine.state import H_SIZE, K_SIZE, new_work
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numba
+
+
+def source_hash() -> str:
+    """First 12 hex digits of the sha256 of every kernel source file (and `ludosim/rng.py`).
+
+    `ludosim/rng.py` is included because the kernel's stream freezes its
+    constants at compile time.
+    """
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in [*sorted(here.glob("*.py")), here.parent / "rng.py"]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError:
+        return False
+    return True
+
+
+def cache_dir() -> str:
+    """The per-source-hash numba cache folder: under `~/.cache/ludosim`, else a temp dir."""
+    name = f"numba-{source_hash()}"
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ludosim"
+    for folder in (base / name, Path(tempfile.gettempdir()) / "ludosim" / name):
+        if _writable(folder):
+            return str(folder)
+    return ""  # nowhere writable: numba falls back to its own locators
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    _folder = cache_dir()
+    if _folder:
+        numba.config.CACHE_DIR = _folder
+
+# The kernel modules are imported only now, after the cache folder is set.
+from ludosim.engine.batch import HIST_BINS, play_one, run_batch, run_summary  # noqa: E402
+from ludosim.engine.layout import R, T, compile_board, compile_layout, compile_rules  # noqa: E402
+from ludosim.engine.state import H_SIZE, K_SIZE, new_work  # noqa: E402
 
 __all__ = [
     "HIST_BINS",
@@ -22,6 +78,7 @@ __all__ = [
     "K_SIZE",
     "R",
     "T",
+    "cache_dir",
     "compile_board",
     "compile_layout",
     "compile_rules",
@@ -29,4 +86,5 @@ __all__ = [
     "play_one",
     "run_batch",
     "run_summary",
+    "source_hash",
 ]

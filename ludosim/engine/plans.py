@@ -1,11 +1,15 @@
-"""Options of a roll or of a Killer roll sequence, in the reference engine's exact order.
+"""Killer plans listed one by one, in the reference engine's exact order; the puster.
 
-Mirrors `ludosim.reference.plans`. Options are never stored: the search runs
-twice over the same depth-first order (distinct remaining faces from high to
-low, then piece index), first to summarise the plans with the best key
-(`search_plans(..., want=-1)`), then to pick out the chosen one by its
-number among the legal plans. Moves are tried on the live state and taken
-back through the undo log, so the search allocates nothing.
+Mirrors `ludosim.reference.plans.all_plans`. The game loop counts plans with
+memoisation (`ludosim.engine.memo`); `search_plans` is the plain exhaustive
+search it replaced, kept as a readable definition and a speed baseline
+(`benchmarks/README.md`). `plan_key_step` and `pieces_at_risk` serve both.
+Options are never stored: the search runs twice over the same depth-first
+order (distinct remaining faces from high to low, then piece index), first to
+summarise the plans with the best key (`search_plans(..., want=-1)`), then to
+pick out the chosen one by its number among the legal plans. Moves are tried
+on the live state and taken back through the undo log, so the search
+allocates nothing.
 
 A plan's key (rolls used, then used values sorted high to low) is packed in
 one int64: the step count in bits 56-63 and the count of each used face `f`
@@ -20,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from ludosim.engine.layout import MAX_PIECES, NONE, R
-from ludosim.engine.moves import apply_move, legal_moves, move_target
+from ludosim.engine.moves import apply_move, move_target
 from ludosim.engine.state import (
     B_CHOSEN_CAPS,
     B_COUNT,
@@ -45,7 +49,6 @@ from ludosim.engine.state import (
     DFS,
     DUMMY,
     HOT,
-    MOVES,
     PROGRESS,
     REM,
     ROLLS,
@@ -78,33 +81,6 @@ def _note_option(w: np.ndarray, key: int, captures: int, mask: int) -> None:
         if captures > w[BEST + B_MOST]:  # strictly: the first option with the most captures
             w[BEST + B_MOST] = captures
             w[BEST + B_FIRST] = mask
-
-
-@njit(**HOT)
-def single_options(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
-    """The legal moves of one roll, as one-step options; returns how many.
-
-    The moves land in the move list; when forced captures matter each move is
-    tried (and taken back) to count its captures (`M_CAPS`), and the options
-    are summarised in `w[BEST + B_*]` like plans.
-    """
-    k = legal_moves(lay, w, seat, face)
-    w[BEST + B_KEY] = -1
-    w[BEST + B_COUNT] = k
-    w[BEST + B_NCAP] = 0
-    if not lay[R.FORCED_CAPTURE]:
-        return k
-    w[BEST + B_COUNT] = 0
-    key = plan_key_step(face)
-    for j in range(k):
-        row = MOVES + 4 * j
-        piece = w[row]
-        mark = w[CTR + C_UNDO]
-        captures, _ = apply_move(lay, w, seat, piece, w[row + 1], w[row + 2], DUMMY, True)
-        undo_to(lay, w, mark)
-        w[row + 3] = captures
-        _note_option(w, key, captures, (np.int64(1) << piece) if captures else 0)
-    return k
 
 
 @njit(**HOT)

@@ -21,12 +21,24 @@ so every index below is a compile-time constant plus a small product:
     w[DFS + D_SIZE * depth + D_*]             plan-search stack
     w[SKIPS + 3 * k + 0 | 1 | 2]              skipped forced captures of the turn
     w[UNDO + 4 * row + 0..3]                  undo log: seat, piece, old progress, old flag
-    w[POLICY + seat], w[START + ...]          policy codes and start position of the run
+    w[POLW + PW_SIZE * seat + PW_*]           each seat's policy: weights, skip probability
+    w[START + ...]                            start position of the run
     w[HEAD + H_*], w[SEATS + MAX_PLAYERS * K_* + seat]   the game's results
+    w[ROOT + RT_*]                            the position before an option, for its features
+    w[OPT + j]                                score of single-roll option j
+    w[MDFS + MD_SIZE * depth + MD_*]          memoised plan-search stack
+    w[MRES + N_*]                             summary of the last node summarised
+    w[LEAF + N_*]                             summary of a leaf being folded in
+    w[KIDS + KID_SIZE * j + KID_*]             the turn root's children, for the pick walk
+    w[MEMO_HEAD + MH_*]                       memo table: capacity, entries used
+    w[MEMO + E_SIZE * slot + E_*]             memo table entries (only where plans are played)
+    w[MEMO + E_SIZE * MH_MAX + k]             slots stored by the current search, to clear them
 
 The counts make a landing or a path check read one square instead of
 scanning every piece; the undo log lets the Killer plan search try moves on
-the live state and take them back.
+the live state and take them back. The memo table is the last section and
+its size depends on the rules (`new_work(..., memo_slots)`): a single-roll
+game never needs it.
 """
 
 from __future__ import annotations
@@ -92,6 +104,67 @@ D_KEY = 5  # plan key so far
 D_EXT = 6  # this depth found at least one move (else it is a leaf)
 D_SIZE = 8
 
+# Slots of a seat's policy (`ludosim.engine.policy.compile_policies`).
+PW_WEIGHTS = 0  # PW_WEIGHTS + f: weight of feature f (FEATURES order), in thousandths
+PW_RANDOM = 8  # 1 when every weight is 0: no feature is ever computed
+PW_SKIP_MODE = 9  # skipper: 0 never skips, 1 always may, 2 draws uniform()
+PW_SKIP_THRESHOLD = 10  # skips when (next64 >> 11) < threshold (see `detect_threshold`)
+PW_SIZE = 12
+N_FEATURES = 8
+
+# Slots of the position before an option (the features compare with it).
+RT_STANDING = 0  # own progress + 1 summed (yard 0, goal goal + 1)
+RT_YARD = 1  # own pieces in the yard
+RT_GOAL = 2  # own pieces in the goal
+RT_OPP_YARD = 3  # opponent pieces in their yards
+RT_SIZE = 4
+
+# Values of a plan-tree node (the summary of every best-key continuation from it).
+N_BEST = 0  # best key of the continuations (0: a leaf, no roll can be used)
+N_MALL = 1  # best final score among them ...
+N_CALL = 2  # ... and how many reach it
+N_MCAP = 3  # best final score among the capturing ones (NEG_SCORE if none) ...
+N_CCAP = 4  # ... and how many reach it
+N_MOST = 5  # most captures of one continuation
+N_FIRST = 6  # capturing pieces (mask) of the first continuation with the most captures
+N_UNION = 7  # pieces that capture in some continuation (mask)
+N_SIZE = 8
+NEG_SCORE = -(1 << 62)
+
+# Columns of the memoised plan-search stack (one row per depth).
+MD_FACE = 0
+MD_PIECE = 1
+MD_MARK = 2  # undo rows in use before this depth's move
+MD_CAPS = 3  # captures of this depth's move
+MD_EXT = 4  # this node has at least one legal move (else it is a leaf)
+MD_K1 = 5  # the node's memo key
+MD_K2 = 6
+MD_TAKEN = 8  # opponent pieces captured on the way from the root to this node
+MD_ACC = 10  # MD_ACC + N_*: the node's summary, accumulated over its children
+MD_SIZE = MD_ACC + N_SIZE
+
+# Columns of a child of the turn's root (kept so the pick walk need not try them again).
+KID_FACE = 0
+KID_PIECE = 1
+KID_CAPS = 2
+KID_SUMMARY = 3  # KID_SUMMARY + N_*: the child's summary
+KID_SIZE = KID_SUMMARY + 8
+MAX_KIDS = 32  # distinct faces (at most 8) x pieces (at most 4)
+
+# Memo table header and entries.
+MH_CAP = 0  # entries in use by the current search (a power of two; 0: no table)
+MH_MAX = 1  # entries allocated: the table grows up to this
+MH_USED = 2  # entries stored by the current search
+MH_FULL = 3  # the current search found the table full
+MH_SIZE = 4
+E_K1 = 0  # an entry is empty when E_K2 is 0 (a stored node always has a roll left)
+E_K2 = 1
+E_BEST = 2  # E_BEST .. E_CCAP: N_BEST .. N_CCAP of the node
+E_PUSTER = 7  # N_MOST << 8 | N_FIRST << 4 | N_UNION
+E_SIZE = 8  # one 64-byte cache line
+MEMO_START = 1 << 10  # entries a search starts with: small enough to stay in the caches
+MEMO_SLOTS = 1 << 15  # entries allocated for a roll_then_move game (2 MiB)
+
 # Slots of the game's results (API.md column order).
 H_FIRST = 0
 H_WINNER = 1
@@ -127,12 +200,21 @@ ROLLS = REM + 16
 CHOSEN = ROLLS + MAX_ROLLS
 HEAD = CHOSEN + 2 * MAX_ROLLS
 SEATS = HEAD + H_SIZE
-POLICY = SEATS + K_SIZE * MAX_PLAYERS
-START = POLICY + MAX_PLAYERS
+POLW = SEATS + K_SIZE * MAX_PLAYERS
+START = POLW + PW_SIZE * MAX_PLAYERS
 DFS = START + PIECE_SLOTS
 SKIPS = DFS + D_SIZE * (MAX_ROLLS + 1)
 UNDO = SKIPS + 3 * MAX_SKIPS
-W_SIZE = UNDO + 4 * MAX_UNDO
+ROOT = UNDO + 4 * MAX_UNDO
+OPT = ROOT + RT_SIZE
+MDFS = OPT + MAX_PIECES
+MRES = MDFS + MD_SIZE * (MAX_ROLLS + 1)
+LEAF = MRES + N_SIZE
+KIDS = LEAF + N_SIZE
+NKIDS = KIDS + KID_SIZE * MAX_KIDS  # how many children `KIDS` holds
+MEMO_HEAD = NKIDS + 1
+MEMO = (MEMO_HEAD + MH_SIZE + 7) // 8 * 8  # entries start on a multiple of 8 words
+W_SIZE = MEMO  # without the memo table
 
 # Keyword arguments of every kernel helper. `_nrt=False` compiles without
 # numba's reference counting: these helpers only index arrays they are given
@@ -141,10 +223,25 @@ W_SIZE = UNDO + 4 * MAX_UNDO
 HOT = {"cache": True, "_nrt": False}
 
 
-def new_work(policies: np.ndarray, start: np.ndarray | None) -> np.ndarray:
-    """A work array with the run's policy codes and start position (None: all in the yard)."""
-    w = np.zeros(W_SIZE, dtype=np.int64)
-    w[POLICY : POLICY + len(policies)] = policies
+def new_work(policies: np.ndarray, start: np.ndarray | None, memo_slots: int = 0) -> np.ndarray:
+    """A work array with the run's policies, start position (None: all in the yard) and memo.
+
+    `policies` holds one row of `PW_SIZE` per seat (`policy.compile_policies`);
+    a 1-D array of zeros (the old policy codes) means `random` for every seat.
+    `memo_slots` (0 or a power of two) sizes the plan memo table.
+    """
+    if memo_slots & (memo_slots - 1):
+        raise ValueError(f"memo_slots must be 0 or a power of two, got {memo_slots}")
+    w = np.zeros(W_SIZE + (E_SIZE + 1) * memo_slots, dtype=np.int64)
+    policies = np.asarray(policies, dtype=np.int64)
+    if policies.ndim == 1:
+        if policies.any():
+            raise ValueError("1-D policy codes: only 0 (random) exists")
+        policies = np.zeros((len(policies), PW_SIZE), dtype=np.int64)
+        policies[:, PW_RANDOM] = 1
+    for seat, row in enumerate(policies):
+        w[POLW + PW_SIZE * seat : POLW + PW_SIZE * seat + len(row)] = row
+    w[MEMO_HEAD + MH_MAX] = memo_slots
     if start is not None:
         players, pieces = start.shape
         for seat in range(players):

@@ -10,17 +10,13 @@ import numpy as np
 from numba import njit
 
 from ludosim.engine.layout import FACE_GLOBE, MAX_PIECES, R
+from ludosim.engine.memo import choose_plan
 from ludosim.engine.moves import ENTERING, apply_move, move_target
-from ludosim.engine.plans import pieces_at_risk, search_plans, single_options
+from ludosim.engine.plans import pieces_at_risk
+from ludosim.engine.policy import choose_move
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
-    B_CHOSEN_CAPS,
-    B_COUNT,
-    B_FIRST,
-    B_MOST,
-    B_NCAP,
     B_STEPS,
-    B_UNION,
     BEST,
     C_ROLLS,
     C_SKIPS,
@@ -29,9 +25,7 @@ from ludosim.engine.state import (
     HOT,
     MAX_PLAYERS,
     MAX_ROLLS,
-    MAX_SKIPS,
     MOVES,
-    POLICY,
     PROGRESS,
     REV,
     ROLLS,
@@ -45,23 +39,12 @@ from ludosim.engine.state import (
     put,
 )
 
-# Policy codes (`ludosim.policies.POLICY_CODES`).
-POLICY_RANDOM = 0
-
 
 @njit(**HOT)
 def roll(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     """One die roll: `below(6)` indexes the faces; counted in `rolls`."""
     w[CTR + C_ROLLS] += 1
     return lay[R.FACE0 + below(stream, 6)]
-
-
-@njit(**HOT)
-def choose(policy: int, k: int, stream: np.ndarray) -> int:
-    """Index of the option the seat's policy takes among `k` (random: one draw if k > 1)."""
-    if k <= 1:
-        return 0
-    return below(stream, k)
 
 
 @njit(**HOT)
@@ -73,36 +56,6 @@ def face_bonus(lay: np.ndarray, face: int, entered: bool) -> int:
         return 0
     rule = lay[R.BONUS_ON_SIX]
     return 1 if rule == 0 or (rule == 1 and not entered) else 0
-
-
-@njit(**HOT)
-def _note_skip(w: np.ndarray) -> None:
-    """Remember a skipped forced capture; the puster looks at it at the end of the turn."""
-    n = w[CTR + C_SKIPS]
-    if n < MAX_SKIPS:
-        w[SKIPS + 3 * n] = w[BEST + B_MOST]
-        w[SKIPS + 3 * n + 1] = w[BEST + B_FIRST]
-        w[SKIPS + 3 * n + 2] = w[BEST + B_UNION]
-        w[CTR + C_SKIPS] = n + 1
-
-
-@njit(**HOT)
-def _pick_option(w: np.ndarray, policy: int, k: int, forced: bool, stream: np.ndarray) -> int:
-    """Row of the move list the seat plays among the `k` legal single-roll options.
-
-    With forced captures and a capturing option, only the capturing moves are
-    legal; a policy that plays another one skips a capture (never `random`).
-    """
-    ncap = w[BEST + B_NCAP]
-    if forced and ncap > 0:
-        want = choose(policy, ncap, stream)
-        j = 0
-        while w[MOVES + 4 * j + 3] == 0 or want > 0:
-            if w[MOVES + 4 * j + 3] > 0:
-                want -= 1
-            j += 1
-        return j
-    return choose(policy, k, stream)
 
 
 @njit(**HOT)
@@ -140,10 +93,8 @@ def _start_tries(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> tuple:
 @njit(**HOT)
 def single_roll_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> None:
     """One whole turn under single-roll rules, bonus rolls and puster included."""
-    policy = w[POLICY + seat]
     three_tries = lay[R.START_ATTEMPTS] == 3
     six_limit = lay[R.SIX_LIMIT]
-    forced = lay[R.FORCED_CAPTURE] != 0
     pending = 1
     sixes = 0
     while pending > 0:
@@ -159,16 +110,13 @@ def single_roll_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarr
         sixes = sixes + 1 if face == 6 or face == FACE_GLOBE else 0
         if six_limit and sixes >= six_limit:
             break  # forfeited: pending bonus rolls are lost, moves made stand
-        k = single_options(lay, w, seat, face)
-        if k == 0:
+        j = choose_move(lay, w, seat, face, stream)
+        if j < 0:
             if lay[R.NO_MOVE_ENDS_TURN]:
                 break
             pending += face_bonus(lay, face, False)
             continue
-        j = _pick_option(w, policy, k, forced, stream)
         row = MOVES + 4 * j
-        if forced and w[BEST + B_NCAP] > 0 and w[row + 3] == 0:
-            _note_skip(w)
         flags = w[row + 2]
         captures, reached = apply_move(lay, w, seat, w[row], w[row + 1], flags, STATS, False)
         pending += face_bonus(lay, face, (flags & ENTERING) != 0)
@@ -184,7 +132,6 @@ def single_roll_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarr
 @njit(**HOT)
 def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> None:
     """Killer: roll until a non-6, then play all the rolls as one plan."""
-    policy = w[POLICY + seat]
     if lay[R.START_ATTEMPTS] == 3 and not in_play(lay, w, seat):
         face, _ = _start_tries(lay, w, stream)
         if face < 0:
@@ -198,25 +145,15 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> 
         face = roll(lay, w, stream)
         w[ROLLS + n] = face
         n += 1
-    forced = lay[R.FORCED_CAPTURE] != 0
     if n == 1:
         # One roll: the plans are the single moves, no search needed.
-        k = single_options(lay, w, seat, face)
-        if k > 0:
-            j = _pick_option(w, policy, k, forced, stream)
+        j = choose_move(lay, w, seat, face, stream)
+        if j >= 0:
             row = MOVES + 4 * j
-            if forced and w[BEST + B_NCAP] > 0 and w[row + 3] == 0:
-                _note_skip(w)
             apply_move(lay, w, seat, w[row], w[row + 1], w[row + 2], STATS, False)
         end_turn(lay, w, seat, stream)
         return
-    search_plans(lay, w, seat, n, -1, False)
-    ncap = w[BEST + B_NCAP]
-    only_capturing = forced and ncap > 0
-    k = ncap if only_capturing else w[BEST + B_COUNT]
-    search_plans(lay, w, seat, n, choose(policy, k, stream), only_capturing)
-    if forced and ncap > 0 and w[BEST + B_CHOSEN_CAPS] == 0:
-        _note_skip(w)
+    choose_plan(lay, w, seat, n, stream)
     for step in range(w[BEST + B_STEPS]):
         face = w[CHOSEN + 2 * step]
         piece = w[CHOSEN + 2 * step + 1]

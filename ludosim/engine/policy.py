@@ -1,0 +1,276 @@
+"""Policies in the kernel: features and scores of options, and the single-roll choice.
+
+Mirrors `ludosim.reference.features` and the single-roll case of
+`ludosim.reference.game.Game.decide`. A seat's policy is a row of the work
+array (`w[POLW + PW_SIZE * seat + PW_*]`, built by `compile_policies`):
+integer weights in thousandths, in `ludosim.policies.FEATURES` order, and the
+skipper's probability as an integer threshold, so that scores are exact
+integers in both engines and the skip draw compares integers.
+
+An option's features compare the position after it with the position before
+it; the before side is summarised once per decision (`note_before`), the
+after side is read from the live state after the option was tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from ludosim.engine.layout import MAX_PIECES, NONE, SAFE, STRIDE, TABLE, R, T, detect_threshold
+from ludosim.engine.moves import BACKWARDS, ENTERING, apply_move, legal_moves
+from ludosim.engine.rng import below, uniform_bits
+from ludosim.engine.state import (
+    C_SKIPS,
+    C_UNDO,
+    CNT,
+    CTR,
+    DUMMY,
+    HOT,
+    MAX_SKIPS,
+    MOVES,
+    N_FEATURES,
+    NEG_SCORE,
+    OPT,
+    POLW,
+    PROGRESS,
+    PW_RANDOM,
+    PW_SIZE,
+    PW_SKIP_MODE,
+    PW_SKIP_THRESHOLD,
+    PW_WEIGHTS,
+    ROOT,
+    RT_GOAL,
+    RT_STANDING,
+    RT_YARD,
+    SKIPS,
+    TOT,
+    YARD,
+    square_of,
+    undo_to,
+)
+
+# Feature indices (`ludosim.policies.FEATURES`).
+F_PROGRESS = 0
+F_ENTER = 1
+F_CAPTURE = 2
+F_FINISH = 3
+F_SAFE = 4
+F_EXPOSED = 5
+F_SENT_HOME = 6
+F_LEAD = 7
+
+
+def compile_policies(names: Sequence[str]) -> np.ndarray:
+    """One `PW_SIZE` row per seat for the canonical policy names (`resolve_policies`)."""
+    from ludosim.policies import FEATURES, parse_policy
+
+    assert len(FEATURES) == N_FEATURES
+    rows = np.zeros((len(names), PW_SIZE), dtype=np.int64)
+    for seat, name in enumerate(names):
+        policy = parse_policy(name)
+        rows[seat, PW_WEIGHTS : PW_WEIGHTS + N_FEATURES] = policy.weights
+        rows[seat, PW_RANDOM] = policy.is_random
+        q = policy.skip
+        rows[seat, PW_SKIP_MODE] = 0 if q <= 0.0 else (1 if q >= 1.0 else 2)
+        rows[seat, PW_SKIP_THRESHOLD] = detect_threshold(q)
+    return rows
+
+
+@njit(**HOT)
+def is_random(w: np.ndarray, seat: int) -> bool:
+    """The seat's policy scores every option 0 (so it never computes a feature)."""
+    return w[POLW + PW_SIZE * seat + PW_RANDOM] != 0
+
+
+@njit(**HOT)
+def note_before(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
+    """Summarise the position before an option: what the features compare with."""
+    goal = lay[R.GOAL]
+    standing = 0
+    yard = 0
+    home = 0
+    for i in range(lay[R.PIECES]):
+        p = w[PROGRESS + MAX_PIECES * seat + i]
+        standing += p + 1
+        yard += p == YARD
+        home += p == goal
+    w[ROOT + RT_STANDING] = standing
+    w[ROOT + RT_YARD] = yard
+    w[ROOT + RT_GOAL] = home
+
+
+@njit(**HOT)
+def count_guarded(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
+    """(safe, exposed) of the current position, as `features.protected` / `features.exposed`.
+
+    A track piece is protected on a safe square or when another own piece
+    shares its square; an unprotected one is exposed when an opponent track
+    piece stands 1-6 squares behind it.
+    """
+    track = lay[R.TRACK_LEN]
+    safe = 0
+    exposed = 0
+    for i in range(lay[R.PIECES]):
+        sq = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
+        if sq < 0:
+            continue
+        if lay[SAFE + sq] or w[CNT + STRIDE * seat + sq] >= 2:
+            safe += 1
+            continue
+        for back in range(1, 7):
+            s2 = sq - back
+            if s2 < 0:
+                s2 += track
+            if w[TOT + s2] - w[CNT + STRIDE * seat + s2] > 0:
+                exposed += 1
+                break
+    return safe, exposed
+
+
+@njit(**HOT)
+def score_position(lay: np.ndarray, w: np.ndarray, seat: int, captured: int) -> int:
+    """Score of the current position under the seat's weights, against `note_before`.
+
+    `captured` is the number of opponent pieces the option captured: during a
+    turn opponents reach their yards only that way, so it equals the
+    `capture` feature (opponents in their yards after minus before) without
+    counting them. Features whose weight is 0 are not computed.
+    """
+    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
+    goal = lay[R.GOAL]
+    standing = 0
+    yard = 0
+    home = 0
+    lead = 0
+    for i in range(lay[R.PIECES]):
+        p = w[PROGRESS + MAX_PIECES * seat + i]
+        standing += p + 1
+        yard += p == YARD
+        home += p == goal
+        lead = max(lead, p + 1)
+    total = w[pw + F_PROGRESS] * (standing - w[ROOT + RT_STANDING])
+    total += w[pw + F_ENTER] * max(0, w[ROOT + RT_YARD] - yard)
+    total += w[pw + F_FINISH] * (home - w[ROOT + RT_GOAL])
+    total += w[pw + F_SENT_HOME] * max(0, yard - w[ROOT + RT_YARD])
+    total += w[pw + F_LEAD] * lead
+    total += w[pw + F_CAPTURE] * captured
+    if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
+        safe, exposed = count_guarded(lay, w, seat)
+        total += w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
+    return total
+
+
+@njit(**HOT)
+def draw_skip(w: np.ndarray, seat: int, stream: np.ndarray) -> bool:
+    """A skipper facing a forced capture decides to ignore it (one `uniform()` if 0 < Q < 1)."""
+    mode = w[POLW + PW_SIZE * seat + PW_SKIP_MODE]
+    if mode == 0:
+        return False
+    if mode == 1:
+        return True
+    return uniform_bits(stream) < w[POLW + PW_SIZE * seat + PW_SKIP_THRESHOLD]
+
+
+@njit(**HOT)
+def note_skip(w: np.ndarray, most: int, first: int, union: int) -> None:
+    """Remember a skipped forced capture; the puster looks at it at the end of the turn."""
+    n = w[CTR + C_SKIPS]
+    if n < MAX_SKIPS:
+        w[SKIPS + 3 * n] = most
+        w[SKIPS + 3 * n + 1] = first
+        w[SKIPS + 3 * n + 2] = union
+        w[CTR + C_SKIPS] = n + 1
+
+
+@njit(**HOT)
+def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: int) -> bool:
+    """A legal move to `target` might capture: an opponent stands where it lands or jumps to.
+
+    A cheap filter before trying a move for its captures: when it says no,
+    the move captures nothing.
+    """
+    sq = square_of(lay, seat, target)
+    if sq >= 0 and w[TOT + sq] > w[CNT + STRIDE * seat + sq]:
+        return True
+    if lay[R.STAR_JUMP] == 0 or flags & ENTERING or not lay[TABLE + STRIDE * T.IS_STAR + target]:
+        return False
+    row = T.STAR_BACK if flags & BACKWARDS else T.STAR_FWD
+    q = lay[TABLE + STRIDE * row + target]
+    if q == NONE:
+        return False
+    sq = square_of(lay, seat, q)
+    return sq >= 0 and w[TOT + sq] > w[CNT + STRIDE * seat + sq]
+
+
+@njit(**HOT)
+def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray) -> int:
+    """Row of the move list the seat plays for one roll, or -1 when it has no legal move.
+
+    As `Game.decide` for one roll: the random policy without forced captures
+    draws `below(k)` among the `k` legal moves and tries nothing. Otherwise
+    every move is tried (and taken back) for its captures and score; with a
+    forced capture the pool is the capturing moves (unless a skipper draws to
+    skip); the best score wins, ties by `below(t)` in move order.
+    """
+    k = legal_moves(lay, w, seat, face)
+    if k == 0:
+        return -1
+    forced = lay[R.FORCED_CAPTURE] != 0
+    rnd = is_random(w, seat)
+    if rnd and not forced:
+        return below(stream, k) if k > 1 else 0
+    skipper = w[POLW + PW_SIZE * seat + PW_SKIP_MODE] != 0
+    if k == 1 and not skipper:
+        # The only option: nothing to score, nothing drawn, never a skip.
+        return 0
+    if not rnd:
+        note_before(lay, w, seat)
+    ncap = 0
+    most = 0
+    first = 0
+    union = 0
+    for j in range(k):
+        row = MOVES + 4 * j
+        piece = w[row]
+        captures = 0
+        if not rnd or may_capture(lay, w, seat, w[row + 1], w[row + 2]):
+            mark = w[CTR + C_UNDO]
+            captures, _ = apply_move(lay, w, seat, piece, w[row + 1], w[row + 2], DUMMY, True)
+            w[OPT + j] = 0 if rnd else score_position(lay, w, seat, captures)
+            undo_to(lay, w, mark)
+        else:
+            w[OPT + j] = 0
+        w[row + 3] = captures
+        if captures > 0:
+            ncap += 1
+            union |= np.int64(1) << piece
+            if captures > most:  # strictly: the first option with the most captures
+                most = captures
+                first = np.int64(1) << piece
+    skipping = forced and ncap > 0 and draw_skip(w, seat, stream)
+    only_capturing = forced and ncap > 0 and not skipping
+    best = NEG_SCORE
+    ties = 0
+    for j in range(k):
+        if only_capturing and w[MOVES + 4 * j + 3] == 0:
+            continue
+        if w[OPT + j] > best:
+            best = w[OPT + j]
+            ties = 1
+        elif w[OPT + j] == best:
+            ties += 1
+    want = below(stream, ties) if ties > 1 else 0
+    chosen = -1
+    for j in range(k):
+        if (only_capturing and w[MOVES + 4 * j + 3] == 0) or w[OPT + j] != best:
+            continue
+        if want == 0:
+            chosen = j
+            break
+        want -= 1
+    if forced and ncap > 0 and w[MOVES + 4 * chosen + 3] == 0:
+        note_skip(w, most, first, union)
+    return chosen
