@@ -38,11 +38,13 @@ games: $(RUN_STAMP)
 		$(BIN)/ludosim play --preset $$preset --seed $(SEED) || exit $$?; \
 	done
 
-# Every study of analyses/ at the size written in its file, refreshing reports/.
+# Every study of analyses/ at the size written in its file, refreshing reports/
+# (`make reports GAMES=50000` plays that many games per cell instead).
 STUDIES := $(basename $(notdir $(wildcard analyses/*.toml)))
 reports: $(RUN_STAMP)
 	@for study in $(STUDIES); do \
-		$(BIN)/ludosim sweep analyses/$$study.toml --out runs/$$study || exit $$?; \
+		$(BIN)/ludosim sweep analyses/$$study.toml --out runs/$$study \
+			$(if $(GAMES),--games $(GAMES)) -q || exit $$?; \
 		$(BIN)/ludosim report runs/$$study --out reports/$$study || exit $$?; \
 	done
 
