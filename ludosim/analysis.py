@@ -28,20 +28,9 @@ import numpy as np
 import pandas as pd
 
 from ludosim.errors import LudosimError
+from ludosim.results import CELL_INFO  # cell descriptors that are not toggles
 from ludosim.stats import Z95, chi2_sf, mean_ci, wilson_interval
 
-# Columns of cells.parquet (and of rows joined with cells=True) that are not toggles.
-CELL_INFO = (
-    "cell",
-    "name",
-    "variant",
-    "preset",
-    "policies",
-    "games",
-    "seed",
-    "rules_hash",
-    "chunks",
-)
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
 
 By = str | Sequence[str] | None

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 # Columns of cells.parquet that describe a cell but are not toggles.
-_CELL_INFO = (
+CELL_INFO = (
     "cell",
     "name",
     "variant",
@@ -301,7 +301,7 @@ def _join_cells(df: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
     """Add name, policies and the varying toggles of each row's cell."""
     import numpy as np
 
-    toggles = [c for c in cells.columns if c not in _CELL_INFO]
+    toggles = [c for c in cells.columns if c not in CELL_INFO]
     varying = [c for c in toggles if cells[c].astype(str).nunique() > 1]
     wanted = [c for c in ("name", "policies", *varying) if c not in df.columns]
     index = {cell: i for i, cell in enumerate(cells["cell"])}
