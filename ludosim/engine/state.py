@@ -18,7 +18,6 @@ so every index below is a compile-time constant plus a small product:
     w[REM + face]                             rolls left to play, by face (plan search)
     w[ROLLS + i]                              rolls of a Killer turn
     w[CHOSEN + 2 * step + 0 | 1]              face, piece of each step of the chosen plan
-    w[DFS + D_SIZE * depth + D_*]             plan-search stack
     w[SKIPS + 3 * k + 0 | 1 | 2]              skipped forced captures of the turn
     w[UNDO + 4 * row + 0..3]                  undo log: seat, piece, old progress, old flag
     w[POLW + PW_SIZE * seat + PW_*]           each seat's policy: weights, skip probability
@@ -93,16 +92,6 @@ B_UNION = 5  # pieces that capture in some option (mask)
 B_STEPS = 6  # steps of the chosen plan
 B_CHOSEN_CAPS = 7  # captures of the chosen plan
 B_SIZE = 8
-
-# Columns of the plan-search stack (one row per depth).
-D_FACE = 0
-D_PIECE = 1
-D_MARK = 2  # undo rows in use before this depth's move
-D_CAPS = 3  # captures of the plan so far
-D_MASK = 4  # bit mask of the pieces that captured so far
-D_KEY = 5  # plan key so far
-D_EXT = 6  # this depth found at least one move (else it is a leaf)
-D_SIZE = 8
 
 # Slots of a seat's policy (`ludosim.engine.policy.compile_policies`).
 PW_WEIGHTS = 0  # PW_WEIGHTS + f: weight of feature f (FEATURES order), in thousandths
@@ -202,8 +191,7 @@ HEAD = CHOSEN + 2 * MAX_ROLLS
 SEATS = HEAD + H_SIZE
 POLW = SEATS + K_SIZE * MAX_PLAYERS
 START = POLW + PW_SIZE * MAX_PLAYERS
-DFS = START + PIECE_SLOTS
-SKIPS = DFS + D_SIZE * (MAX_ROLLS + 1)
+SKIPS = START + PIECE_SLOTS
 UNDO = SKIPS + 3 * MAX_SKIPS
 ROOT = UNDO + 4 * MAX_UNDO
 OPT = ROOT + RT_SIZE
