@@ -5,6 +5,14 @@ Mirrors `ludosim.reference.moves` (RULES.md sections 3-4, docs/semantics.md
 progress and flags, or `NONE` when it is not legal; `apply_move` plays it.
 Walks are never materialised: path squares are checked as they are stepped
 on, and only when the passing rules can bar anything (`R.PASS_ALL`).
+
+Speed notes (these run once or more per die roll, so every instruction counts):
+`legal_moves` and `apply_move_inline` are inlined at numba-IR level into their
+callers (a call passes each array as seven words on the stack; `apply_move` is
+the same move as an ordinary call, for the plan search); rule slots are read
+into locals before the first store to `w`, because LLVM cannot tell that `lay`
+and `w` do not overlap and would reload them after every store; the common
+"number face, free passing, exact finish" case has its own short loop.
 """
 
 from __future__ import annotations
@@ -26,7 +34,6 @@ from ludosim.engine.state import (
     TOT,
     YARD,
     log_piece,
-    put,
     square_of,
 )
 
@@ -44,6 +51,8 @@ ENTERING = 4  # the piece comes out of the yard
 @njit(**HOT)
 def _square_bars(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int) -> bool:
     """Track square `sq` on the path bars the move (`sq0`: the mover's own square)."""
+    if w[TOT + sq] == 0:
+        return False  # most path squares are empty: one read settles them
     mine = w[CNT + STRIDE * seat + sq]
     if mine - (sq == sq0) > 0 and not lay[R.PASS_OWN]:
         return True
@@ -152,20 +161,25 @@ def resolve_landing(
 
 
 @njit(**HOT, inline="always")
+def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
+    """A piece of `seat` may come out of its yard now (the entering face rolled)."""
+    sq = square_of(lay, seat, 0)
+    capacity = lay[R.START_CAPACITY]
+    if capacity > 0 and w[CNT + STRIDE * seat + sq] >= capacity:
+        return False
+    # Entering straight back into the yard is not a move.
+    return resolve_landing(lay, w, seat, sq, -1, True) != HOME
+
+
+@njit(**HOT, inline="always")
 def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """(landing progress, flags) of piece `piece` playing `face`, or (NONE, 0) if illegal."""
     p = w[PROGRESS + MAX_PIECES * seat + piece]
     if p == lay[R.GOAL]:
         return NONE, 0
     if p == YARD:
-        if face != lay[R.ENTERING_FACE]:
+        if face != lay[R.ENTERING_FACE] or not _can_enter(lay, w, seat):
             return NONE, 0
-        sq = square_of(lay, seat, 0)
-        capacity = lay[R.START_CAPACITY]
-        if capacity > 0 and w[CNT + STRIDE * seat + sq] >= capacity:
-            return NONE, 0
-        if resolve_landing(lay, w, seat, sq, -1, True) == HOME:
-            return NONE, 0  # entering straight back into the yard is not a move
         return 0, ENTERING
     if face <= 6:
         return _walk_numbers(lay, w, seat, piece, face)
@@ -177,33 +191,87 @@ def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int
     return q, 0
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
+def _add_move(w: np.ndarray, k: int, piece: int, target: int, flags: int) -> None:
+    """Write move number `k` of the move list."""
+    row = MOVES + 4 * k
+    w[row] = piece
+    w[row + 1] = target
+    w[row + 2] = flags
+    w[row + 3] = 0
+
+
+@njit(**HOT, inline="always")
+def _free_number_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
+    """`legal_moves` for a number face when no square can bar a move and finishes are exact.
+
+    Then a piece on the board moves exactly when it does not overshoot the goal
+    (no piece is ever reversed without bounce_on), and the pieces in the yard
+    all enter or none does. Which pieces can move is close to random from roll
+    to roll, so the loop has no branch on it: every piece's row is written at
+    the next free slot, and the count only advances past a legal one.
+    """
+    last = lay[R.GOAL] - face  # the furthest progress that still moves
+    enter = face == lay[R.ENTERING_FACE] and _can_enter(lay, w, seat)
+    base = PROGRESS + MAX_PIECES * seat
+    k = 0
+    for piece in range(lay[R.PIECES]):
+        p = w[base + piece]
+        yard = p == YARD
+        row = MOVES + 4 * k
+        w[row] = piece
+        w[row + 1] = 0 if yard else p + face
+        w[row + 2] = ENTERING if yard else 0
+        w[row + 3] = 0
+        k += (yard & enter) | ((p >= 0) & (p <= last))
+    return k
+
+
+@njit(**HOT, inline="always")
 def legal_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     """Fill the move list (`w[MOVES + 4 * j + M_*]`) with the legal moves, by piece; count them."""
+    if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == 0:
+        return _free_number_moves(lay, w, seat, face)
     k = 0
     for piece in range(lay[R.PIECES]):
         target, flags = move_target(lay, w, seat, piece, face)
         if target != NONE:
-            w[MOVES + 4 * k] = piece
-            w[MOVES + 4 * k + 1] = target
-            w[MOVES + 4 * k + 2] = flags
-            w[MOVES + 4 * k + 3] = 0
+            _add_move(w, k, piece, target, flags)
             k += 1
     return k
+
+
+@njit(**HOT, inline="always")
+def _relocate(
+    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, old: int, p: int, new: int
+) -> None:
+    """`state.put` for a caller that already knows the old and new squares (-1: off the track)."""
+    slot = MAX_PIECES * seat + piece
+    if old >= 0:
+        w[CNT + STRIDE * seat + old] -= 1
+        w[TOT + old] -= 1
+    w[PROGRESS + slot] = p
+    if new >= 0:
+        w[CNT + STRIDE * seat + new] += 1
+        w[TOT + new] += 1
+    if p == YARD or p == lay[R.GOAL]:
+        w[REV + slot] = 0
 
 
 @njit(**HOT)
 def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, log: bool) -> int:
     """Send every opponent piece on square `sq` to its yard; return how many."""
+    players = lay[R.PLAYERS]
+    pieces = lay[R.PIECES]
     caught = 0
-    for s in range(lay[R.PLAYERS]):
-        if s == seat:
-            continue
-        for i in range(lay[R.PIECES]):
+    for s in range(players):
+        if s == seat or w[CNT + STRIDE * s + sq] == 0:
+            continue  # the counts say which seats have pieces there
+        for i in range(pieces):
             if square_of(lay, s, w[PROGRESS + MAX_PIECES * s + i]) == sq:
                 if log:
                     log_piece(w, s, i)
-                put(lay, w, s, i, YARD)
+                _relocate(lay, w, s, i, sq, YARD, -1)
                 w[stats + MAX_PLAYERS * S_CAPTURED + s] += 1
                 caught += 1
     w[stats + MAX_PLAYERS * S_CAPTURES + seat] += caught
@@ -228,13 +296,13 @@ def _arrive(
     if log:
         log_piece(w, seat, piece)
     if kind == HOME:
-        put(lay, w, seat, piece, YARD)
+        _relocate(lay, w, seat, piece, sq0, YARD, -1)
         w[stats + MAX_PLAYERS * S_RETURNED + seat] += 1
         return 0, False
     captures = 0
     if kind == CAPTURE:
         captures = _capture_at(lay, w, seat, sq, stats, log)
-    put(lay, w, seat, piece, p)
+    _relocate(lay, w, seat, piece, sq0, p, sq)
     return captures, True
 
 
@@ -248,8 +316,8 @@ def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
     return lay[TABLE + STRIDE * T.STAR_FWD + p]
 
 
-@njit(**HOT)
-def apply_move(
+@njit(**HOT, inline="always")
+def apply_move_inline(
     lay: np.ndarray,
     w: np.ndarray,
     seat: int,
@@ -264,13 +332,21 @@ def apply_move(
     Statistics go to the section at offset `stats` of `w` (`STATS`, or `DUMMY`
     for moves only tried). With `log` every change is recorded in the undo log
     so `undo_to` can take it back.
+
+    Inlined at numba-IR level into its caller: the single-roll turn plays one
+    move per roll, and a call would copy both arrays' fields onto the stack.
+    Callers off the hot path use `apply_move`, so that the plan search does
+    not compile a copy per call site.
     """
+    goal = lay[R.GOAL]  # read before the stores below (see the module's speed notes)
     entering = (flags & ENTERING) != 0
     captures, alive = _arrive(lay, w, seat, piece, target, entering, stats, log)
     if not alive:
         return captures, False
     q = _star_jump(lay, target, flags)
+    final = target
     if q != NONE:
+        final = q
         more, alive = _arrive(lay, w, seat, piece, q, False, stats, log)
         captures += more
         if not alive:
@@ -279,4 +355,19 @@ def apply_move(
         if log:
             log_piece(w, seat, piece)
         w[REV + MAX_PIECES * seat + piece] = 1
-    return captures, w[PROGRESS + MAX_PIECES * seat + piece] == lay[R.GOAL]
+    return captures, final == goal
+
+
+@njit(**HOT)
+def apply_move(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    piece: int,
+    target: int,
+    flags: int,
+    stats: int,
+    log: bool,
+) -> tuple:
+    """`apply_move_inline` as an ordinary call (one compiled copy for every caller)."""
+    return apply_move_inline(lay, w, seat, piece, target, flags, stats, log)

@@ -11,7 +11,7 @@ from numba import njit
 
 from ludosim.engine.layout import FACE_GLOBE, MAX_PIECES, R
 from ludosim.engine.memo import choose_plan
-from ludosim.engine.moves import ENTERING, apply_move, move_target
+from ludosim.engine.moves import ENTERING, apply_move, apply_move_inline, move_target
 from ludosim.engine.plans import pieces_at_risk
 from ludosim.engine.policy import choose_move
 from ludosim.engine.rng import below, uniform_bits
@@ -118,7 +118,7 @@ def single_roll_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarr
             continue
         row = MOVES + 4 * j
         flags = w[row + 2]
-        captures, reached = apply_move(lay, w, seat, w[row], w[row + 1], flags, STATS, False)
+        captures, reached = apply_move_inline(lay, w, seat, w[row], w[row + 1], flags, STATS, False)
         pending += face_bonus(lay, face, (flags & ENTERING) != 0)
         if captures > 0 and lay[R.BONUS_ON_CAPTURE]:
             pending += 1
