@@ -161,9 +161,11 @@ def play_game(
             break
         if nfin >= max(n - 1, 1):
             break
-        for step in range(1, n + 1):  # the next seat clockwise that has not finished
-            if not w[done + (seat + step) % n]:
-                seat = (seat + step) % n
+        nxt = seat
+        for _ in range(n):  # the next seat clockwise that has not finished (no division)
+            nxt = nxt + 1 if nxt + 1 < n else 0
+            if not w[done + nxt]:
+                seat = nxt
                 break
     winner = w[order] if nfin > 0 else -1
     w[HEAD + H_FIRST] = first

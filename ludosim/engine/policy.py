@@ -205,7 +205,7 @@ def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: i
     return sq >= 0 and w[TOT + sq] > w[CNT + STRIDE * seat + sq]
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray) -> int:
     """Row of the move list the seat plays for one roll, or -1 when it has no legal move.
 

@@ -58,9 +58,19 @@ def face_bonus(lay: np.ndarray, face: int, entered: bool) -> int:
     return 1 if rule == 0 or (rule == 1 and not entered) else 0
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def end_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> None:
     """Puster for each skipped capture, then reversed pieces face forwards again."""
+    if w[CTR + C_SKIPS] > 0:
+        _puster(lay, w, seat, stream)
+    if lay[R.FINISH] == 2:  # only bounce_on reverses pieces
+        for i in range(lay[R.PIECES]):
+            w[REV + MAX_PIECES * seat + i] = 0
+
+
+@njit(**HOT)
+def _puster(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> None:
+    """Each skipped forced capture of the turn may be caught; caught pieces go home."""
     goal = lay[R.GOAL]
     mode = lay[R.DETECT_MODE]
     for j in range(w[CTR + C_SKIPS]):
@@ -75,8 +85,6 @@ def end_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> N
                 if risk & (np.int64(1) << i) and 0 <= p < goal:
                     put(lay, w, seat, i, YARD)
     w[CTR + C_SKIPS] = 0
-    for i in range(lay[R.PIECES]):
-        w[REV + MAX_PIECES * seat + i] = 0
 
 
 @njit(**HOT)
