@@ -34,6 +34,7 @@ from ludosim.engine.state import (
     TOT,
     YARD,
     log_piece,
+    relocate,
     square_of,
 )
 
@@ -241,23 +242,6 @@ def legal_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     return k
 
 
-@njit(**HOT, inline="always")
-def _relocate(
-    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, old: int, p: int, new: int
-) -> None:
-    """`state.put` for a caller that already knows the old and new squares (-1: off the track)."""
-    slot = MAX_PIECES * seat + piece
-    if old >= 0:
-        w[CNT + STRIDE * seat + old] -= 1
-        w[TOT + old] -= 1
-    w[PROGRESS + slot] = p
-    if new >= 0:
-        w[CNT + STRIDE * seat + new] += 1
-        w[TOT + new] += 1
-    if p == YARD or p == lay[R.GOAL]:
-        w[REV + slot] = 0
-
-
 @njit(**HOT)
 def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, log: bool) -> int:
     """Send every opponent piece on square `sq` to its yard; return how many."""
@@ -271,7 +255,7 @@ def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, 
             if square_of(lay, s, w[PROGRESS + MAX_PIECES * s + i]) == sq:
                 if log:
                     log_piece(w, s, i)
-                _relocate(lay, w, s, i, sq, YARD, -1)
+                relocate(lay, w, s, i, sq, YARD, -1)
                 w[stats + MAX_PLAYERS * S_CAPTURED + s] += 1
                 caught += 1
     w[stats + MAX_PLAYERS * S_CAPTURES + seat] += caught
@@ -296,13 +280,13 @@ def _arrive(
     if log:
         log_piece(w, seat, piece)
     if kind == HOME:
-        _relocate(lay, w, seat, piece, sq0, YARD, -1)
+        relocate(lay, w, seat, piece, sq0, YARD, -1)
         w[stats + MAX_PLAYERS * S_RETURNED + seat] += 1
         return 0, False
     captures = 0
     if kind == CAPTURE:
         captures = _capture_at(lay, w, seat, sq, stats, log)
-    _relocate(lay, w, seat, piece, sq0, p, sq)
+    relocate(lay, w, seat, piece, sq0, p, sq)
     return captures, True
 
 

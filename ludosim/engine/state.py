@@ -267,13 +267,20 @@ def reset_state(lay: np.ndarray, w: np.ndarray, has_start: bool) -> None:
 @njit(**HOT)
 def put(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, p: int) -> None:
     """Move a piece to progress `p`, keeping the counts in step (as `Position.put`)."""
+    old = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + piece])
+    relocate(lay, w, seat, piece, old, p, square_of(lay, seat, p))
+
+
+@njit(**HOT, inline="always")
+def relocate(
+    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, old: int, p: int, new: int
+) -> None:
+    """`put` for a caller that already knows the old and new squares (-1: off the track)."""
     slot = MAX_PIECES * seat + piece
-    old = square_of(lay, seat, w[PROGRESS + slot])
     if old >= 0:
         w[CNT + STRIDE * seat + old] -= 1
         w[TOT + old] -= 1
     w[PROGRESS + slot] = p
-    new = square_of(lay, seat, p)
     if new >= 0:
         w[CNT + STRIDE * seat + new] += 1
         w[TOT + new] += 1
