@@ -42,7 +42,7 @@ from ludosim.engine.state import (
     finished,
     reset_state,
 )
-from ludosim.engine.turn import plan_turn, single_roll_turn
+from ludosim.engine.turn import free_play, plan_turn, single_roll_turn
 
 
 @njit(**HOT)
@@ -122,6 +122,63 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
         w[SEATS + MAX_PLAYERS * K_PLACE + s] = nfin + 1 + ahead
 
 
+# How `play_game` plays its turns: one compiled copy of the turn loop each.
+PLANS = 0  # Killer: roll then move
+FREE = 1  # single rolls, `free_play`: every choice drawn among a mask of pieces
+SINGLE = 2  # single rolls, the general choice (`choose_move`)
+
+
+@njit(**HOT, inline="always")
+def _turn_loop(
+    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, first: int, mode: int, has_start: bool
+) -> tuple:
+    """Turns from seat `first` until the game ends: (finishers, turns, truncated).
+
+    Finishing order goes to `SB_ORDER`, and the winner's turns and rolls to
+    `w[HEAD]`. Inlined once per `mode`, a literal in each copy, so that every
+    copy is a tight loop with only its own kind of turn in it.
+    """
+    n = lay[R.PLAYERS]
+    done = SEATBUF + MAX_PLAYERS * SB_DONE
+    order = SEATBUF + MAX_PLAYERS * SB_ORDER
+    nfin = 0
+    turns = 0
+    truncated = False
+    seat = first
+    while True:
+        if turns >= lay[R.MAX_TURNS]:
+            truncated = True
+            break
+        turns += 1
+        if mode == PLANS:
+            plan_turn(lay, w, seat, stream)
+            home = finished(lay, w, seat)
+        else:
+            home = single_roll_turn(lay, w, seat, stream, mode == FREE)
+            if has_start and not home:
+                # A seat of a start position may have had every piece home
+                # before its turn: it is done after that turn, as in `Game.play`.
+                home = finished(lay, w, seat)
+        if home and not w[done + seat]:
+            w[done + seat] = 1
+            w[order + nfin] = seat
+            nfin += 1
+            if nfin == 1:
+                w[HEAD + H_TURNS] = turns
+                w[HEAD + H_ROLLS] = w[CTR + C_ROLLS]
+        if nfin > 0 and not lay[R.PLAY_TO_END]:
+            break
+        if nfin >= max(n - 1, 1):
+            break
+        nxt = seat
+        for _ in range(n):  # the next seat clockwise that has not finished (no division)
+            nxt = nxt + 1 if nxt + 1 < n else 0
+            if not w[done + nxt]:
+                seat = nxt
+                break
+    return nfin, turns, truncated
+
+
 @njit(**HOT)
 def play_game(
     lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
@@ -134,44 +191,18 @@ def play_game(
     order = SEATBUF + MAX_PLAYERS * SB_ORDER
     for s in range(n):
         w[done + s] = 0
-    nfin = 0
-    turns = 0
-    win_turns = -1
-    win_rolls = -1
-    truncated = False
-    seat = first
-    plans = lay[R.ROLL_THEN_MOVE] != 0
-    while True:
-        if turns >= lay[R.MAX_TURNS]:
-            truncated = True
-            break
-        turns += 1
-        if plans:
-            plan_turn(lay, w, seat, stream)
-        else:
-            single_roll_turn(lay, w, seat, stream)
-        if not w[done + seat] and finished(lay, w, seat):
-            w[done + seat] = 1
-            w[order + nfin] = seat
-            nfin += 1
-            if nfin == 1:
-                win_turns = turns
-                win_rolls = w[CTR + C_ROLLS]
-        if nfin > 0 and not lay[R.PLAY_TO_END]:
-            break
-        if nfin >= max(n - 1, 1):
-            break
-        nxt = seat
-        for _ in range(n):  # the next seat clockwise that has not finished (no division)
-            nxt = nxt + 1 if nxt + 1 < n else 0
-            if not w[done + nxt]:
-                seat = nxt
-                break
+    if lay[R.ROLL_THEN_MOVE]:
+        nfin, turns, truncated = _turn_loop(lay, w, stream, first, PLANS, has_start)
+    elif free_play(lay, w):
+        nfin, turns, truncated = _turn_loop(lay, w, stream, first, FREE, has_start)
+    else:
+        nfin, turns, truncated = _turn_loop(lay, w, stream, first, SINGLE, has_start)
     winner = w[order] if nfin > 0 else -1
     w[HEAD + H_FIRST] = first
     w[HEAD + H_WINNER] = winner
-    w[HEAD + H_TURNS] = win_turns if winner >= 0 else turns
-    w[HEAD + H_ROLLS] = win_rolls if winner >= 0 else w[CTR + C_ROLLS]
+    if winner < 0:
+        w[HEAD + H_TURNS] = turns
+        w[HEAD + H_ROLLS] = w[CTR + C_ROLLS]
     w[HEAD + H_END_TURNS] = turns
     w[HEAD + H_TRUNCATED] = truncated
     for s in range(n):

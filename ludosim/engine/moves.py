@@ -203,28 +203,41 @@ def _add_move(w: np.ndarray, k: int, piece: int, target: int, flags: int) -> Non
 
 
 @njit(**HOT, inline="always")
-def _free_number_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
-    """`legal_moves` for a number face when no square can bar a move and finishes are exact.
+def free_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
+    """Mask of the pieces that can play number `face` when no square bars and finishes are exact.
 
     Then a piece on the board moves exactly when it does not overshoot the goal
     (no piece is ever reversed without bounce_on), and the pieces in the yard
     all enter or none does. Which pieces can move is close to random from roll
-    to roll, so the loop has no branch on it: every piece's row is written at
-    the next free slot, and the count only advances past a legal one.
+    to roll, so the loop has no branch on it.
     """
     last = lay[R.GOAL] - face  # the furthest progress that still moves
     enter = face == lay[R.ENTERING_FACE] and _can_enter(lay, w, seat)
     base = PROGRESS + MAX_PIECES * seat
-    k = 0
+    mask = 0
     for piece in range(lay[R.PIECES]):
         p = w[base + piece]
-        yard = p == YARD
-        row = MOVES + 4 * k
-        w[row] = piece
-        w[row + 1] = 0 if yard else p + face
-        w[row + 2] = ENTERING if yard else 0
-        w[row + 3] = 0
-        k += (yard & enter) | ((p >= 0) & (p <= last))
+        mask |= np.int64(((p == YARD) & enter) | ((p >= 0) & (p <= last))) << piece
+    return mask
+
+
+@njit(**HOT, inline="always")
+def free_target(w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
+    """(landing, flags) of a move `free_movers` allows."""
+    p = w[PROGRESS + MAX_PIECES * seat + piece]
+    return (0, ENTERING) if p == YARD else (p + face, 0)
+
+
+@njit(**HOT, inline="always")
+def _free_number_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
+    """`legal_moves` when `free_movers` applies: the moves of its mask, by piece."""
+    mask = free_movers(lay, w, seat, face)
+    k = 0
+    for piece in range(lay[R.PIECES]):
+        if mask >> piece & 1:
+            target, flags = free_target(w, seat, piece, face)
+            _add_move(w, k, piece, target, flags)
+            k += 1
     return k
 
 
@@ -290,7 +303,7 @@ def _arrive(
     return captures, True
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
     """Where a piece that ended a move on progress `p` jumps to, or NONE."""
     if lay[R.STAR_JUMP] == 0 or flags & ENTERING or not lay[TABLE + STRIDE * T.IS_STAR + p]:

@@ -85,6 +85,35 @@ def is_random(w: np.ndarray, seat: int) -> bool:
     return w[POLW + PW_SIZE * seat + PW_RANDOM] != 0
 
 
+# For a 4-bit piece mask m: its popcount, as 3-bit fields of one constant, and
+# the index of its n-th set bit at _NTH_PIECE[4 * m + n] (a read-only table
+# that numba compiles in as a constant).
+_POPCOUNT4 = sum(bin(m).count("1") << (3 * m) for m in range(16))
+_NTH_PIECE = np.array(
+    [
+        [i for i in range(4) if m >> i & 1][n] if n < bin(m).count("1") else 0
+        for m in range(16)
+        for n in range(4)
+    ],
+    dtype=np.int64,
+)
+assert MAX_PIECES == 4  # the tables above cover 4-bit masks
+
+
+@njit(**HOT, inline="always")
+def pick_random_piece(mask: int, stream: np.ndarray) -> int:
+    """The piece a random player moves among the pieces of `mask`, or -1 when it is empty.
+
+    The same draw as `below(k)` over the move list (moves listed by piece):
+    `below(k)` only when there is a choice, then the want-th piece of the mask.
+    """
+    k = (_POPCOUNT4 >> (3 * mask)) & 7
+    if k == 0:
+        return -1
+    want = below(stream, k) if k > 1 else 0
+    return _NTH_PIECE[4 * mask + want]
+
+
 @njit(**HOT)
 def note_before(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
     """Summarise the position before an option: what the features compare with."""

@@ -237,7 +237,7 @@ def new_work(policies: np.ndarray, start: np.ndarray | None, memo_slots: int = 0
     return w
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def square_of(lay: np.ndarray, seat: int, p: int) -> int:
     """Absolute track square of `seat`'s piece at progress `p`, or -1 off the track."""
     return lay[SQUARE + STRIDE * seat + p + 1]
@@ -314,7 +314,7 @@ def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
     w[CTR + C_UNDO] = mark
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def in_play(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """Some piece of `seat` is on the track or in its home column."""
     goal = lay[R.GOAL]
@@ -325,7 +325,7 @@ def in_play(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     return False
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def finished(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """Every piece of `seat` is in the goal."""
     goal = lay[R.GOAL]

@@ -11,9 +11,16 @@ from numba import njit
 
 from ludosim.engine.layout import FACE_GLOBE, MAX_PIECES, R
 from ludosim.engine.memo import choose_plan
-from ludosim.engine.moves import ENTERING, apply_move, apply_move_inline, move_target
+from ludosim.engine.moves import (
+    ENTERING,
+    apply_move,
+    apply_move_inline,
+    free_movers,
+    free_target,
+    move_target,
+)
 from ludosim.engine.plans import pieces_at_risk
-from ludosim.engine.policy import choose_move
+from ludosim.engine.policy import choose_move, is_random, pick_random_piece
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     B_STEPS,
@@ -40,14 +47,14 @@ from ludosim.engine.state import (
 )
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def roll(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     """One die roll: `below(6)` indexes the faces; counted in `rolls`."""
     w[CTR + C_ROLLS] += 1
     return lay[R.FACE0 + below(stream, 6)]
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def face_bonus(lay: np.ndarray, face: int, entered: bool) -> int:
     """Bonus rolls a face earns by itself (RULES.md section 2, bonus rolls)."""
     if face == FACE_GLOBE:
@@ -99,12 +106,47 @@ def _start_tries(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> tuple:
 
 
 @njit(**HOT)
-def single_roll_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> None:
-    """One whole turn under single-roll rules, bonus rolls and puster included."""
+def _choose_move_call(
+    lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray
+) -> int:
+    """`choose_move` as an ordinary call: the scoring code stays out of the hot roll loop."""
+    return choose_move(lay, w, seat, face, stream)
+
+
+@njit(**HOT)
+def free_play(lay: np.ndarray, w: np.ndarray) -> bool:
+    """Every seat picks at random among a mask of pieces (`free_movers`) in this game.
+
+    True when no square can bar a move, finishes are exact, captures are
+    optional, the die has numbers only and every seat plays `random`; then no
+    move list is written and `choose_move` is never needed.
+    """
+    if not lay[R.PASS_ALL] or lay[R.FINISH] != 0 or lay[R.FORCED_CAPTURE]:
+        return False
+    for i in range(6):
+        if lay[R.FACE0 + i] > 6:
+            return False
+    for seat in range(lay[R.PLAYERS]):
+        if not is_random(w, seat):
+            return False
+    return True
+
+
+@njit(**HOT, inline="always")
+def single_roll_turn(
+    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, free: bool
+) -> bool:
+    """One whole turn under single-roll rules, bonus rolls and puster included.
+
+    `free` is `free_play(lay, w)`, a constant in each inlined copy (see
+    `game.play_game`), so the free copy has no trace of the general choice.
+    Returns whether the seat got its last piece home this turn.
+    """
     three_tries = lay[R.START_ATTEMPTS] == 3
     six_limit = lay[R.SIX_LIMIT]
     pending = 1
     sixes = 0
+    home = False
     while pending > 0:
         pending -= 1
         if three_tries and not in_play(lay, w, seat):
@@ -118,23 +160,29 @@ def single_roll_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarr
         sixes = sixes + 1 if face == 6 or face == FACE_GLOBE else 0
         if six_limit and sixes >= six_limit:
             break  # forfeited: pending bonus rolls are lost, moves made stand
-        j = choose_move(lay, w, seat, face, stream)
-        if j < 0:
+        if free:
+            piece = pick_random_piece(free_movers(lay, w, seat, face), stream)
+            target, flags = free_target(w, seat, max(piece, 0), face)
+        else:
+            j = _choose_move_call(lay, w, seat, face, stream)
+            row = MOVES + 4 * j
+            piece, target, flags = (w[row], w[row + 1], w[row + 2]) if j >= 0 else (-1, 0, 0)
+        if piece < 0:
             if lay[R.NO_MOVE_ENDS_TURN]:
                 break
             pending += face_bonus(lay, face, False)
             continue
-        row = MOVES + 4 * j
-        flags = w[row + 2]
-        captures, reached = apply_move_inline(lay, w, seat, w[row], w[row + 1], flags, STATS, False)
+        captures, reached = apply_move_inline(lay, w, seat, piece, target, flags, STATS, False)
         pending += face_bonus(lay, face, (flags & ENTERING) != 0)
         if captures > 0 and lay[R.BONUS_ON_CAPTURE]:
             pending += 1
         if reached and lay[R.BONUS_ON_FINISH]:
             pending += 1
         if reached and finished(lay, w, seat):
+            home = True
             break
     end_turn(lay, w, seat, stream)
+    return home
 
 
 @njit(**HOT)
