@@ -33,6 +33,7 @@ from ludosim.engine.state import (
     S_RETURNED,
     TOT,
     YARD,
+    ix,
     log_piece,
     relocate,
     square_of,
@@ -52,12 +53,12 @@ ENTERING = 4  # the piece comes out of the yard
 @njit(**HOT)
 def _square_bars(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int) -> bool:
     """Track square `sq` on the path bars the move (`sq0`: the mover's own square)."""
-    if w[TOT + sq] == 0:
+    if w[ix(TOT + sq)] == 0:
         return False  # most path squares are empty: one read settles them
-    mine = w[CNT + STRIDE * seat + sq]
+    mine = w[ix(CNT + STRIDE * seat + sq)]
     if mine - (sq == sq0) > 0 and not lay[R.PASS_OWN]:
         return True
-    opponents = w[TOT + sq] - mine
+    opponents = w[ix(TOT + sq)] - mine
     rule = lay[R.PASS_OPPONENTS]
     if rule == 2:
         return opponents > 0
@@ -91,7 +92,7 @@ def _walk_back(lay: np.ndarray, w: np.ndarray, seat: int, p: int, q: int, steps:
     sq0 = square_of(lay, seat, p)
     taken = 0
     for _ in range(steps):
-        nq = lay[TABLE + STRIDE * T.STEP_BACK + q]
+        nq = lay[ix(TABLE + STRIDE * T.STEP_BACK + q)]
         if nq == NONE:
             break  # cannot go behind the start square on this board: the walk stops
         if check and taken + (q != p) > 0:
@@ -107,9 +108,9 @@ def _walk_back(lay: np.ndarray, w: np.ndarray, seat: int, p: int, q: int, steps:
 def _walk_numbers(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, steps: int) -> tuple:
     """(landing, flags) of a number face, or (NONE, 0) when illegal."""
     slot = MAX_PIECES * seat + piece
-    p = w[PROGRESS + slot]
+    p = w[ix(PROGRESS + slot)]
     goal = lay[R.GOAL]
-    if w[REV + slot]:
+    if w[ix(REV + slot)]:
         # A reversed piece (bounce_on) walks backwards for the rest of the turn.
         q, taken = _walk_back(lay, w, seat, p, p, steps)
         return (q, BACKWARDS) if taken > 0 else (NONE, 0)
@@ -136,15 +137,15 @@ def resolve_landing(
     """
     if sq < 0:
         return LAND
-    mine = w[CNT + STRIDE * seat + sq]
-    k = w[TOT + sq] - mine
+    mine = w[ix(CNT + STRIDE * seat + sq)]
+    k = w[ix(TOT + sq)] - mine
     if k == 0:
         return LAND
     if entering and k == 1 and lay[R.START_CAPTURE]:
         # Killer: a piece on another player's start globe is safe except against
         # the piece that player brings out of its yard (seed 000).
         return CAPTURE
-    is_safe = lay[SAFE + sq]
+    is_safe = lay[ix(SAFE + sq)]
     if k >= 2:
         rule = lay[R.BLOCK_LANDING]
         if rule == 0:
@@ -166,7 +167,7 @@ def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """A piece of `seat` may come out of its yard now (the entering face rolled)."""
     sq = square_of(lay, seat, 0)
     capacity = lay[R.START_CAPACITY]
-    if capacity > 0 and w[CNT + STRIDE * seat + sq] >= capacity:
+    if capacity > 0 and w[ix(CNT + STRIDE * seat + sq)] >= capacity:
         return False
     # Entering straight back into the yard is not a move.
     return resolve_landing(lay, w, seat, sq, -1, True) != HOME
@@ -175,7 +176,7 @@ def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
 @njit(**HOT, inline="always")
 def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """(landing progress, flags) of piece `piece` playing `face`, or (NONE, 0) if illegal."""
-    p = w[PROGRESS + MAX_PIECES * seat + piece]
+    p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
     if p == lay[R.GOAL]:
         return NONE, 0
     if p == YARD:
@@ -186,7 +187,7 @@ def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int
         return _walk_numbers(lay, w, seat, piece, face)
     # Globe and star faces always go forwards, reversed or not.
     row = T.GLOBE_MOVE if face == FACE_GLOBE else T.STAR_MOVE
-    q = lay[TABLE + STRIDE * row + p]
+    q = lay[ix(TABLE + STRIDE * row + p)]
     if q == NONE or _path_barred(lay, w, seat, p, q):
         return NONE, 0
     return q, 0
@@ -196,10 +197,10 @@ def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int
 def _add_move(w: np.ndarray, k: int, piece: int, target: int, flags: int) -> None:
     """Write move number `k` of the move list."""
     row = MOVES + 4 * k
-    w[row] = piece
-    w[row + 1] = target
-    w[row + 2] = flags
-    w[row + 3] = 0
+    w[ix(row)] = piece
+    w[ix(row + 1)] = target
+    w[ix(row + 2)] = flags
+    w[ix(row + 3)] = 0
 
 
 @njit(**HOT, inline="always")
@@ -216,7 +217,7 @@ def free_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     base = PROGRESS + MAX_PIECES * seat
     mask = 0
     for piece in range(lay[R.PIECES]):
-        p = w[base + piece]
+        p = w[ix(base + piece)]
         mask |= np.int64(((p == YARD) & enter) | ((p >= 0) & (p <= last))) << piece
     return mask
 
@@ -224,7 +225,7 @@ def free_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
 @njit(**HOT, inline="always")
 def free_target(w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """(landing, flags) of a move `free_movers` allows."""
-    p = w[PROGRESS + MAX_PIECES * seat + piece]
+    p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
     return (0, ENTERING) if p == YARD else (p + face, 0)
 
 
@@ -262,16 +263,16 @@ def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, 
     pieces = lay[R.PIECES]
     caught = 0
     for s in range(players):
-        if s == seat or w[CNT + STRIDE * s + sq] == 0:
+        if s == seat or w[ix(CNT + STRIDE * s + sq)] == 0:
             continue  # the counts say which seats have pieces there
         for i in range(pieces):
-            if square_of(lay, s, w[PROGRESS + MAX_PIECES * s + i]) == sq:
+            if square_of(lay, s, w[ix(PROGRESS + MAX_PIECES * s + i)]) == sq:
                 if log:
                     log_piece(w, s, i)
                 relocate(lay, w, s, i, sq, YARD, -1)
-                w[stats + MAX_PLAYERS * S_CAPTURED + s] += 1
+                w[ix(stats + MAX_PLAYERS * S_CAPTURED + s)] += 1
                 caught += 1
-    w[stats + MAX_PLAYERS * S_CAPTURES + seat] += caught
+    w[ix(stats + MAX_PLAYERS * S_CAPTURES + seat)] += caught
     return caught
 
 
@@ -288,13 +289,13 @@ def _arrive(
 ) -> tuple:
     """Put the mover on `p` and resolve the landing: (captures, alive)."""
     sq = square_of(lay, seat, p)
-    sq0 = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + piece])
+    sq0 = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + piece)])
     kind = resolve_landing(lay, w, seat, sq, sq0, entering)
     if log:
         log_piece(w, seat, piece)
     if kind == HOME:
         relocate(lay, w, seat, piece, sq0, YARD, -1)
-        w[stats + MAX_PLAYERS * S_RETURNED + seat] += 1
+        w[ix(stats + MAX_PLAYERS * S_RETURNED + seat)] += 1
         return 0, False
     captures = 0
     if kind == CAPTURE:
@@ -306,11 +307,11 @@ def _arrive(
 @njit(**HOT, inline="always")
 def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
     """Where a piece that ended a move on progress `p` jumps to, or NONE."""
-    if lay[R.STAR_JUMP] == 0 or flags & ENTERING or not lay[TABLE + STRIDE * T.IS_STAR + p]:
+    if lay[R.STAR_JUMP] == 0 or flags & ENTERING or not lay[ix(TABLE + STRIDE * T.IS_STAR + p)]:
         return NONE
     if flags & BACKWARDS:
-        return lay[TABLE + STRIDE * T.STAR_BACK + p]
-    return lay[TABLE + STRIDE * T.STAR_FWD + p]
+        return lay[ix(TABLE + STRIDE * T.STAR_BACK + p)]
+    return lay[ix(TABLE + STRIDE * T.STAR_FWD + p)]
 
 
 @njit(**HOT, inline="always")
@@ -351,7 +352,7 @@ def apply_move_inline(
     if flags & BOUNCED and lay[R.FINISH] == 2:
         if log:
             log_piece(w, seat, piece)
-        w[REV + MAX_PIECES * seat + piece] = 1
+        w[ix(REV + MAX_PIECES * seat + piece)] = 1
     return captures, final == goal
 
 

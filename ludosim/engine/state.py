@@ -210,6 +210,14 @@ W_SIZE = MEMO  # without the memo table
 # atomic increment and decrement per call, shared between threads.
 HOT = {"cache": True, "_nrt": False}
 
+# Index conversion for every computed index of the hot helpers: `w[ix(i)]`.
+# Numba wraps negative signed indices around (`a[-1]` is the last element),
+# which costs a sign test and a select on every access, in the dependency
+# chain of the next one; an unsigned index skips that. The kernel never
+# indexes with a negative value on purpose, so nothing is lost; an index
+# computed wrongly reads far out of bounds instead of silently wrapping.
+ix = np.uint64
+
 
 def new_work(policies: np.ndarray, start: np.ndarray | None, memo_slots: int = 0) -> np.ndarray:
     """A work array with the run's policies, start position (None: all in the yard) and memo.
@@ -240,12 +248,12 @@ def new_work(policies: np.ndarray, start: np.ndarray | None, memo_slots: int = 0
 @njit(**HOT, inline="always")
 def square_of(lay: np.ndarray, seat: int, p: int) -> int:
     """Absolute track square of `seat`'s piece at progress `p`, or -1 off the track."""
-    return lay[SQUARE + STRIDE * seat + p + 1]
+    return lay[ix(SQUARE + STRIDE * seat + p + 1)]
 
 
 @njit(**HOT)
 def progress_of(w: np.ndarray, seat: int, piece: int) -> int:
-    return w[PROGRESS + MAX_PIECES * seat + piece]
+    return w[ix(PROGRESS + MAX_PIECES * seat + piece)]
 
 
 @njit(**HOT)
@@ -256,18 +264,18 @@ def reset_state(lay: np.ndarray, w: np.ndarray, has_start: bool) -> None:
     w[STATS : STATS + S_SIZE * MAX_PLAYERS] = 0
     for seat in range(lay[R.PLAYERS]):
         for piece in range(lay[R.PIECES]):
-            p = w[START + MAX_PIECES * seat + piece] if has_start else YARD
-            w[PROGRESS + MAX_PIECES * seat + piece] = p
+            p = w[ix(START + MAX_PIECES * seat + piece)] if has_start else YARD
+            w[ix(PROGRESS + MAX_PIECES * seat + piece)] = p
             sq = square_of(lay, seat, p)
             if sq >= 0:
-                w[CNT + STRIDE * seat + sq] += 1
-                w[TOT + sq] += 1
+                w[ix(CNT + STRIDE * seat + sq)] += 1
+                w[ix(TOT + sq)] += 1
 
 
 @njit(**HOT)
 def put(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, p: int) -> None:
     """Move a piece to progress `p`, keeping the counts in step (as `Position.put`)."""
-    old = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + piece])
+    old = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + piece)])
     relocate(lay, w, seat, piece, old, p, square_of(lay, seat, p))
 
 
@@ -278,14 +286,14 @@ def relocate(
     """`put` for a caller that already knows the old and new squares (-1: off the track)."""
     slot = MAX_PIECES * seat + piece
     if old >= 0:
-        w[CNT + STRIDE * seat + old] -= 1
-        w[TOT + old] -= 1
-    w[PROGRESS + slot] = p
+        w[ix(CNT + STRIDE * seat + old)] -= 1
+        w[ix(TOT + old)] -= 1
+    w[ix(PROGRESS + slot)] = p
     if new >= 0:
-        w[CNT + STRIDE * seat + new] += 1
-        w[TOT + new] += 1
+        w[ix(CNT + STRIDE * seat + new)] += 1
+        w[ix(TOT + new)] += 1
     if p == YARD or p == lay[R.GOAL]:
-        w[REV + slot] = 0
+        w[ix(REV + slot)] = 0
 
 
 @njit(**HOT)
@@ -293,10 +301,10 @@ def log_piece(w: np.ndarray, seat: int, piece: int) -> None:
     """Remember a piece's progress and reversed flag before changing it."""
     n = w[CTR + C_UNDO]
     row = UNDO + 4 * n
-    w[row] = seat
-    w[row + 1] = piece
-    w[row + 2] = w[PROGRESS + MAX_PIECES * seat + piece]
-    w[row + 3] = w[REV + MAX_PIECES * seat + piece]
+    w[ix(row)] = seat
+    w[ix(row + 1)] = piece
+    w[ix(row + 2)] = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
+    w[ix(row + 3)] = w[ix(REV + MAX_PIECES * seat + piece)]
     w[CTR + C_UNDO] = n + 1
 
 
@@ -307,10 +315,10 @@ def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
     while n > mark:
         n -= 1
         row = UNDO + 4 * n
-        seat = w[row]
-        piece = w[row + 1]
-        put(lay, w, seat, piece, w[row + 2])
-        w[REV + MAX_PIECES * seat + piece] = w[row + 3]
+        seat = w[ix(row)]
+        piece = w[ix(row + 1)]
+        put(lay, w, seat, piece, w[ix(row + 2)])
+        w[ix(REV + MAX_PIECES * seat + piece)] = w[ix(row + 3)]
     w[CTR + C_UNDO] = mark
 
 
@@ -319,7 +327,7 @@ def in_play(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """Some piece of `seat` is on the track or in its home column."""
     goal = lay[R.GOAL]
     for piece in range(lay[R.PIECES]):
-        p = w[PROGRESS + MAX_PIECES * seat + piece]
+        p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
         if p != YARD and p != goal:
             return True
     return False
@@ -330,6 +338,6 @@ def finished(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """Every piece of `seat` is in the goal."""
     goal = lay[R.GOAL]
     for piece in range(lay[R.PIECES]):
-        if w[PROGRESS + MAX_PIECES * seat + piece] != goal:
+        if w[ix(PROGRESS + MAX_PIECES * seat + piece)] != goal:
             return False
     return True

@@ -43,6 +43,7 @@ from ludosim.engine.state import (
     YARD,
     finished,
     in_play,
+    ix,
     put,
 )
 
@@ -72,7 +73,7 @@ def end_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> N
         _puster(lay, w, seat, stream)
     if lay[R.FINISH] == 2:  # only bounce_on reverses pieces
         for i in range(lay[R.PIECES]):
-            w[REV + MAX_PIECES * seat + i] = 0
+            w[ix(REV + MAX_PIECES * seat + i)] = 0
 
 
 @njit(**HOT)
@@ -81,14 +82,14 @@ def _puster(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> No
     goal = lay[R.GOAL]
     mode = lay[R.DETECT_MODE]
     for j in range(w[CTR + C_SKIPS]):
-        w[STATS + MAX_PLAYERS * S_SKIPPED + seat] += 1
+        w[ix(STATS + MAX_PLAYERS * S_SKIPPED + seat)] += 1
         skip = SKIPS + 3 * j
-        risk = pieces_at_risk(lay, w, seat, w[skip], w[skip + 1], w[skip + 2])
+        risk = pieces_at_risk(lay, w, seat, w[ix(skip)], w[ix(skip + 1)], w[ix(skip + 2)])
         caught = mode == 1 or (mode == 2 and uniform_bits(stream) < lay[R.DETECT_THRESHOLD])
         if caught:
-            w[STATS + MAX_PLAYERS * S_CAUGHT + seat] += 1
+            w[ix(STATS + MAX_PLAYERS * S_CAUGHT + seat)] += 1
             for i in range(lay[R.PIECES]):
-                p = w[PROGRESS + MAX_PIECES * seat + i]
+                p = w[ix(PROGRESS + MAX_PIECES * seat + i)]
                 if risk & (np.int64(1) << i) and 0 <= p < goal:
                     put(lay, w, seat, i, YARD)
     w[CTR + C_SKIPS] = 0
@@ -124,7 +125,7 @@ def free_play(lay: np.ndarray, w: np.ndarray) -> bool:
     if not lay[R.PASS_ALL] or lay[R.FINISH] != 0 or lay[R.FORCED_CAPTURE]:
         return False
     for i in range(6):
-        if lay[R.FACE0 + i] > 6:
+        if lay[ix(R.FACE0 + i)] > 6:
             return False
     for seat in range(lay[R.PLAYERS]):
         if not is_random(w, seat):
@@ -166,7 +167,9 @@ def single_roll_turn(
         else:
             j = _choose_move_call(lay, w, seat, face, stream)
             row = MOVES + 4 * j
-            piece, target, flags = (w[row], w[row + 1], w[row + 2]) if j >= 0 else (-1, 0, 0)
+            piece, target, flags = (
+                (w[ix(row)], w[ix(row + 1)], w[ix(row + 2)]) if j >= 0 else (-1, 0, 0)
+            )
         if piece < 0:
             if lay[R.NO_MOVE_ENDS_TURN]:
                 break
@@ -199,20 +202,20 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> 
     n = 1
     while face == 6 and n < MAX_ROLLS:
         face = roll(lay, w, stream)
-        w[ROLLS + n] = face
+        w[ix(ROLLS + n)] = face
         n += 1
     if n == 1:
         # One roll: the plans are the single moves, no search needed.
         j = choose_move(lay, w, seat, face, stream)
         if j >= 0:
             row = MOVES + 4 * j
-            apply_move(lay, w, seat, w[row], w[row + 1], w[row + 2], STATS, False)
+            apply_move(lay, w, seat, w[ix(row)], w[ix(row + 1)], w[ix(row + 2)], STATS, False)
         end_turn(lay, w, seat, stream)
         return
     choose_plan(lay, w, seat, n, stream)
     for step in range(w[BEST + B_STEPS]):
-        face = w[CHOSEN + 2 * step]
-        piece = w[CHOSEN + 2 * step + 1]
+        face = w[ix(CHOSEN + 2 * step)]
+        piece = w[ix(CHOSEN + 2 * step + 1)]
         target, flags = move_target(lay, w, seat, piece, face)
         apply_move(lay, w, seat, piece, target, flags, STATS, False)
     end_turn(lay, w, seat, stream)
