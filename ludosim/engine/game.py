@@ -40,6 +40,7 @@ from ludosim.engine.state import (
     SEATS,
     STATS,
     finished,
+    ix,
     reset_state,
 )
 from ludosim.engine.turn import free_play, plan_turn, single_roll_turn
@@ -57,20 +58,20 @@ def roll_off(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     contenders = SEATBUF + MAX_PLAYERS * SB_CONTENDERS
     throws = SEATBUF + MAX_PLAYERS * SB_THROWS
     for j in range(n):
-        w[contenders + j] = j
+        w[ix(contenders + j)] = j
     m = n
     while m > 1:
         top = -1
         for j in range(m):
-            w[throws + j] = below(stream, 6)
-            top = max(top, w[throws + j])
+            w[ix(throws + j)] = below(stream, 6)
+            top = max(top, w[ix(throws + j)])
         kept = 0
         for j in range(m):  # tied highest re-roll among themselves, in seat order
-            if w[throws + j] == top:
-                w[contenders + kept] = w[contenders + j]
+            if w[ix(throws + j)] == top:
+                w[ix(contenders + kept)] = w[ix(contenders + j)]
                 kept += 1
         m = kept
-    return w[contenders]
+    return w[ix(contenders)]
 
 
 @njit(**HOT)
@@ -81,7 +82,7 @@ def _points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
     goal = lay[R.GOAL]
     total = 0
     for i in range(lay[R.PIECES]):
-        p = w[PROGRESS + MAX_PIECES * seat + i]
+        p = w[ix(PROGRESS + MAX_PIECES * seat + i)]
         total += 250 if p == goal else p + 1
     return total
 
@@ -99,27 +100,27 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
     score = SEATBUF + MAX_PLAYERS * SB_SCORE
     for s in range(n):
         if lay[R.SCORING] == 1:
-            w[score + s] = w[SEATS + MAX_PLAYERS * K_POINTS + s]
+            w[ix(score + s)] = w[ix(SEATS + MAX_PLAYERS * K_POINTS + s)]
         else:
             home = 0
             total = 0
             for i in range(lay[R.PIECES]):
-                p = w[PROGRESS + MAX_PIECES * s + i]
+                p = w[ix(PROGRESS + MAX_PIECES * s + i)]
                 home += p == goal
                 total += p + 1
-            w[score + s] = home * 1_000_000 + total
+            w[ix(score + s)] = home * 1_000_000 + total
     for s in range(n):
-        if w[done + s]:
+        if w[ix(done + s)]:
             continue
         ahead = 0
         for t in range(n):
-            if w[done + t] or t == s:
+            if w[ix(done + t)] or t == s:
                 continue
-            if w[score + t] > w[score + s] or (
-                w[score + t] == w[score + s] and (t - ref) % n < (s - ref) % n
+            if w[ix(score + t)] > w[ix(score + s)] or (
+                w[ix(score + t)] == w[ix(score + s)] and (t - ref) % n < (s - ref) % n
             ):
                 ahead += 1
-        w[SEATS + MAX_PLAYERS * K_PLACE + s] = nfin + 1 + ahead
+        w[ix(SEATS + MAX_PLAYERS * K_PLACE + s)] = nfin + 1 + ahead
 
 
 # How `play_game` plays its turns: one compiled copy of the turn loop each.
@@ -159,9 +160,9 @@ def _turn_loop(
                 # A seat of a start position may have had every piece home
                 # before its turn: it is done after that turn, as in `Game.play`.
                 home = finished(lay, w, seat)
-        if home and not w[done + seat]:
-            w[done + seat] = 1
-            w[order + nfin] = seat
+        if home and not w[ix(done + seat)]:
+            w[ix(done + seat)] = 1
+            w[ix(order + nfin)] = seat
             nfin += 1
             if nfin == 1:
                 w[HEAD + H_TURNS] = turns
@@ -173,7 +174,7 @@ def _turn_loop(
         nxt = seat
         for _ in range(n):  # the next seat clockwise that has not finished (no division)
             nxt = nxt + 1 if nxt + 1 < n else 0
-            if not w[done + nxt]:
+            if not w[ix(done + nxt)]:
                 seat = nxt
                 break
     return nfin, turns, truncated
@@ -190,14 +191,14 @@ def play_game(
     done = SEATBUF + MAX_PLAYERS * SB_DONE
     order = SEATBUF + MAX_PLAYERS * SB_ORDER
     for s in range(n):
-        w[done + s] = 0
+        w[ix(done + s)] = 0
     if lay[R.ROLL_THEN_MOVE]:
         nfin, turns, truncated = _turn_loop(lay, w, stream, first, PLANS, has_start)
     elif free_play(lay, w):
         nfin, turns, truncated = _turn_loop(lay, w, stream, first, FREE, has_start)
     else:
         nfin, turns, truncated = _turn_loop(lay, w, stream, first, SINGLE, has_start)
-    winner = w[order] if nfin > 0 else -1
+    winner = w[ix(order)] if nfin > 0 else -1
     w[HEAD + H_FIRST] = first
     w[HEAD + H_WINNER] = winner
     if winner < 0:
@@ -207,10 +208,10 @@ def play_game(
     w[HEAD + H_TRUNCATED] = truncated
     for s in range(n):
         for j in range(S_SIZE):  # captures .. caught follow place in the results
-            w[SEATS + MAX_PLAYERS * (K_CAPTURES + j) + s] = w[
-                STATS + MAX_PLAYERS * (S_CAPTURES + j) + s
+            w[ix(SEATS + MAX_PLAYERS * (K_CAPTURES + j) + s)] = w[
+                ix(STATS + MAX_PLAYERS * (S_CAPTURES + j) + s)
             ]
-        w[SEATS + MAX_PLAYERS * K_POINTS + s] = _points(lay, w, s, winner)
+        w[ix(SEATS + MAX_PLAYERS * K_POINTS + s)] = _points(lay, w, s, winner)
     for place in range(nfin):
-        w[SEATS + MAX_PLAYERS * K_PLACE + w[order + place]] = place + 1
+        w[ix(SEATS + MAX_PLAYERS * K_PLACE + w[order + place])] = place + 1
     _rank_rest(lay, w, winner if winner >= 0 else first, nfin)

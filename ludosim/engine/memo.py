@@ -103,6 +103,7 @@ from ludosim.engine.state import (
     REV,
     ROLLS,
     YARD,
+    ix,
     undo_to,
 )
 
@@ -122,7 +123,7 @@ def opponents_in_yard(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     for s in range(lay[R.PLAYERS]):
         if s != seat:
             for i in range(lay[R.PIECES]):
-                if w[PROGRESS + MAX_PIECES * s + i] == YARD:
+                if w[ix(PROGRESS + MAX_PIECES * s + i)] == YARD:
                     mask |= np.int64(1) << (bit + i)
             bit += MAX_PIECES
     return mask
@@ -132,7 +133,7 @@ def opponents_in_yard(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
 def _piece_bits(w: np.ndarray, seat: int, piece: int) -> int:
     """A piece's part of `k1`: progress + 1 (< 128) in 7 bits, its reversed flag in bit 28 + i."""
     slot = MAX_PIECES * seat + piece
-    return ((w[PROGRESS + slot] + 1) << (7 * piece)) | (w[REV + slot] << (28 + piece))
+    return ((w[ix(PROGRESS + slot)] + 1) << (7 * piece)) | (w[ix(REV + slot)] << (28 + piece))
 
 
 @njit(**HOT)
@@ -143,7 +144,7 @@ def root_key(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
         k1 |= _piece_bits(w, seat, i)
     k2 = np.int64(0)
     for face in range(1, MAX_FACE + 1):
-        k2 |= w[REM + face] << (7 * (face - 1))  # at most MAX_ROLLS = 64 of a face
+        k2 |= w[ix(REM + face)] << (7 * (face - 1))  # at most MAX_ROLLS = 64 of a face
     return k1, k2
 
 
@@ -180,9 +181,9 @@ def find_node(w: np.ndarray, k1: int, k2: int) -> int:
     j = _first_slot(w, k1, k2)
     while True:
         e = MEMO + E_SIZE * j
-        if w[e + E_K2] == 0:
+        if w[ix(e + E_K2)] == 0:
             return -1
-        if w[e + E_K2] == k2 and w[e + E_K1] == k1:
+        if w[ix(e + E_K2)] == k2 and w[ix(e + E_K1)] == k1:
             return e
         j = (j + 1) & (cap - 1)
 
@@ -191,11 +192,11 @@ def find_node(w: np.ndarray, k1: int, k2: int) -> int:
 def load_node(w: np.ndarray, e: int, dst: int) -> None:
     """Copy the stored summary of entry `e` to `w[dst + N_*]`."""
     for v in range(N_CCAP + 1):
-        w[dst + v] = w[e + E_BEST + v]
-    packed = w[e + E_PUSTER]
-    w[dst + N_MOST] = packed >> 8
-    w[dst + N_FIRST] = (packed >> 4) & 15
-    w[dst + N_UNION] = packed & 15
+        w[ix(dst + v)] = w[ix(e + E_BEST + v)]
+    packed = w[ix(e + E_PUSTER)]
+    w[ix(dst + N_MOST)] = packed >> 8
+    w[ix(dst + N_FIRST)] = (packed >> 4) & 15
+    w[ix(dst + N_UNION)] = packed & 15
 
 
 @njit(**HOT)
@@ -207,15 +208,17 @@ def store_node(w: np.ndarray, k1: int, k2: int, src: int) -> None:
         w[MEMO_HEAD + MH_FULL] = 1
         return
     j = _first_slot(w, k1, k2)
-    while w[MEMO + E_SIZE * j + E_K2] != 0:
+    while w[ix(MEMO + E_SIZE * j + E_K2)] != 0:
         j = (j + 1) & (cap - 1)
     e = MEMO + E_SIZE * j
-    w[e + E_K1] = k1
-    w[e + E_K2] = k2
+    w[ix(e + E_K1)] = k1
+    w[ix(e + E_K2)] = k2
     for v in range(N_CCAP + 1):
-        w[e + E_BEST + v] = w[src + v]
-    w[e + E_PUSTER] = (w[src + N_MOST] << 8) | (w[src + N_FIRST] << 4) | w[src + N_UNION]
-    w[MEMO + E_SIZE * w[MEMO_HEAD + MH_MAX] + used] = j
+        w[ix(e + E_BEST + v)] = w[ix(src + v)]
+    w[ix(e + E_PUSTER)] = (
+        (w[ix(src + N_MOST)] << 8) | (w[ix(src + N_FIRST)] << 4) | w[ix(src + N_UNION)]
+    )
+    w[ix(MEMO + E_SIZE * w[MEMO_HEAD + MH_MAX] + used)] = j
     w[MEMO_HEAD + MH_USED] = used + 1
 
 
@@ -224,7 +227,7 @@ def clear_table(w: np.ndarray, cap: int) -> None:
     """Empty the slots stored so far and use `cap` entries from now on."""
     listed = MEMO + E_SIZE * w[MEMO_HEAD + MH_MAX]
     for k in range(w[MEMO_HEAD + MH_USED]):
-        w[MEMO + E_SIZE * w[listed + k] + E_K2] = 0
+        w[ix(MEMO + E_SIZE * w[listed + k] + E_K2)] = 0
     w[MEMO_HEAD + MH_USED] = 0
     w[MEMO_HEAD + MH_FULL] = 0
     w[MEMO_HEAD + MH_CAP] = cap
@@ -234,25 +237,25 @@ def clear_table(w: np.ndarray, cap: int) -> None:
 @njit(**HOT)
 def _clear_summary(w: np.ndarray, at: int, best: int) -> None:
     """A summary with key `best` and no continuation counted yet."""
-    w[at + N_BEST] = best
-    w[at + N_MALL] = NEG_SCORE
-    w[at + N_CALL] = 0
-    w[at + N_MCAP] = NEG_SCORE
-    w[at + N_CCAP] = 0
-    w[at + N_MOST] = 0
-    w[at + N_FIRST] = 0
-    w[at + N_UNION] = 0
+    w[ix(at + N_BEST)] = best
+    w[ix(at + N_MALL)] = NEG_SCORE
+    w[ix(at + N_CALL)] = 0
+    w[ix(at + N_MCAP)] = NEG_SCORE
+    w[ix(at + N_CCAP)] = 0
+    w[ix(at + N_MOST)] = 0
+    w[ix(at + N_FIRST)] = 0
+    w[ix(at + N_UNION)] = 0
 
 
 @njit(**HOT)
 def _open_node(w: np.ndarray, row: int, k1: int, k2: int, top: int, taken: int) -> None:
     """A stack row for a node about to be expanded, with an empty summary."""
-    w[row + MD_FACE] = top
-    w[row + MD_PIECE] = -1
-    w[row + MD_EXT] = 0
-    w[row + MD_K1] = k1
-    w[row + MD_K2] = k2
-    w[row + MD_TAKEN] = taken
+    w[ix(row + MD_FACE)] = top
+    w[ix(row + MD_PIECE)] = -1
+    w[ix(row + MD_EXT)] = 0
+    w[ix(row + MD_K1)] = k1
+    w[ix(row + MD_K2)] = k2
+    w[ix(row + MD_TAKEN)] = taken
     _clear_summary(w, row + MD_ACC, -1)
 
 
@@ -260,8 +263,8 @@ def _open_node(w: np.ndarray, row: int, k1: int, k2: int, top: int, taken: int) 
 def _score_leaf(lay: np.ndarray, w: np.ndarray, seat: int, at: int, taken: int) -> None:
     """Summary of a leaf on the live state (the plan ends here), scored where it ends."""
     _clear_summary(w, at, 0)
-    w[at + N_MALL] = 0 if is_random(w, seat) else score_position(lay, w, seat, taken)
-    w[at + N_CALL] = 1
+    w[ix(at + N_MALL)] = 0 if is_random(w, seat) else score_position(lay, w, seat, taken)
+    w[ix(at + N_CALL)] = 1
 
 
 @njit(**HOT)
@@ -269,11 +272,11 @@ def _merge_best(w: np.ndarray, at: int, score: int, count: int) -> None:
     """Fold `count` continuations with final score `score` into the (best, count) pair at `at`."""
     if count == 0:
         return
-    if score > w[at]:
-        w[at] = score
-        w[at + 1] = count
-    elif score == w[at]:
-        w[at + 1] += count
+    if score > w[ix(at)]:
+        w[ix(at)] = score
+        w[ix(at + 1)] = count
+    elif score == w[ix(at)]:
+        w[ix(at + 1)] += count
 
 
 @njit(**HOT)
@@ -299,15 +302,15 @@ def summarise_last(lay: np.ndarray, w: np.ndarray, seat: int, taken: int, dst: i
             if not rnd:
                 score = score_position(lay, w, seat, taken + captures)
             undo_to(lay, w, mark)
-        w[dst + N_BEST] = plan_key_step(face)
+        w[ix(dst + N_BEST)] = plan_key_step(face)
         _merge_best(w, dst + N_MALL, score, 1)
         if captures > 0:
             _merge_best(w, dst + N_MCAP, score, 1)
-            w[dst + N_UNION] |= np.int64(1) << piece
-            if captures > w[dst + N_MOST]:  # strictly: the first with the most captures
-                w[dst + N_MOST] = captures
-                w[dst + N_FIRST] = np.int64(1) << piece
-    if w[dst + N_BEST] < 0:
+            w[ix(dst + N_UNION)] |= np.int64(1) << piece
+            if captures > w[ix(dst + N_MOST)]:  # strictly: the first with the most captures
+                w[ix(dst + N_MOST)] = captures
+                w[ix(dst + N_FIRST)] = np.int64(1) << piece
+    if w[ix(dst + N_BEST)] < 0:
         _score_leaf(lay, w, seat, dst, taken)  # the roll cannot be used: a leaf
 
 
@@ -344,22 +347,22 @@ def _fold_child(w: np.ndarray, acc: int, child: int, face: int, piece: int, capt
     Only children whose continuations have the node's best key count
     (`_merge` / `_better` of `PlanTree`).
     """
-    key = w[child + N_BEST] + plan_key_step(face)
-    if key < w[acc + N_BEST]:
+    key = w[ix(child + N_BEST)] + plan_key_step(face)
+    if key < w[ix(acc + N_BEST)]:
         return
-    if key > w[acc + N_BEST]:
+    if key > w[ix(acc + N_BEST)]:
         _clear_summary(w, acc, key)
-    _merge_best(w, acc + N_MALL, w[child + N_MALL], w[child + N_CALL])
+    _merge_best(w, acc + N_MALL, w[ix(child + N_MALL)], w[ix(child + N_CALL)])
     if captures > 0:  # every continuation through a capturing move captures
-        _merge_best(w, acc + N_MCAP, w[child + N_MALL], w[child + N_CALL])
+        _merge_best(w, acc + N_MCAP, w[ix(child + N_MALL)], w[ix(child + N_CALL)])
     else:
-        _merge_best(w, acc + N_MCAP, w[child + N_MCAP], w[child + N_CCAP])
+        _merge_best(w, acc + N_MCAP, w[ix(child + N_MCAP)], w[ix(child + N_CCAP)])
     bit = (np.int64(1) << piece) if captures > 0 else np.int64(0)
-    most = captures + w[child + N_MOST]
-    if most > w[acc + N_MOST]:  # strictly: children are folded in plan order
-        w[acc + N_MOST] = most
-        w[acc + N_FIRST] = bit | w[child + N_FIRST]
-    w[acc + N_UNION] |= bit | w[child + N_UNION]
+    most = captures + w[ix(child + N_MOST)]
+    if most > w[ix(acc + N_MOST)]:  # strictly: children are folded in plan order
+        w[ix(acc + N_MOST)] = most
+        w[ix(acc + N_FIRST)] = bit | w[ix(child + N_FIRST)]
+    w[ix(acc + N_UNION)] |= bit | w[ix(child + N_UNION)]
 
 
 @njit(**HOT)
@@ -367,18 +370,18 @@ def _keep_kid(w: np.ndarray, child: int, face: int, piece: int, captures: int) -
     """Remember a child of the turn's root and its summary, in plan order."""
     n = w[NKIDS]
     kid = KIDS + KID_SIZE * n
-    w[kid + KID_FACE] = face
-    w[kid + KID_PIECE] = piece
-    w[kid + KID_CAPS] = captures
+    w[ix(kid + KID_FACE)] = face
+    w[ix(kid + KID_PIECE)] = piece
+    w[ix(kid + KID_CAPS)] = captures
     for v in range(N_SIZE):
-        w[kid + KID_SUMMARY + v] = w[child + v]
+        w[ix(kid + KID_SUMMARY + v)] = w[ix(child + v)]
     w[NKIDS] = n + 1
 
 
 @njit(**HOT)
 def _top_face(w: np.ndarray) -> int:
     for face in range(MAX_FACE, 0, -1):
-        if w[REM + face] > 0:
+        if w[ix(REM + face)] > 0:
             return face
     return 0
 
@@ -425,12 +428,12 @@ def summarise_node(
     while True:
         row = MDFS + MD_SIZE * d
         # The next legal (face, piece) of this node, after the one tried last.
-        face = w[row + MD_FACE]
-        piece = w[row + MD_PIECE] + 1
+        face = w[ix(row + MD_FACE)]
+        piece = w[ix(row + MD_PIECE)] + 1
         target = NONE
         flags = 0
         while face >= 1:
-            if w[REM + face] > 0:
+            if w[ix(REM + face)] > 0:
                 while piece < pieces:
                     target, flags = move_target(lay, w, seat, piece, face)
                     if target != NONE:
@@ -441,57 +444,61 @@ def summarise_node(
             face -= 1
             piece = 0
         if target != NONE:
-            w[row + MD_FACE] = face
-            w[row + MD_PIECE] = piece
-            w[row + MD_EXT] = 1
+            w[ix(row + MD_FACE)] = face
+            w[ix(row + MD_PIECE)] = piece
+            w[ix(row + MD_EXT)] = 1
             mark = w[CTR + C_UNDO]
-            w[row + MD_MARK] = mark
+            w[ix(row + MD_MARK)] = mark
             captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
-            w[row + MD_CAPS] = captures
-            w[REM + face] -= 1
-            c1, c2 = child_key(lay, w, seat, w[row + MD_K1], w[row + MD_K2], piece, face, captures)
+            w[ix(row + MD_CAPS)] = captures
+            w[ix(REM + face)] -= 1
+            c1, c2 = child_key(
+                lay, w, seat, w[ix(row + MD_K1)], w[ix(row + MD_K2)], piece, face, captures
+            )
             # A node one move from the root is reached by that move only: never looked up.
             found = find_node(w, c1, c2) if d >= 1 else -1
             if found < 0 and left - d == 2:
                 # The child has one roll left: counted at once, stored where another
                 # order of the same moves may reach it again.
-                summarise_last(lay, w, seat, w[row + MD_TAKEN] + captures, LEAF)
+                summarise_last(lay, w, seat, w[ix(row + MD_TAKEN)] + captures, LEAF)
                 if d >= 1:
                     store_node(w, c1, c2, LEAF)
             elif found >= 0:
                 load_node(w, found, LEAF)
             else:
                 d += 1
-                _open_node(w, MDFS + MD_SIZE * d, c1, c2, top, w[row + MD_TAKEN] + captures)
+                _open_node(w, MDFS + MD_SIZE * d, c1, c2, top, w[ix(row + MD_TAKEN)] + captures)
                 continue
             _fold_child(w, row + MD_ACC, LEAF, face, piece, captures)
             if keep_kids and d == 0:
                 _keep_kid(w, LEAF, face, piece, captures)
             undo_to(lay, w, mark)
-            w[REM + face] += 1
+            w[ix(REM + face)] += 1
             continue
         # Every child of this node is folded in: the node is complete.
         acc = row + MD_ACC
-        if not w[row + MD_EXT]:
-            _score_leaf(lay, w, seat, acc, w[row + MD_TAKEN])  # rolls left, none usable
+        if not w[ix(row + MD_EXT)]:
+            _score_leaf(lay, w, seat, acc, w[ix(row + MD_TAKEN)])  # rolls left, none usable
         if d == 0:
             for v in range(N_SIZE):
-                w[MRES + v] = w[acc + v]
+                w[ix(MRES + v)] = w[ix(acc + v)]
             return True
-        store_node(w, w[row + MD_K1], w[row + MD_K2], acc)
+        store_node(w, w[ix(row + MD_K1)], w[ix(row + MD_K2)], acc)
         if may_stop and w[MEMO_HEAD + MH_FULL]:
             for r in range(d):
-                w[REM + w[MDFS + MD_SIZE * r + MD_FACE]] += 1
+                w[ix(REM + w[MDFS + MD_SIZE * r + MD_FACE])] += 1
             undo_to(lay, w, root_mark)
             return False
         d -= 1
         parent = MDFS + MD_SIZE * d
-        face = w[parent + MD_FACE]
-        undo_to(lay, w, w[parent + MD_MARK])
-        w[REM + face] += 1
-        _fold_child(w, parent + MD_ACC, acc, face, w[parent + MD_PIECE], w[parent + MD_CAPS])
+        face = w[ix(parent + MD_FACE)]
+        undo_to(lay, w, w[ix(parent + MD_MARK)])
+        w[ix(REM + face)] += 1
+        _fold_child(
+            w, parent + MD_ACC, acc, face, w[ix(parent + MD_PIECE)], w[ix(parent + MD_CAPS)]
+        )
         if keep_kids and d == 0:
-            _keep_kid(w, acc, face, w[parent + MD_PIECE], w[parent + MD_CAPS])
+            _keep_kid(w, acc, face, w[ix(parent + MD_PIECE)], w[ix(parent + MD_CAPS)])
 
 
 # ------------------------------------------------------------------ choosing
@@ -524,38 +531,38 @@ def pick_plan(
     # The root's children were kept by the search (`KIDS`): no need to try them again.
     for j in range(w[NKIDS] if node > 0 else 0):
         kid = KIDS + KID_SIZE * j
-        face = w[kid + KID_FACE]
-        captures = w[kid + KID_CAPS]
+        face = w[ix(kid + KID_FACE)]
+        captures = w[ix(kid + KID_CAPS)]
         child = kid + KID_SUMMARY
-        if w[child + N_BEST] + plan_key_step(face) != node:
+        if w[ix(child + N_BEST)] + plan_key_step(face) != node:
             continue
         if need and captures == 0:
-            score, count = w[child + N_MCAP], w[child + N_CCAP]
+            score, count = w[ix(child + N_MCAP)], w[ix(child + N_CCAP)]
         else:
-            score, count = w[child + N_MALL], w[child + N_CALL]
+            score, count = w[ix(child + N_MALL)], w[ix(child + N_CALL)]
         size = count if score == final else 0
         if index >= size:
             index -= size
             continue
-        piece = w[kid + KID_PIECE]
+        piece = w[ix(kid + KID_PIECE)]
         if nrolls > 1:
             target, flags = move_target(lay, w, seat, piece, face)
             apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
-            w[REM + face] -= 1
+            w[ix(REM + face)] -= 1
             k1, k2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
         w[CHOSEN] = face
         w[CHOSEN + 1] = piece
         steps = 1
         taken = captures
         need = need and captures == 0
-        node = w[child + N_BEST]
+        node = w[ix(child + N_BEST)]
         break
     while node > 0:
         picked = False
         left = nrolls - steps - 1  # rolls left after this step
         face = top
         while face >= 1 and not picked:
-            if w[REM + face] > 0:
+            if w[ix(REM + face)] > 0:
                 for piece in range(pieces):
                     target, flags = move_target(lay, w, seat, piece, face)
                     if target == NONE:
@@ -567,23 +574,23 @@ def pick_plan(
                         child = LEAF
                     else:
                         captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
-                        w[REM + face] -= 1
+                        w[ix(REM + face)] -= 1
                         c1, c2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
                         summarise_node(lay, w, seat, left, c1, c2, taken + captures, False, False)
                         child = MRES
-                    if w[child + N_BEST] + plan_key_step(face) == node:
+                    if w[ix(child + N_BEST)] + plan_key_step(face) == node:
                         if need and captures == 0:
-                            score, count = w[child + N_MCAP], w[child + N_CCAP]
+                            score, count = w[ix(child + N_MCAP)], w[ix(child + N_CCAP)]
                         else:
-                            score, count = w[child + N_MALL], w[child + N_CALL]
+                            score, count = w[ix(child + N_MALL)], w[ix(child + N_CALL)]
                         size = count if score == final else 0
                         if index < size:
-                            w[CHOSEN + 2 * steps] = face
-                            w[CHOSEN + 2 * steps + 1] = piece
+                            w[ix(CHOSEN + 2 * steps)] = face
+                            w[ix(CHOSEN + 2 * steps + 1)] = piece
                             steps += 1
                             taken += captures
                             need = need and captures == 0
-                            node = w[child + N_BEST]
+                            node = w[ix(child + N_BEST)]
                             if left > 0:
                                 k1, k2 = c1, c2
                             picked = True
@@ -591,7 +598,7 @@ def pick_plan(
                         index -= size
                     if left > 0:
                         undo_to(lay, w, mark)
-                        w[REM + face] += 1
+                        w[ix(REM + face)] += 1
             face -= 1
         if not picked:  # pragma: no cover - the summaries guarantee a child
             break
@@ -600,7 +607,7 @@ def pick_plan(
     undo_to(lay, w, root_mark)
     for j in range(steps):
         if j < nrolls - 1:  # the last step of a full plan never took its roll
-            w[REM + w[CHOSEN + 2 * j]] += 1
+            w[ix(REM + w[CHOSEN + 2 * j])] += 1
 
 
 @njit(**HOT)
@@ -631,9 +638,9 @@ def choose_plan(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int, stream: 
     skipped forced capture is noted for the puster.
     """
     for face in range(16):
-        w[REM + face] = 0
+        w[ix(REM + face)] = 0
     for j in range(nrolls):
-        w[REM + w[ROLLS + j]] += 1
+        w[ix(REM + w[ROLLS + j])] += 1
     if not is_random(w, seat):
         note_before(lay, w, seat)
     summarise_root(lay, w, seat, nrolls)

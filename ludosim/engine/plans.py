@@ -18,6 +18,7 @@ from ludosim.engine.layout import MAX_PIECES, R
 from ludosim.engine.state import (
     HOT,
     PROGRESS,
+    ix,
 )
 
 
@@ -41,14 +42,14 @@ def pieces_at_risk(lay: np.ndarray, w: np.ndarray, seat: int, most: int, first: 
     mask = np.int64(0)
     if most >= 2:
         for i in range(lay[R.PIECES]):
-            p = w[base + i]
+            p = w[ix(base + i)]
             if first & (np.int64(1) << i) and 0 <= p < goal:
                 mask |= np.int64(1) << i
         return mask
     pick = -1
     for i in range(lay[R.PIECES]):
-        p = w[base + i]
-        if union & (np.int64(1) << i) and 0 <= p < goal and (pick < 0 or p > w[base + pick]):
+        p = w[ix(base + i)]
+        if union & (np.int64(1) << i) and 0 <= p < goal and (pick < 0 or p > w[ix(base + pick)]):
             pick = i
     if pick >= 0:
         mask = np.int64(1) << pick
