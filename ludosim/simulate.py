@@ -350,7 +350,7 @@ def summarize(rules: Rules, df: pd.DataFrame) -> Summary:
 
 
 def _run_summary(rules: Rules, prep: dict[str, Any]) -> Summary:
-    from ludosim.engine import HIST_BINS, run_summary
+    from ludosim.engine import HIST_BINS, runners
     from ludosim.engine.batch import A_SIZE, P_SIZE
 
     n = rules.players
@@ -359,6 +359,7 @@ def _run_summary(rules: Rules, prep: dict[str, Any]) -> Summary:
     per_seat = np.zeros((P_SIZE, n), dtype=np.int64)
     places = np.zeros((n, n), dtype=np.int64)
     hist = np.zeros((2, HIST_BINS), dtype=np.int64)
+    _, run_summary = runners(rules.roll_then_move)
     block = chunk * _SUMMARY_BLOCK_CHUNKS
     done = 0
     while done < prep["games"]:
@@ -419,7 +420,7 @@ def simulate(
     """
     import numba
 
-    from ludosim.engine import H_SIZE, K_SIZE, run_batch
+    from ludosim.engine import H_SIZE, K_SIZE, runners
 
     prep = _prepare(
         rules, games, seed, policies, start, start_seat, threads, chunk_size, first_game
@@ -433,6 +434,7 @@ def simulate(
             return result
         head = np.zeros((prep["games"], H_SIZE), dtype=np.int32)
         seats = np.zeros((prep["games"], K_SIZE, rules.players), dtype=np.int16)
+        run_batch, _ = runners(rules.roll_then_move)
         run_batch(
             prep["lay"],
             prep["work"],

@@ -68,7 +68,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
         numba.config.CACHE_DIR = _folder
 
 # The kernel modules are imported only now, after the cache folder is set.
-from ludosim.engine.batch import HIST_BINS, play_one, run_batch, run_summary  # noqa: E402
+from ludosim.engine.batch import HIST_BINS, play_one, runners  # noqa: E402
 from ludosim.engine.layout import R, T, compile_board, compile_layout, compile_rules  # noqa: E402
 from ludosim.engine.state import H_SIZE, K_SIZE, new_work  # noqa: E402
 
@@ -84,7 +84,6 @@ __all__ = [
     "compile_rules",
     "new_work",
     "play_one",
-    "run_batch",
-    "run_summary",
+    "runners",
     "source_hash",
 ]

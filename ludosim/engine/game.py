@@ -180,11 +180,21 @@ def _turn_loop(
     return nfin, turns, truncated
 
 
-@njit(**HOT)
-def play_game(
-    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
+@njit(**HOT, inline="always")
+def play_game_of_kind(
+    lay: np.ndarray,
+    w: np.ndarray,
+    stream: np.ndarray,
+    has_start: bool,
+    start_seat: int,
+    plans: bool,
 ) -> None:
-    """Play one game from `stream` into `w[HEAD:]` and `w[SEATS:]`; the final position stays."""
+    """`play_game` for rules known to be roll-then-move (`plans`) or single-roll.
+
+    Called with a literal `plans`, numba prunes the other kind of turn before
+    typing, so a single-roll run never compiles the Killer plan search (and
+    the reverse): the first command after install compiles half as much.
+    """
     n = lay[R.PLAYERS]
     reset_state(lay, w, has_start)
     first = start_seat if has_start else roll_off(lay, w, stream)
@@ -192,7 +202,7 @@ def play_game(
     order = SEATBUF + MAX_PLAYERS * SB_ORDER
     for s in range(n):
         w[ix(done + s)] = 0
-    if lay[R.ROLL_THEN_MOVE]:
+    if plans:
         nfin, turns, truncated = _turn_loop(lay, w, stream, first, PLANS, has_start)
     elif free_play(lay, w):
         nfin, turns, truncated = _turn_loop(lay, w, stream, first, FREE, has_start)
@@ -215,3 +225,30 @@ def play_game(
     for place in range(nfin):
         w[ix(SEATS + MAX_PLAYERS * K_PLACE + w[order + place])] = place + 1
     _rank_rest(lay, w, winner if winner >= 0 else first, nfin)
+
+
+@njit(**HOT)
+def play_single_roll_game(
+    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
+) -> None:
+    """`play_game` for single-roll rules (no Killer plan search compiled in)."""
+    play_game_of_kind(lay, w, stream, has_start, start_seat, False)
+
+
+@njit(**HOT)
+def play_plan_game(
+    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
+) -> None:
+    """`play_game` for roll-then-move (Killer) rules."""
+    play_game_of_kind(lay, w, stream, has_start, start_seat, True)
+
+
+@njit(**HOT)
+def play_game(
+    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
+) -> None:
+    """Play one game from `stream` into `w[HEAD:]` and `w[SEATS:]`; the final position stays."""
+    if lay[R.ROLL_THEN_MOVE]:
+        play_plan_game(lay, w, stream, has_start, start_seat)
+    else:
+        play_single_roll_game(lay, w, stream, has_start, start_seat)
