@@ -113,6 +113,13 @@ _S29 = np.uint64(29)
 MAX_FACE = 8  # highest face code (the star)
 _LOW32 = (1 << 32) - 1
 
+# Numba compiles a separate copy of an (ordinary, not inlined) callee for
+# every distinct literal argument it is called with, so constant offsets and
+# flags passed to the search's helpers are wrapped as plain values
+# (`np.int64(LEAF)`, `NO`, `YES`): one compiled copy each, a shorter first compile.
+NO = np.bool_(False)
+YES = np.bool_(True)
+
 
 # ------------------------------------------------------------------ keys
 @njit(**HOT)
@@ -335,7 +342,7 @@ def _last_move(
         return captures
     mark = w[CTR + C_UNDO]
     captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
-    _score_leaf(lay, w, seat, LEAF, taken + captures)
+    _score_leaf(lay, w, seat, np.int64(LEAF), taken + captures)
     undo_to(lay, w, mark)
     return captures
 
@@ -411,14 +418,14 @@ def summarise_node(
     if keep_kids:
         w[NKIDS] = 0
     if left == 0:
-        _score_leaf(lay, w, seat, MRES, taken)
+        _score_leaf(lay, w, seat, np.int64(MRES), taken)
         return True
     found = find_node(w, k1, k2)
     if found >= 0:
-        load_node(w, found, MRES)
+        load_node(w, found, np.int64(MRES))
         return True
     if left == 1:
-        summarise_last(lay, w, seat, taken, MRES)
+        summarise_last(lay, w, seat, taken, np.int64(MRES))
         return True
     pieces = lay[R.PIECES]
     root_mark = w[CTR + C_UNDO]
@@ -460,18 +467,18 @@ def summarise_node(
             if found < 0 and left - d == 2:
                 # The child has one roll left: counted at once, stored where another
                 # order of the same moves may reach it again.
-                summarise_last(lay, w, seat, w[ix(row + MD_TAKEN)] + captures, LEAF)
+                summarise_last(lay, w, seat, w[ix(row + MD_TAKEN)] + captures, np.int64(LEAF))
                 if d >= 1:
-                    store_node(w, c1, c2, LEAF)
+                    store_node(w, c1, c2, np.int64(LEAF))
             elif found >= 0:
-                load_node(w, found, LEAF)
+                load_node(w, found, np.int64(LEAF))
             else:
                 d += 1
                 _open_node(w, MDFS + MD_SIZE * d, c1, c2, top, w[ix(row + MD_TAKEN)] + captures)
                 continue
-            _fold_child(w, row + MD_ACC, LEAF, face, piece, captures)
+            _fold_child(w, row + MD_ACC, np.int64(LEAF), face, piece, captures)
             if keep_kids and d == 0:
-                _keep_kid(w, LEAF, face, piece, captures)
+                _keep_kid(w, np.int64(LEAF), face, piece, captures)
             undo_to(lay, w, mark)
             w[ix(REM + face)] += 1
             continue
@@ -576,7 +583,7 @@ def pick_plan(
                         captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
                         w[ix(REM + face)] -= 1
                         c1, c2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
-                        summarise_node(lay, w, seat, left, c1, c2, taken + captures, False, False)
+                        summarise_node(lay, w, seat, left, c1, c2, taken + captures, NO, NO)
                         child = MRES
                     if w[ix(child + N_BEST)] + plan_key_step(face) == node:
                         if need and captures == 0:
@@ -624,7 +631,7 @@ def summarise_root(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int) -> No
     cap = min(MEMO_START, top)
     while True:
         clear_table(w, cap)
-        if summarise_node(lay, w, seat, nrolls, k1, k2, 0, cap < top, True):
+        if summarise_node(lay, w, seat, nrolls, k1, k2, np.int64(0), cap < top, YES):
             return
         cap *= 2
 

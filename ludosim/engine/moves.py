@@ -126,7 +126,7 @@ def _walk_numbers(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, steps: 
     return (NONE, 0) if q == NONE else (q, BACKWARDS | BOUNCED)
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def resolve_landing(
     lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int, entering: bool
 ) -> int:
@@ -162,7 +162,7 @@ def resolve_landing(
     return LAND  # lone_piece: an opponent sharing with own pieces is not captured
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """A piece of `seat` may come out of its yard now (the entering face rolled)."""
     sq = square_of(lay, seat, 0)
@@ -193,7 +193,7 @@ def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int
     return q, 0
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def _add_move(w: np.ndarray, k: int, piece: int, target: int, flags: int) -> None:
     """Write move number `k` of the move list."""
     row = MOVES + 4 * k
@@ -222,7 +222,7 @@ def free_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     return mask
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def free_target(w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """(landing, flags) of a move `free_movers` allows."""
     p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
@@ -304,7 +304,7 @@ def _arrive(
     return captures, True
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
     """Where a piece that ended a move on progress `p` jumps to, or NONE."""
     if lay[R.STAR_JUMP] == 0 or flags & ENTERING or not lay[ix(TABLE + STRIDE * T.IS_STAR + p)]:

@@ -24,7 +24,7 @@ _S32 = np.uint64(32)
 _ONE = np.uint64(1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def mix64(z: np.uint64) -> np.uint64:
     """SplitMix64 finaliser (wrapping uint64 arithmetic)."""
     z = (z ^ (z >> _S30)) * _MIX1
@@ -38,7 +38,7 @@ def stream_key(seed: np.uint64, game: np.uint64) -> np.uint64:
     return mix64(mix64(np.uint64(seed)) + np.uint64(game) * _GOLDEN)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def next64(stream: np.ndarray) -> np.uint64:
     """The next raw number of `stream` (`uint64[2]`: key, draws so far)."""
     draws = stream[1] + _ONE
@@ -46,13 +46,13 @@ def next64(stream: np.ndarray) -> np.uint64:
     return mix64(stream[0] + draws * _GOLDEN)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def below(stream: np.ndarray, n: int) -> int:
     """Uniform integer in [0, n) by multiply-shift, as `Stream.below`."""
     return np.int64(((next64(stream) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def uniform_bits(stream: np.ndarray) -> np.int64:
     """The 53 random bits behind `uniform()`, as an integer (for exact comparisons)."""
     return np.int64(next64(stream) >> _S11)

@@ -245,7 +245,7 @@ def new_work(policies: np.ndarray, start: np.ndarray | None, memo_slots: int = 0
     return w
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def square_of(lay: np.ndarray, seat: int, p: int) -> int:
     """Absolute track square of `seat`'s piece at progress `p`, or -1 off the track."""
     return lay[ix(SQUARE + STRIDE * seat + p + 1)]
@@ -279,7 +279,7 @@ def put(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, p: int) -> None:
     relocate(lay, w, seat, piece, old, p, square_of(lay, seat, p))
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def relocate(
     lay: np.ndarray, w: np.ndarray, seat: int, piece: int, old: int, p: int, new: int
 ) -> None:
@@ -322,7 +322,7 @@ def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
     w[CTR + C_UNDO] = mark
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def in_play(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """Some piece of `seat` is on the track or in its home column."""
     goal = lay[R.GOAL]
@@ -333,7 +333,7 @@ def in_play(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     return False
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def finished(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """Every piece of `seat` is in the goal."""
     goal = lay[R.GOAL]

@@ -48,14 +48,14 @@ from ludosim.engine.state import (
 )
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def roll(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     """One die roll: `below(6)` indexes the faces; counted in `rolls`."""
     w[CTR + C_ROLLS] += 1
     return lay[R.FACE0 + below(stream, 6)]
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def face_bonus(lay: np.ndarray, face: int, entered: bool) -> int:
     """Bonus rolls a face earns by itself (RULES.md section 2, bonus rolls)."""
     if face == FACE_GLOBE:
