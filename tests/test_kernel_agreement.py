@@ -238,3 +238,45 @@ def test_kernel_agrees_on_random_toggles_and_policies(
     )
     bad = _differences(rules, seed, range(10), policies)
     assert not bad, f"rules {rules.to_dict()}, policies {policies}:\n" + "\n".join(bad[:3])
+
+
+# The kernel plays "free" games (every seat random, nothing bars a move, exact
+# finish, optional captures, a numbers die) on a short path that draws among
+# a mask of movable pieces instead of writing the move list
+# (`engine.turn.free_play`). These rules take it, and variants just off it.
+FREE_VARIANTS = {
+    "plain-app": {},
+    "start-capacity": {"start_capacity": 1},
+    "safe-start-lander-home": {"safe": ("starts",), "safe_landing": "lander_home"},
+    "blocks-send-lander-home": {"block_landing": "lander_home", "pieces": 2, "players": 3},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(FREE_VARIANTS))
+def test_kernel_agrees_on_the_free_random_path(variant: str) -> None:
+    from ludosim.bench import plain_app_rules
+
+    rules = plain_app_rules().replace(**FREE_VARIANTS[variant])
+    bad = _differences(rules, SEED, range(150))
+    assert not bad, f"{len(bad)} games differ under {variant}:\n" + "\n".join(bad[:5])
+    # One heuristic seat takes the same rules off the free path: still the same games.
+    mixed = ["runner"] + ["random"] * (rules.players - 1)
+    bad = _differences(rules, SEED, range(40), mixed)
+    assert not bad, f"{len(bad)} games differ under {variant} with a runner:\n" + "\n".join(bad[:5])
+
+
+@pytest.mark.parametrize("preset", ["app", "killer"])
+def test_a_seat_finished_in_the_start_position_is_done_after_its_first_turn(preset: str) -> None:
+    """The turn loop learns of finishes from the turn; a start position can hold one already."""
+    from ludosim.reference.game import Game
+
+    rules = Rules.preset(preset).replace(play_to_end=True)
+    goal = rules.goal
+    rows = [[goal] * 4, [-1, 3, -1, -1], [-1, -1, 7, -1], [20, -1, -1, -1]]
+    pos = Position.from_progress(rules, rows)
+    df = simulate(rules, games=12, seed=3, start=pos, start_seat=0)
+    for game, kernel in enumerate(df.to_dict("records")):
+        ref = Game(rules, 3, game, start=pos, record=False, start_seat=0).play()
+        assert ref.row() == kernel, game
+    assert (df["place_0"] == 1).all() and (df["winner"] == 0).all()
+    assert (df["turns"] == 1).all()  # done after its first turn, as in `Game.play`
