@@ -8,6 +8,12 @@ and the puster), `turn` (one turn), `game` (one game) and `batch` (many games in
 parallel). `ludosim.simulate` is the public wrapper that validates inputs and
 packages results.
 
+Single-roll and roll-then-move (Killer) games have separate compiled entry
+points (`runners(plans)`), so a run compiles only its own kind of turn; a
+single-roll game plays in one of two compiled turn loops, a short one where
+every seat picks at random among a mask of movable pieces (`turn.free_play`)
+and the general one. All of them play the same games as the reference engine.
+
 Every helper is `@njit(cache=True)`. Numba invalidates a cached function only
 when its own source file changes, not when a helper it calls in another module
 does, so an edited kernel could silently run stale machine code. To rule that

@@ -7,12 +7,14 @@ Walks are never materialised: path squares are checked as they are stepped
 on, and only when the passing rules can bar anything (`R.PASS_ALL`).
 
 Speed notes (these run once or more per die roll, so every instruction counts):
-`legal_moves` and `apply_move_inline` are inlined at numba-IR level into their
-callers (a call passes each array as seven words on the stack; `apply_move` is
-the same move as an ordinary call, for the plan search); rule slots are read
-into locals before the first store to `w`, because LLVM cannot tell that `lay`
-and `w` do not overlap and would reload them after every store; the common
-"number face, free passing, exact finish" case has its own short loop.
+`legal_moves`, `move_target` and `apply_move_inline` are inlined at numba-IR
+level into their callers (a call passes each array as seven words on the
+stack; `apply_move` is the same move as an ordinary call, for the plan
+search); small helpers are left to LLVM, which inlines them without the
+compile time that numba-level inlining costs; indices are unsigned
+(`state.ix`), which spares a wraparound test per access; rule slots are
+read into locals before the first store to `w`, because LLVM cannot tell
+that `lay` and `w` do not overlap and would reload them after every store.
 """
 
 from __future__ import annotations
