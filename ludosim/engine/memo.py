@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from ludosim.engine.layout import MAX_PIECES, NONE, R
-from ludosim.engine.moves import apply_move, move_target
+from ludosim.engine.moves import apply_move, move_target, move_target_call
 from ludosim.engine.plans import plan_key_step
 from ludosim.engine.policy import (
     draw_skip,
@@ -553,7 +553,7 @@ def pick_plan(
             continue
         piece = w[ix(kid + KID_PIECE)]
         if nrolls > 1:
-            target, flags = move_target(lay, w, seat, piece, face)
+            target, flags = move_target_call(lay, w, seat, piece, face)
             apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
             w[ix(REM + face)] -= 1
             k1, k2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
@@ -571,7 +571,7 @@ def pick_plan(
         while face >= 1 and not picked:
             if w[ix(REM + face)] > 0:
                 for piece in range(pieces):
-                    target, flags = move_target(lay, w, seat, piece, face)
+                    target, flags = move_target_call(lay, w, seat, piece, face)
                     if target == NONE:
                         continue
                     mark = w[CTR + C_UNDO]

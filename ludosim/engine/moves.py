@@ -196,6 +196,12 @@ def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int
 
 
 @njit(**HOT)
+def move_target_call(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
+    """`move_target` as an ordinary call, for callers off the hot path (one compiled copy)."""
+    return move_target(lay, w, seat, piece, face)
+
+
+@njit(**HOT)
 def _add_move(w: np.ndarray, k: int, piece: int, target: int, flags: int) -> None:
     """Write move number `k` of the move list."""
     row = MOVES + 4 * k

@@ -17,7 +17,7 @@ from ludosim.engine.moves import (
     apply_move_inline,
     free_movers,
     free_target,
-    move_target,
+    move_target_call,
 )
 from ludosim.engine.plans import pieces_at_risk
 from ludosim.engine.policy import choose_move, is_random, pick_random_piece
@@ -216,6 +216,6 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> 
     for step in range(w[BEST + B_STEPS]):
         face = w[ix(CHOSEN + 2 * step)]
         piece = w[ix(CHOSEN + 2 * step + 1)]
-        target, flags = move_target(lay, w, seat, piece, face)
+        target, flags = move_target_call(lay, w, seat, piece, face)
         apply_move(lay, w, seat, piece, target, flags, STATS, False)
     end_turn(lay, w, seat, stream)
