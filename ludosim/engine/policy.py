@@ -8,8 +8,13 @@ skipper's probability as an integer threshold, so that scores are exact
 integers in both engines and the skip draw compares integers.
 
 An option's features compare the position after it with the position before
-it; the before side is summarised once per decision (`note_before`), the
-after side is read from the live state after the option was tried.
+it. A single move changes one own piece and, by capturing, empties one
+square of opponents, so most options are scored without playing them
+(`score_predicted`): the square counts say how the landing resolves and what
+it captures, and `safe`/`exposed` are adjusted from a once-per-decision
+summary (`threat_mask`). A move followed by a star jump is tried on the live
+state instead (`score_by_trying`: apply, `score_position` against
+`note_before`, undo), as the Killer plan search does for every move.
 """
 
 from __future__ import annotations
@@ -20,7 +25,16 @@ import numpy as np
 from numba import njit
 
 from ludosim.engine.layout import MAX_PIECES, NONE, SAFE, STRIDE, TABLE, R, T, detect_threshold
-from ludosim.engine.moves import BACKWARDS, ENTERING, apply_move, legal_moves
+from ludosim.engine.moves import (
+    BACKWARDS,
+    CAPTURE,
+    ENTERING,
+    HOME,
+    _star_jump,
+    apply_move,
+    legal_moves,
+    resolve_landing,
+)
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     C_SKIPS,
@@ -235,14 +249,181 @@ def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: i
 
 
 @njit(**HOT, inline="always")
+def predict_landing(
+    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, target: int, flags: int
+) -> tuple:
+    """(final progress, captures, emptied square) of a legal move, read from the square counts.
+
+    The landing resolves as `apply_move` would resolve it (`resolve_landing`):
+    the mover stays on `target` (capturing every opponent piece there, whose
+    square is then empty: the third value, else -1) or goes back to its yard.
+    Returns (NONE, 0, -1) when a star jump follows the landing: then a second
+    landing depends on the first, and the move must be tried.
+    """
+    sq1 = square_of(lay, seat, target)
+    sq0 = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + piece])
+    kind = resolve_landing(lay, w, seat, sq1, sq0, (flags & ENTERING) != 0)
+    if kind == HOME:
+        return YARD, 0, -1
+    if _star_jump(lay, target, flags) != NONE:
+        return NONE, 0, -1
+    if kind == CAPTURE:
+        return target, w[TOT + sq1] - w[CNT + STRIDE * seat + sq1], sq1
+    return target, 0, -1
+
+
+@njit(**HOT, inline="always")
+def lead_summary(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
+    """(best standing, its piece, second best standing) of the seat's pieces (standing = p + 1).
+
+    The `lead` after a move is the mover's new standing or the best of the
+    others: the second best when the mover is the (first) leader.
+    """
+    best = 0
+    leader = -1
+    second = 0
+    for i in range(lay[R.PIECES]):
+        v = w[PROGRESS + MAX_PIECES * seat + i] + 1
+        if v > best:
+            second = best
+            best = v
+            leader = i
+        elif v > second:
+            second = v
+    return best, leader, second
+
+
+@njit(**HOT, inline="always")
+def threatened(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, emptied: int) -> bool:
+    """An opponent track piece stands 1-6 squares behind track square `sq`.
+
+    Square `emptied` (or -1) counts as free of opponents: a capture there is
+    being scored. The mover never counts, being the seat's own piece.
+    """
+    track = lay[R.TRACK_LEN]
+    own = CNT + STRIDE * seat
+    for back in range(1, 7):
+        s2 = sq - back
+        if s2 < 0:
+            s2 += track
+        if s2 != emptied and w[TOT + s2] > w[own + s2]:
+            return True
+    return False
+
+
+@njit(**HOT, inline="always")
+def threat_mask(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """Bit i set when own piece i is on the track with an opponent 1-6 squares behind it.
+
+    Computed once per decision: an option that captures nothing moves no
+    opponent, so these bits still hold after it for every piece but the mover.
+    """
+    mask = 0
+    for i in range(lay[R.PIECES]):
+        sq = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
+        if sq >= 0 and threatened(lay, w, seat, sq, -1):
+            mask |= np.int64(1) << i
+    return mask
+
+
+@njit(**HOT, inline="always")
+def guarded_after(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    mover: int,
+    sq0: int,
+    sq1: int,
+    emptied: int,
+    threats: int,
+) -> tuple:
+    """(safe, exposed) after the mover goes from square `sq0` to `sq1` (-1: off the track).
+
+    As `count_guarded` on the position after the move, without playing it:
+    own counts change by the mover only; opponents change only on `emptied`
+    (a capture, then every piece is scanned again), otherwise the threat bits
+    of `threat_mask` hold for every piece but the mover.
+    """
+    own = CNT + STRIDE * seat
+    safe = 0
+    exposed = 0
+    for i in range(lay[R.PIECES]):
+        sq = sq1 if i == mover else square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
+        if sq < 0:
+            continue
+        if lay[SAFE + sq] or w[own + sq] - (sq == sq0) + (sq == sq1) >= 2:
+            safe += 1
+        elif i == mover or emptied >= 0:
+            exposed += threatened(lay, w, seat, sq, emptied)
+        else:
+            exposed += (threats >> i) & 1
+    return safe, exposed
+
+
+@njit(**HOT, inline="always")
+def score_predicted(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    piece: int,
+    final: int,
+    captures: int,
+    emptied: int,
+    lead_others: int,
+    threats: int,
+) -> int:
+    """`score_position` of moving `piece` to progress `final` (`predict_landing`), unplayed.
+
+    Only the mover's progress changes, so every own-piece feature is its
+    before and after value; `lead_others` is the best standing of the other
+    pieces (`lead_summary`), `threats` the decision's `threat_mask`.
+    """
+    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
+    p = w[PROGRESS + MAX_PIECES * seat + piece]
+    total = w[pw + F_PROGRESS] * (final - p)
+    total += w[pw + F_LEAD] * max(lead_others, final + 1)
+    total += w[pw + F_CAPTURE] * captures
+    if p == YARD:
+        total += w[pw + F_ENTER]  # an entering move never sends its piece home (`_can_enter`)
+    elif final == YARD:
+        total += w[pw + F_SENT_HOME]
+    elif final == lay[R.GOAL]:
+        total += w[pw + F_FINISH]
+    if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
+        sq0 = square_of(lay, seat, p)
+        sq1 = square_of(lay, seat, final)
+        safe, exposed = guarded_after(lay, w, seat, piece, sq0, sq1, emptied, threats)
+        total += w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
+    return total
+
+
+@njit(**HOT)
+def score_by_trying(
+    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, target: int, flags: int
+) -> tuple:
+    """(captures, score) of a move found by playing it and taking it back.
+
+    For the moves `predict_landing` cannot settle (a star jump follows); an
+    ordinary call, so this rare path stays out of the option loop's code.
+    """
+    note_before(lay, w, seat)
+    mark = w[CTR + C_UNDO]
+    captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+    score = score_position(lay, w, seat, captures)
+    undo_to(lay, w, mark)
+    return captures, score
+
+
+@njit(**HOT, inline="always")
 def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray) -> int:
     """Row of the move list the seat plays for one roll, or -1 when it has no legal move.
 
     As `Game.decide` for one roll: the random policy without forced captures
     draws `below(k)` among the `k` legal moves and tries nothing. Otherwise
-    every move is tried (and taken back) for its captures and score; with a
-    forced capture the pool is the capturing moves (unless a skipper draws to
-    skip); the best score wins, ties by `below(t)` in move order.
+    every move gets its captures and score (predicted from the counts, or
+    tried and taken back when a star jump follows); with a forced capture
+    the pool is the capturing moves (unless a skipper draws to skip); the
+    best score wins, ties by `below(t)` in move order.
     """
     k = legal_moves(lay, w, seat, face)
     if k == 0:
@@ -255,8 +436,16 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     if k == 1 and not skipper:
         # The only option: nothing to score, nothing drawn, never a skip.
         return 0
+    # Summaries of the position before the options, for `score_predicted`.
+    leader = -1
+    lead_best = 0
+    lead_second = 0
+    threats = 0
     if not rnd:
-        note_before(lay, w, seat)
+        lead_best, leader, lead_second = lead_summary(lay, w, seat)
+        pw = POLW + PW_SIZE * seat + PW_WEIGHTS
+        if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
+            threats = threat_mask(lay, w, seat)
     ncap = 0
     most = 0
     first = 0
@@ -264,14 +453,25 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     for j in range(k):
         row = MOVES + 4 * j
         piece = w[row]
+        target = w[row + 1]
+        flags = w[row + 2]
         captures = 0
-        if not rnd or may_capture(lay, w, seat, w[row + 1], w[row + 2]):
-            mark = w[CTR + C_UNDO]
-            captures, _ = apply_move(lay, w, seat, piece, w[row + 1], w[row + 2], DUMMY, True)
-            w[OPT + j] = 0 if rnd else score_position(lay, w, seat, captures)
-            undo_to(lay, w, mark)
-        else:
+        if rnd:
+            # A random player only needs the captures, and only where an opponent stands.
+            if may_capture(lay, w, seat, target, flags):
+                mark = w[CTR + C_UNDO]
+                captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+                undo_to(lay, w, mark)
             w[OPT + j] = 0
+        else:
+            final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
+            if final == NONE:
+                captures, w[OPT + j] = score_by_trying(lay, w, seat, piece, target, flags)
+            else:
+                lead_others = lead_second if piece == leader else lead_best
+                w[OPT + j] = score_predicted(
+                    lay, w, seat, piece, final, captures, emptied, lead_others, threats
+                )
         w[row + 3] = captures
         if captures > 0:
             ncap += 1
