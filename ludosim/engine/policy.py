@@ -293,56 +293,90 @@ def lead_summary(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
     return best, leader, second
 
 
-@njit(**HOT, inline="always")
-def threatened(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, emptied: int) -> bool:
-    """An opponent track piece stands 1-6 squares behind track square `sq`.
+# Opponent occupancy as a bit mask needs the track and the six squares behind
+# square 0 in one int64 (without its sign bit); longer tracks (six sides) have
+# their options tried instead when `safe` or `exposed` counts.
+MASK_TRACK = 57
 
-    Square `emptied` (or -1) counts as free of opponents: a capture there is
-    being scored. The mover never counts, being the seat's own piece.
+
+@njit(**HOT, inline="always")
+def opponent_squares(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """Bit `sq` set for every track square `sq` where an opponent piece stands."""
+    occupied = 0
+    for s in range(lay[R.PLAYERS]):
+        if s == seat:
+            continue
+        for i in range(lay[R.PIECES]):
+            sq = square_of(lay, s, w[PROGRESS + MAX_PIECES * s + i])
+            if sq >= 0:
+                occupied |= np.int64(1) << sq
+    return occupied
+
+
+@njit(**HOT, inline="always")
+def behind_mask(occupied: int, track: int) -> int:
+    """`opponent_squares` shifted so that bits sq .. sq + 5 are the squares sq - 6 .. sq - 1.
+
+    Bits 0-5 repeat the last six squares of the track, which lie behind the first ones.
     """
-    track = lay[R.TRACK_LEN]
+    return (occupied << 6) | (occupied >> (track - 6))
+
+
+@njit(**HOT, inline="always")
+def square_guard(count: int, safe_square: bool, threat: bool) -> tuple:
+    """(safe, exposed) own pieces among `count` on one track square.
+
+    All are protected on a safe square or when they share it; a lone piece
+    elsewhere is exposed when an opponent stands 1-6 squares behind (`threat`).
+    """
+    if safe_square or count >= 2:
+        return count, 0
+    return 0, 1 if count == 1 and threat else 0
+
+
+@njit(**HOT, inline="always")
+def guard_change(
+    lay: np.ndarray, w: np.ndarray, seat: int, sq0: int, sq1: int, behind: int
+) -> tuple:
+    """Change of (safe, exposed) when an own piece goes from square `sq0` to `sq1` (-1: off).
+
+    Both features add up per square (`square_guard`), and only the counts of
+    the two squares change when the move captures nothing.
+    """
+    if sq0 == sq1:
+        return 0, 0
     own = CNT + STRIDE * seat
-    for back in range(1, 7):
-        s2 = sq - back
-        if s2 < 0:
-            s2 += track
-        if s2 != emptied and w[TOT + s2] > w[own + s2]:
-            return True
-    return False
+    safe = 0
+    exposed = 0
+    if sq0 >= 0:
+        c = w[own + sq0]
+        safe_square = lay[SAFE + sq0] != 0
+        threat = (behind >> sq0) & 63 != 0
+        s_after, x_after = square_guard(c - 1, safe_square, threat)
+        s_before, x_before = square_guard(c, safe_square, threat)
+        safe += s_after - s_before
+        exposed += x_after - x_before
+    if sq1 >= 0:
+        c = w[own + sq1]
+        safe_square = lay[SAFE + sq1] != 0
+        threat = (behind >> sq1) & 63 != 0
+        s_after, x_after = square_guard(c + 1, safe_square, threat)
+        s_before, x_before = square_guard(c, safe_square, threat)
+        safe += s_after - s_before
+        exposed += x_after - x_before
+    return safe, exposed
 
 
-@njit(**HOT, inline="always")
-def threat_mask(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
-    """Bit i set when own piece i is on the track with an opponent 1-6 squares behind it.
-
-    Computed once per decision: an option that captures nothing moves no
-    opponent, so these bits still hold after it for every piece but the mover.
-    """
-    mask = 0
-    for i in range(lay[R.PIECES]):
-        sq = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
-        if sq >= 0 and threatened(lay, w, seat, sq, -1):
-            mask |= np.int64(1) << i
-    return mask
-
-
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def guarded_after(
-    lay: np.ndarray,
-    w: np.ndarray,
-    seat: int,
-    mover: int,
-    sq0: int,
-    sq1: int,
-    emptied: int,
-    threats: int,
+    lay: np.ndarray, w: np.ndarray, seat: int, mover: int, sq0: int, sq1: int, behind: int
 ) -> tuple:
     """(safe, exposed) after the mover goes from square `sq0` to `sq1` (-1: off the track).
 
     As `count_guarded` on the position after the move, without playing it:
-    own counts change by the mover only; opponents change only on `emptied`
-    (a capture, then every piece is scanned again), otherwise the threat bits
-    of `threat_mask` hold for every piece but the mover.
+    own counts change by the mover only; `behind` (`behind_mask`) describes
+    the opponents after it. For captures, which change the opponents; an
+    ordinary call, being rare.
     """
     own = CNT + STRIDE * seat
     safe = 0
@@ -351,13 +385,30 @@ def guarded_after(
         sq = sq1 if i == mover else square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
         if sq < 0:
             continue
-        if lay[SAFE + sq] or w[own + sq] - (sq == sq0) + (sq == sq1) >= 2:
-            safe += 1
-        elif i == mover or emptied >= 0:
-            exposed += threatened(lay, w, seat, sq, emptied)
-        else:
-            exposed += (threats >> i) & 1
+        count = w[own + sq] - (sq == sq0) + (sq == sq1)
+        s, x = square_guard(count, lay[SAFE + sq] != 0, (behind >> sq) & 63 != 0)
+        safe += s != 0
+        exposed += x
     return safe, exposed
+
+
+@njit(**HOT, inline="always")
+def guard_summary(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
+    """(opponent_squares, safe, exposed) of the position before the options."""
+    track = lay[R.TRACK_LEN]
+    occupied = opponent_squares(lay, w, seat)
+    behind = behind_mask(occupied, track)
+    own = CNT + STRIDE * seat
+    safe = 0
+    exposed = 0
+    for i in range(lay[R.PIECES]):
+        sq = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
+        if sq < 0:
+            continue
+        s, x = square_guard(w[own + sq], lay[SAFE + sq] != 0, (behind >> sq) & 63 != 0)
+        safe += s != 0
+        exposed += x
+    return occupied, safe, exposed
 
 
 @njit(**HOT, inline="always")
@@ -370,13 +421,13 @@ def score_predicted(
     captures: int,
     emptied: int,
     lead_others: int,
-    threats: int,
+    guard: tuple,
 ) -> int:
     """`score_position` of moving `piece` to progress `final` (`predict_landing`), unplayed.
 
     Only the mover's progress changes, so every own-piece feature is its
     before and after value; `lead_others` is the best standing of the other
-    pieces (`lead_summary`), `threats` the decision's `threat_mask`.
+    pieces (`lead_summary`), `guard` the decision's `guard_summary`.
     """
     pw = POLW + PW_SIZE * seat + PW_WEIGHTS
     p = w[PROGRESS + MAX_PIECES * seat + piece]
@@ -390,9 +441,18 @@ def score_predicted(
     elif final == lay[R.GOAL]:
         total += w[pw + F_FINISH]
     if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
+        occupied, safe, exposed = guard
+        track = lay[R.TRACK_LEN]
         sq0 = square_of(lay, seat, p)
         sq1 = square_of(lay, seat, final)
-        safe, exposed = guarded_after(lay, w, seat, piece, sq0, sq1, emptied, threats)
+        if emptied >= 0:
+            # The captured pieces leave: every own piece's threat is looked at again.
+            behind = behind_mask(occupied & ~(np.int64(1) << emptied), track)
+            safe, exposed = guarded_after(lay, w, seat, piece, sq0, sq1, behind)
+        else:
+            ds, dx = guard_change(lay, w, seat, sq0, sq1, behind_mask(occupied, track))
+            safe += ds
+            exposed += dx
         total += w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
     return total
 
@@ -440,12 +500,15 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     leader = -1
     lead_best = 0
     lead_second = 0
-    threats = 0
+    guard = (0, 0, 0)
+    predict = not rnd
     if not rnd:
         lead_best, leader, lead_second = lead_summary(lay, w, seat)
         pw = POLW + PW_SIZE * seat + PW_WEIGHTS
         if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
-            threats = threat_mask(lay, w, seat)
+            predict = lay[R.TRACK_LEN] <= MASK_TRACK
+            if predict:
+                guard = guard_summary(lay, w, seat)
     ncap = 0
     most = 0
     first = 0
@@ -464,13 +527,15 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
                 undo_to(lay, w, mark)
             w[OPT + j] = 0
         else:
-            final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
+            final, captures, emptied = NONE, 0, -1
+            if predict:
+                final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
             if final == NONE:
                 captures, w[OPT + j] = score_by_trying(lay, w, seat, piece, target, flags)
             else:
                 lead_others = lead_second if piece == leader else lead_best
                 w[OPT + j] = score_predicted(
-                    lay, w, seat, piece, final, captures, emptied, lead_others, threats
+                    lay, w, seat, piece, final, captures, emptied, lead_others, guard
                 )
         w[row + 3] = captures
         if captures > 0:
