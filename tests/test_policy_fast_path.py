@@ -7,7 +7,9 @@ for captures), and plays and takes back only the moves it cannot predict (a
 star jump follows) or, for guard weights, every move on tracks too long for
 the occupancy mask (six sides). Here every option's captures and score are
 compared with the reference features of the move actually played
-(`ludosim.reference.features.score` on `try_move`), on crowded random
+(`ludosim.reference.features.score` on `try_move`, less the `safe`/`exposed`
+terms of the position before, which the kernel leaves out of every option
+alike), on crowded random
 positions of rules that reach each case: plain landings, captures (lone
 opponent, lone piece, blocks captured), blocks and safe squares sending the
 lander home, bounces, star jumps (to the goal and a lap on), start captures
@@ -27,10 +29,10 @@ from ludosim.engine.layout import FACE_GLOBE, FACE_STAR, MAX_PIECES, NONE
 from ludosim.engine.policy import choose_move, compile_policies, predict_landing
 from ludosim.engine.rng import new_stream
 from ludosim.engine.state import CNT, MOVES, OPT, PROGRESS, TOT, reset_state
-from ludosim.policies import parse_policy
+from ludosim.policies import FEATURES, parse_policy
 from ludosim.reference import Position, play_game
 from ludosim.reference.events import Captured, Jumped
-from ludosim.reference.features import score
+from ludosim.reference.features import exposed, protected, score
 from ludosim.reference.moves import legal_moves, try_move
 from ludosim.rules import GLOBE, STAR, Rules
 from ludosim.simulate import simulate
@@ -85,10 +87,21 @@ def _crowded_position(rules: Rules, rng: random.Random) -> Position:
     return Position.from_progress(rules, rows)
 
 
+def _guard_terms(weights: tuple[int, ...], pos: Position, seat: int) -> int:
+    """The `safe` and `exposed` terms of the score of position `pos` itself."""
+    pieces = range(len(pos.progress[seat]))
+    safe = sum(protected(pos, seat, i) for i in pieces)
+    exposed_ = sum(exposed(pos, seat, i) for i in pieces)
+    return weights[FEATURES.index("safe")] * safe + weights[FEATURES.index("exposed")] * exposed_
+
+
 def _kernel_options(
     rules: Rules, pos: Position, seat: int, policy: str, face: int | str
 ) -> list[tuple[int, int, int]] | None:
-    """(piece, captures, score) of every option `choose_move` scored, or None if it scored none."""
+    """(piece, captures, score) of every option `choose_move` scored, or None if it scored none.
+
+    Scores are the kernel's option scores: `safe` and `exposed` count as their change.
+    """
     lay = compile_layout(rules)
     w = new_work(compile_policies([policy] * rules.players), np.array(pos.progress))
     reset_state(lay, w, True)
@@ -118,9 +131,11 @@ def test_single_roll_scores_match_the_reference_features(name: str) -> None:
             if options is None:
                 continue
             moves = legal_moves(rules, pos, seat, face)
+            # The kernel counts `safe` and `exposed` as their change (the same for every option).
+            base = _guard_terms(weights, pos, seat)
             for move, (piece, captures, kernel_score) in zip(moves, options, strict=True):
                 after, result = try_move(rules, pos, move)
-                assert (piece, captures, kernel_score) == (
+                assert (piece, captures, kernel_score + base) == (
                     move.piece,
                     result.captures,
                     score(weights, pos, after, seat),

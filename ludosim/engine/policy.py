@@ -11,10 +11,15 @@ An option's features compare the position after it with the position before
 it. A single move changes one own piece and, by capturing, empties one
 square of opponents, so most options are scored without playing them
 (`score_predicted`): the square counts say how the landing resolves and what
-it captures, and `safe`/`exposed` are adjusted from a once-per-decision
-summary (`threat_mask`). A move followed by a star jump is tried on the live
-state instead (`score_by_trying`: apply, `score_position` against
-`note_before`, undo), as the Killer plan search does for every move.
+it captures, and `safe`/`exposed` change only on the squares the mover
+leaves and reaches (`guard_change`, with an opponent occupancy mask made once
+per decision, `opponent_squares`). A move followed by a star jump is tried
+on the live state instead (`score_by_trying`: apply, `score_position`
+against `note_before`, undo), as the Killer plan search does for every move.
+
+A single-roll option's score (`w[OPT + j]`) counts `safe` and `exposed` as
+their change from the position before: the same constant off every option of
+a decision, so the best option and its ties are those of the full score.
 """
 
 from __future__ import annotations
@@ -301,15 +306,15 @@ MASK_TRACK = 57
 
 @njit(**HOT, inline="always")
 def opponent_squares(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
-    """Bit `sq` set for every track square `sq` where an opponent piece stands."""
+    """Bit `sq` set for every track square `sq` where an opponent piece stands.
+
+    A loop over squares rather than over the opponents' pieces: it reads two
+    contiguous rows, which the compiler turns into a few vector compares.
+    """
+    own = CNT + STRIDE * seat
     occupied = 0
-    for s in range(lay[R.PLAYERS]):
-        if s == seat:
-            continue
-        for i in range(lay[R.PIECES]):
-            sq = square_of(lay, s, w[PROGRESS + MAX_PIECES * s + i])
-            if sq >= 0:
-                occupied |= np.int64(1) << sq
+    for sq in range(lay[R.TRACK_LEN]):
+        occupied |= np.int64(w[TOT + sq] > w[own + sq]) << sq
     return occupied
 
 
@@ -368,47 +373,39 @@ def guard_change(
 
 
 @njit(**HOT)
-def guarded_after(
-    lay: np.ndarray, w: np.ndarray, seat: int, mover: int, sq0: int, sq1: int, behind: int
+def guard_change_capturing(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    mover: int,
+    sq0: int,
+    sq1: int,
+    before: int,
+    after: int,
 ) -> tuple:
-    """(safe, exposed) after the mover goes from square `sq0` to `sq1` (-1: off the track).
+    """`guard_change` of a move that captures: the opponents change too.
 
-    As `count_guarded` on the position after the move, without playing it:
-    own counts change by the mover only; `behind` (`behind_mask`) describes
-    the opponents after it. For captures, which change the opponents; an
-    ordinary call, being rare.
+    Each own piece's square is looked at before (`before`: the `behind_mask`
+    of the opponents now) and after the move (`after`: without the captured
+    pieces). An ordinary call: captures are rare.
     """
     own = CNT + STRIDE * seat
     safe = 0
     exposed = 0
     for i in range(lay[R.PIECES]):
-        sq = sq1 if i == mover else square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
-        if sq < 0:
-            continue
-        count = w[own + sq] - (sq == sq0) + (sq == sq1)
-        s, x = square_guard(count, lay[SAFE + sq] != 0, (behind >> sq) & 63 != 0)
-        safe += s != 0
-        exposed += x
-    return safe, exposed
-
-
-@njit(**HOT, inline="always")
-def guard_summary(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
-    """(opponent_squares, safe, exposed) of the position before the options."""
-    track = lay[R.TRACK_LEN]
-    occupied = opponent_squares(lay, w, seat)
-    behind = behind_mask(occupied, track)
-    own = CNT + STRIDE * seat
-    safe = 0
-    exposed = 0
-    for i in range(lay[R.PIECES]):
         sq = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
-        if sq < 0:
-            continue
-        s, x = square_guard(w[own + sq], lay[SAFE + sq] != 0, (behind >> sq) & 63 != 0)
-        safe += s != 0
-        exposed += x
-    return occupied, safe, exposed
+        if sq >= 0:
+            s, x = square_guard(w[own + sq], lay[SAFE + sq] != 0, (before >> sq) & 63 != 0)
+            safe -= s != 0
+            exposed -= x
+        if i == mover:
+            sq = sq1
+        if sq >= 0:
+            count = w[own + sq] - (sq == sq0) + (sq == sq1)
+            s, x = square_guard(count, lay[SAFE + sq] != 0, (after >> sq) & 63 != 0)
+            safe += s != 0
+            exposed += x
+    return safe, exposed
 
 
 @njit(**HOT, inline="always")
@@ -421,13 +418,15 @@ def score_predicted(
     captures: int,
     emptied: int,
     lead_others: int,
-    guard: tuple,
+    occupied: int,
 ) -> int:
-    """`score_position` of moving `piece` to progress `final` (`predict_landing`), unplayed.
+    """Option score of moving `piece` to progress `final` (`predict_landing`), unplayed.
 
     Only the mover's progress changes, so every own-piece feature is its
     before and after value; `lead_others` is the best standing of the other
-    pieces (`lead_summary`), `guard` the decision's `guard_summary`.
+    pieces (`lead_summary`), `occupied` the decision's `opponent_squares`.
+    Like every option score (see `choose_move`), `safe` and `exposed` count
+    as their change.
     """
     pw = POLW + PW_SIZE * seat + PW_WEIGHTS
     p = w[PROGRESS + MAX_PIECES * seat + piece]
@@ -441,18 +440,16 @@ def score_predicted(
     elif final == lay[R.GOAL]:
         total += w[pw + F_FINISH]
     if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
-        occupied, safe, exposed = guard
         track = lay[R.TRACK_LEN]
         sq0 = square_of(lay, seat, p)
         sq1 = square_of(lay, seat, final)
+        before = behind_mask(occupied, track)
         if emptied >= 0:
             # The captured pieces leave: every own piece's threat is looked at again.
-            behind = behind_mask(occupied & ~(np.int64(1) << emptied), track)
-            safe, exposed = guarded_after(lay, w, seat, piece, sq0, sq1, behind)
+            after = behind_mask(occupied & ~(np.int64(1) << emptied), track)
+            safe, exposed = guard_change_capturing(lay, w, seat, piece, sq0, sq1, before, after)
         else:
-            ds, dx = guard_change(lay, w, seat, sq0, sq1, behind_mask(occupied, track))
-            safe += ds
-            exposed += dx
+            safe, exposed = guard_change(lay, w, seat, sq0, sq1, before)
         total += w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
     return total
 
@@ -461,15 +458,22 @@ def score_predicted(
 def score_by_trying(
     lay: np.ndarray, w: np.ndarray, seat: int, piece: int, target: int, flags: int
 ) -> tuple:
-    """(captures, score) of a move found by playing it and taking it back.
+    """(captures, option score) of a move found by playing it and taking it back.
 
-    For the moves `predict_landing` cannot settle (a star jump follows); an
-    ordinary call, so this rare path stays out of the option loop's code.
+    For the moves `predict_landing` cannot settle (a star jump follows, or
+    the track is too long for `opponent_squares`); an ordinary call, so this
+    rare path stays out of the option loop's code. The `safe` and `exposed`
+    terms of the position before are taken off, as `score_predicted` scores.
     """
     note_before(lay, w, seat)
+    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
+    base = 0
+    if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
+        safe, exposed = count_guarded(lay, w, seat)
+        base = w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
     mark = w[CTR + C_UNDO]
     captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
-    score = score_position(lay, w, seat, captures)
+    score = score_position(lay, w, seat, captures) - base
     undo_to(lay, w, mark)
     return captures, score
 
@@ -493,22 +497,23 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     if rnd and not forced:
         return below(stream, k) if k > 1 else 0
     skipper = w[POLW + PW_SIZE * seat + PW_SKIP_MODE] != 0
-    if k == 1 and not skipper:
+    if k == 1 and not (skipper and forced):
         # The only option: nothing to score, nothing drawn, never a skip.
         return 0
     # Summaries of the position before the options, for `score_predicted`.
     leader = -1
     lead_best = 0
     lead_second = 0
-    guard = (0, 0, 0)
+    occupied = 0
     predict = not rnd
     if not rnd:
-        lead_best, leader, lead_second = lead_summary(lay, w, seat)
         pw = POLW + PW_SIZE * seat + PW_WEIGHTS
+        if w[pw + F_LEAD]:
+            lead_best, leader, lead_second = lead_summary(lay, w, seat)
         if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
             predict = lay[R.TRACK_LEN] <= MASK_TRACK
             if predict:
-                guard = guard_summary(lay, w, seat)
+                occupied = opponent_squares(lay, w, seat)
     ncap = 0
     most = 0
     first = 0
@@ -535,7 +540,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
             else:
                 lead_others = lead_second if piece == leader else lead_best
                 w[OPT + j] = score_predicted(
-                    lay, w, seat, piece, final, captures, emptied, lead_others, guard
+                    lay, w, seat, piece, final, captures, emptied, lead_others, occupied
                 )
         w[row + 3] = captures
         if captures > 0:
