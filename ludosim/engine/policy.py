@@ -309,12 +309,16 @@ def opponent_squares(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     """Bit `sq` set for every track square `sq` where an opponent piece stands.
 
     A loop over squares rather than over the opponents' pieces: it reads two
-    contiguous rows, which the compiler turns into a few vector compares.
+    contiguous rows, which the compiler turns into a few vector compares. The
+    indices are unsigned so that numba adds no negative-index wraparound, which
+    would turn the contiguous loads into gathers.
     """
-    own = CNT + STRIDE * seat
+    tot = np.uint64(TOT)
+    own = np.uint64(CNT + STRIDE * seat)
     occupied = 0
     for sq in range(lay[R.TRACK_LEN]):
-        occupied |= np.int64(w[TOT + sq] > w[own + sq]) << sq
+        i = np.uint64(sq)
+        occupied |= np.int64(w[tot + i] > w[own + i]) << sq
     return occupied
 
 
