@@ -344,6 +344,26 @@ def square_guard(count: int, safe_square: bool, threat: bool) -> tuple:
 
 
 @njit(**HOT, inline="always")
+def square_change(
+    lay: np.ndarray, w: np.ndarray, seat: int, sq: int, step: int, behind: int
+) -> tuple:
+    """Change of (safe, exposed) when the own count on square `sq` changes by `step`.
+
+    (0, 0) off the track (`sq` < 0). Written without branches: which squares
+    a move leaves and reaches is close to random from option to option.
+    """
+    at = max(sq, 0)
+    before = w[CNT + STRIDE * seat + at]
+    after = before + step
+    protected = lay[SAFE + at] != 0
+    lone = np.int64((behind >> at) & 63 != 0) * np.int64(not protected)  # exposed if alone
+    safe = after * np.int64(protected or after >= 2) - before * np.int64(protected or before >= 2)
+    exposed = lone * (np.int64(after == 1) - np.int64(before == 1))
+    on = np.int64(sq >= 0)
+    return safe * on, exposed * on
+
+
+@njit(**HOT, inline="always")
 def guard_change(
     lay: np.ndarray, w: np.ndarray, seat: int, sq0: int, sq1: int, behind: int
 ) -> tuple:
@@ -354,26 +374,9 @@ def guard_change(
     """
     if sq0 == sq1:
         return 0, 0
-    own = CNT + STRIDE * seat
-    safe = 0
-    exposed = 0
-    if sq0 >= 0:
-        c = w[own + sq0]
-        safe_square = lay[SAFE + sq0] != 0
-        threat = (behind >> sq0) & 63 != 0
-        s_after, x_after = square_guard(c - 1, safe_square, threat)
-        s_before, x_before = square_guard(c, safe_square, threat)
-        safe += s_after - s_before
-        exposed += x_after - x_before
-    if sq1 >= 0:
-        c = w[own + sq1]
-        safe_square = lay[SAFE + sq1] != 0
-        threat = (behind >> sq1) & 63 != 0
-        s_after, x_after = square_guard(c + 1, safe_square, threat)
-        s_before, x_before = square_guard(c, safe_square, threat)
-        safe += s_after - s_before
-        exposed += x_after - x_before
-    return safe, exposed
+    safe0, exposed0 = square_change(lay, w, seat, sq0, -1, behind)
+    safe1, exposed1 = square_change(lay, w, seat, sq1, 1, behind)
+    return safe0 + safe1, exposed0 + exposed1
 
 
 @njit(**HOT)
@@ -437,12 +440,10 @@ def score_predicted(
     total = w[pw + F_PROGRESS] * (final - p)
     total += w[pw + F_LEAD] * max(lead_others, final + 1)
     total += w[pw + F_CAPTURE] * captures
-    if p == YARD:
-        total += w[pw + F_ENTER]  # an entering move never sends its piece home (`_can_enter`)
-    elif final == YARD:
-        total += w[pw + F_SENT_HOME]
-    elif final == lay[R.GOAL]:
-        total += w[pw + F_FINISH]
+    # Without branches (see `square_change`); an entering move never sends its piece home.
+    total += w[pw + F_ENTER] * np.int64(p == YARD)
+    total += w[pw + F_SENT_HOME] * np.int64(final == YARD and p != YARD)
+    total += w[pw + F_FINISH] * np.int64(final == lay[R.GOAL])
     if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
         track = lay[R.TRACK_LEN]
         sq0 = square_of(lay, seat, p)
