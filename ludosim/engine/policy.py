@@ -416,6 +416,17 @@ def guard_change_capturing(
 
 
 @njit(**HOT, inline="always")
+def seat_weights(w: np.ndarray, seat: int) -> tuple:
+    """The seat's weights as a tuple, read once per decision.
+
+    Read from `w` inside the option loop they would be reloaded after every
+    store to `w`, each with numba's negative-index check on a seat-dependent index.
+    """
+    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
+    return (w[pw], w[pw + 1], w[pw + 2], w[pw + 3], w[pw + 4], w[pw + 5], w[pw + 6], w[pw + 7])
+
+
+@njit(**HOT, inline="always")
 def score_predicted(
     lay: np.ndarray,
     w: np.ndarray,
@@ -426,25 +437,25 @@ def score_predicted(
     emptied: int,
     lead_others: int,
     occupied: int,
+    weights: tuple,
 ) -> int:
     """Option score of moving `piece` to progress `final` (`predict_landing`), unplayed.
 
     Only the mover's progress changes, so every own-piece feature is its
     before and after value; `lead_others` is the best standing of the other
-    pieces (`lead_summary`), `occupied` the decision's `opponent_squares`.
-    Like every option score (see `choose_move`), `safe` and `exposed` count
-    as their change.
+    pieces (`lead_summary`), `occupied` the decision's `opponent_squares`,
+    `weights` the seat's (`seat_weights`). Like every option score (see
+    `choose_move`), `safe` and `exposed` count as their change.
     """
-    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
     p = w[PROGRESS + MAX_PIECES * seat + piece]
-    total = w[pw + F_PROGRESS] * (final - p)
-    total += w[pw + F_LEAD] * max(lead_others, final + 1)
-    total += w[pw + F_CAPTURE] * captures
+    total = weights[F_PROGRESS] * (final - p)
+    total += weights[F_LEAD] * max(lead_others, final + 1)
+    total += weights[F_CAPTURE] * captures
     # Without branches (see `square_change`); an entering move never sends its piece home.
-    total += w[pw + F_ENTER] * np.int64(p == YARD)
-    total += w[pw + F_SENT_HOME] * np.int64(final == YARD and p != YARD)
-    total += w[pw + F_FINISH] * np.int64(final == lay[R.GOAL])
-    if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
+    total += weights[F_ENTER] * np.int64(p == YARD)
+    total += weights[F_SENT_HOME] * np.int64(final == YARD and p != YARD)
+    total += weights[F_FINISH] * np.int64(final == lay[R.GOAL])
+    if weights[F_SAFE] or weights[F_EXPOSED]:
         track = lay[R.TRACK_LEN]
         sq0 = square_of(lay, seat, p)
         sq1 = square_of(lay, seat, final)
@@ -455,7 +466,7 @@ def score_predicted(
             safe, exposed = guard_change_capturing(lay, w, seat, piece, sq0, sq1, before, after)
         else:
             safe, exposed = guard_change(lay, w, seat, sq0, sq1, before)
-        total += w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
+        total += weights[F_SAFE] * safe + weights[F_EXPOSED] * exposed
     return total
 
 
@@ -511,11 +522,11 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     lead_second = 0
     occupied = 0
     predict = not rnd
+    weights = seat_weights(w, seat)
     if not rnd:
-        pw = POLW + PW_SIZE * seat + PW_WEIGHTS
-        if w[pw + F_LEAD]:
+        if weights[F_LEAD]:
             lead_best, leader, lead_second = lead_summary(lay, w, seat)
-        if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
+        if weights[F_SAFE] or weights[F_EXPOSED]:
             predict = lay[R.TRACK_LEN] <= MASK_TRACK
             if predict:
                 occupied = opponent_squares(lay, w, seat)
@@ -523,49 +534,67 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     most = 0
     first = 0
     union = 0
+    # The best score over every option and its ties, kept on the way: without
+    # a forced capture among the options that is the pool, and a decision
+    # without ties needs no second look at the options.
+    best = NEG_SCORE
+    ties = 0
+    best_j = -1
     for j in range(k):
         row = MOVES + 4 * j
         piece = w[row]
         target = w[row + 1]
         flags = w[row + 2]
         captures = 0
+        score = 0
         if rnd:
             # A random player only needs the captures, and only where an opponent stands.
             if may_capture(lay, w, seat, target, flags):
                 mark = w[CTR + C_UNDO]
                 captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
                 undo_to(lay, w, mark)
-            w[OPT + j] = 0
         else:
             final, captures, emptied = NONE, 0, -1
             if predict:
                 final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
             if final == NONE:
-                captures, w[OPT + j] = score_by_trying(lay, w, seat, piece, target, flags)
+                captures, score = score_by_trying(lay, w, seat, piece, target, flags)
             else:
                 lead_others = lead_second if piece == leader else lead_best
-                w[OPT + j] = score_predicted(
-                    lay, w, seat, piece, final, captures, emptied, lead_others, occupied
+                score = score_predicted(
+                    lay, w, seat, piece, final, captures, emptied, lead_others, occupied, weights
                 )
+        w[OPT + j] = score
         w[row + 3] = captures
+        if score > best:
+            best = score
+            ties = 1
+            best_j = j
+        elif score == best:
+            ties += 1
         if captures > 0:
             ncap += 1
             union |= np.int64(1) << piece
             if captures > most:  # strictly: the first option with the most captures
                 most = captures
                 first = np.int64(1) << piece
-    skipping = forced and ncap > 0 and draw_skip(w, seat, stream)
-    only_capturing = forced and ncap > 0 and not skipping
-    best = NEG_SCORE
-    ties = 0
-    for j in range(k):
-        if only_capturing and w[MOVES + 4 * j + 3] == 0:
-            continue
-        if w[OPT + j] > best:
-            best = w[OPT + j]
-            ties = 1
-        elif w[OPT + j] == best:
-            ties += 1
+    capture_rule = forced and ncap > 0
+    if not capture_rule and ties == 1:
+        return best_j
+    skipping = capture_rule and draw_skip(w, seat, stream)
+    only_capturing = capture_rule and not skipping
+    if only_capturing:
+        # The pool is the capturing options: their best score and its ties.
+        best = NEG_SCORE
+        ties = 0
+        for j in range(k):
+            if w[MOVES + 4 * j + 3] == 0:
+                continue
+            if w[OPT + j] > best:
+                best = w[OPT + j]
+                ties = 1
+            elif w[OPT + j] == best:
+                ties += 1
     want = below(stream, ties) if ties > 1 else 0
     chosen = -1
     for j in range(k):
@@ -575,6 +604,6 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
             chosen = j
             break
         want -= 1
-    if forced and ncap > 0 and w[MOVES + 4 * chosen + 3] == 0:
+    if capture_rule and w[MOVES + 4 * chosen + 3] == 0:
         note_skip(w, most, first, union)
     return chosen
