@@ -37,6 +37,7 @@ from ludosim.engine.moves import (
     HOME,
     _star_jump,
     apply_move,
+    free_movers,
     legal_moves,
     resolve_landing,
 )
@@ -495,6 +496,28 @@ def score_by_trying(
 
 
 @njit(**HOT, inline="always")
+def free_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
+    """`legal_moves` when `free_movers` applies (number face, no square bars, exact finish).
+
+    The same list, by piece, without a branch per piece: every piece's move
+    is written at the next free row and counted only when the piece can
+    move, so a piece that cannot leaves its row to the next one (or beyond
+    the count). Which pieces can move is close to random from roll to roll.
+    """
+    mask = free_movers(lay, w, seat, face)
+    k = 0
+    for piece in range(lay[R.PIECES]):
+        p = w[PROGRESS + MAX_PIECES * seat + piece]
+        row = MOVES + 4 * k
+        w[row] = piece
+        w[row + 1] = (p + face) * np.int64(p != YARD)  # entering: the start square, progress 0
+        w[row + 2] = ENTERING * np.int64(p == YARD)
+        w[row + 3] = 0
+        k += (mask >> piece) & 1
+    return k
+
+
+@njit(**HOT, inline="always")
 def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray) -> int:
     """Row of the move list the seat plays for one roll, or -1 when it has no legal move.
 
@@ -505,7 +528,10 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     the pool is the capturing moves (unless a skipper draws to skip); the
     best score wins, ties by `below(t)` in move order.
     """
-    k = legal_moves(lay, w, seat, face)
+    if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == 0:
+        k = free_moves(lay, w, seat, face)
+    else:
+        k = legal_moves(lay, w, seat, face)
     if k == 0:
         return -1
     forced = lay[R.FORCED_CAPTURE] != 0
