@@ -1,6 +1,6 @@
 """Single-thread CPU-time speed of each policy (games/s), and its cost relative to `random`.
 
-    .venv/bin/python benchmarks/policy_speed.py [--games N] [--repeat 2] [--policy P ...] [rules ...]
+    .venv/bin/python benchmarks/policy_speed.py [--games N] [--repeat 2] [--policy P] [rules]
 
 `rules` are preset names or `plain-app` (default: plain-app and the single-roll
 presets app, italian, danish, danish-globe). Every policy is timed in the same
