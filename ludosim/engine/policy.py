@@ -472,22 +472,27 @@ def score_predicted(
 
 
 @njit(**HOT)
+def guard_terms(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """The `safe` and `exposed` terms of the current position's score (0 without those weights)."""
+    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
+    if not (w[pw + F_SAFE] or w[pw + F_EXPOSED]):
+        return 0
+    safe, exposed = count_guarded(lay, w, seat)
+    return w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
+
+
+@njit(**HOT)
 def score_by_trying(
-    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, target: int, flags: int
+    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, target: int, flags: int, base: int
 ) -> tuple:
     """(captures, option score) of a move found by playing it and taking it back.
 
     For the moves `predict_landing` cannot settle (a star jump follows, or
     the track is too long for `opponent_squares`); an ordinary call, so this
-    rare path stays out of the option loop's code. The `safe` and `exposed`
-    terms of the position before are taken off, as `score_predicted` scores.
+    rare path stays out of the option loop's code. `base` (`guard_terms` of
+    the position before) is taken off, as `score_predicted` scores.
     """
     note_before(lay, w, seat)
-    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
-    base = 0
-    if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
-        safe, exposed = count_guarded(lay, w, seat)
-        base = w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
     mark = w[CTR + C_UNDO]
     captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
     score = score_position(lay, w, seat, captures) - base
@@ -566,6 +571,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     best = NEG_SCORE
     ties = 0
     best_j = -1
+    base = NEG_SCORE  # `guard_terms` before the options, once an option must be tried
     for j in range(k):
         row = MOVES + 4 * j
         piece = w[row]
@@ -584,7 +590,9 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
             if predict:
                 final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
             if final == NONE:
-                captures, score = score_by_trying(lay, w, seat, piece, target, flags)
+                if base == NEG_SCORE:  # the first option tried: the base, once per decision
+                    base = guard_terms(lay, w, seat)
+                captures, score = score_by_trying(lay, w, seat, piece, target, flags, base)
             else:
                 lead_others = lead_second if piece == leader else lead_best
                 score = score_predicted(
