@@ -19,7 +19,9 @@ against `note_before`, undo), as the Killer plan search does for every move.
 
 A single-roll option's score (`w[OPT + j]`) counts `safe` and `exposed` as
 their change from the position before: the same constant off every option of
-a decision, so the best option and its ties are those of the full score.
+a decision, so the best option and its ties are those of the full score. (On
+a track too long for the occupancy mask, where every option is tried, scores
+are full.)
 """
 
 from __future__ import annotations
@@ -472,10 +474,17 @@ def score_predicted(
 
 
 @njit(**HOT)
-def guard_terms(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
-    """The `safe` and `exposed` terms of the current position's score (0 without those weights)."""
+def prepare_trying(lay: np.ndarray, w: np.ndarray, seat: int, relative: bool) -> int:
+    """Before the first option of a decision is tried: `note_before`, and the score's base.
+
+    The base is taken off every tried option's score: the `safe` and
+    `exposed` terms of the position before when the other options are scored
+    as their change (`relative`), else 0 (every option is tried, all scored
+    in full, as on tracks too long for `opponent_squares`).
+    """
+    note_before(lay, w, seat)
     pw = POLW + PW_SIZE * seat + PW_WEIGHTS
-    if not (w[pw + F_SAFE] or w[pw + F_EXPOSED]):
+    if not relative or not (w[pw + F_SAFE] or w[pw + F_EXPOSED]):
         return 0
     safe, exposed = count_guarded(lay, w, seat)
     return w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
@@ -489,10 +498,9 @@ def score_by_trying(
 
     For the moves `predict_landing` cannot settle (a star jump follows, or
     the track is too long for `opponent_squares`); an ordinary call, so this
-    rare path stays out of the option loop's code. `base` (`guard_terms` of
-    the position before) is taken off, as `score_predicted` scores.
+    rare path stays out of the option loop's code. `base` comes from
+    `prepare_trying`, called once per decision before.
     """
-    note_before(lay, w, seat)
     mark = w[CTR + C_UNDO]
     captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
     score = score_position(lay, w, seat, captures) - base
@@ -571,7 +579,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     best = NEG_SCORE
     ties = 0
     best_j = -1
-    base = NEG_SCORE  # `guard_terms` before the options, once an option must be tried
+    base = NEG_SCORE  # `prepare_trying` not called yet
     for j in range(k):
         row = MOVES + 4 * j
         piece = w[row]
@@ -590,8 +598,8 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
             if predict:
                 final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
             if final == NONE:
-                if base == NEG_SCORE:  # the first option tried: the base, once per decision
-                    base = guard_terms(lay, w, seat)
+                if base == NEG_SCORE:  # the first option tried this decision
+                    base = prepare_trying(lay, w, seat, predict)
                 captures, score = score_by_trying(lay, w, seat, piece, target, flags, base)
             else:
                 lead_others = lead_second if piece == leader else lead_best
