@@ -8,8 +8,20 @@ skipper's probability as an integer threshold, so that scores are exact
 integers in both engines and the skip draw compares integers.
 
 An option's features compare the position after it with the position before
-it; the before side is summarised once per decision (`note_before`), the
-after side is read from the live state after the option was tried.
+it. A single move changes one own piece and, by capturing, empties one
+square of opponents, so most options are scored without playing them
+(`score_predicted`): the square counts say how the landing resolves and what
+it captures, and `safe`/`exposed` change only on the squares the mover
+leaves and reaches (`guard_change`, with an opponent occupancy mask made once
+per decision, `opponent_squares`). A move followed by a star jump is tried
+on the live state instead (`score_by_trying`: apply, `score_position`
+against `note_before`, undo), as the Killer plan search does for every move.
+
+A single-roll option's score (`w[OPT + j]`) counts `safe` and `exposed` as
+their change from the position before: the same constant off every option of
+a decision, so the best option and its ties are those of the full score. (On
+a track too long for the occupancy mask, where every option is tried, scores
+are full.)
 """
 
 from __future__ import annotations
@@ -20,7 +32,17 @@ import numpy as np
 from numba import njit
 
 from ludosim.engine.layout import MAX_PIECES, NONE, SAFE, STRIDE, TABLE, R, T, detect_threshold
-from ludosim.engine.moves import BACKWARDS, ENTERING, apply_move, legal_moves
+from ludosim.engine.moves import (
+    BACKWARDS,
+    CAPTURE,
+    ENTERING,
+    HOME,
+    _star_jump,
+    apply_move,
+    free_movers,
+    legal_moves,
+    resolve_landing,
+)
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     C_SKIPS,
@@ -235,16 +257,294 @@ def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: i
 
 
 @njit(**HOT, inline="always")
+def predict_landing(
+    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, target: int, flags: int
+) -> tuple:
+    """(final progress, captures, emptied square) of a legal move, read from the square counts.
+
+    The landing resolves as `apply_move` would resolve it (`resolve_landing`):
+    the mover stays on `target` (capturing every opponent piece there, whose
+    square is then empty: the third value, else -1) or goes back to its yard.
+    Returns (NONE, 0, -1) when a star jump follows the landing: then a second
+    landing depends on the first, and the move must be tried.
+    """
+    sq1 = square_of(lay, seat, target)
+    sq0 = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + piece])
+    kind = resolve_landing(lay, w, seat, sq1, sq0, (flags & ENTERING) != 0)
+    if kind == HOME:
+        return YARD, 0, -1
+    if _star_jump(lay, target, flags) != NONE:
+        return NONE, 0, -1
+    if kind == CAPTURE:
+        return target, w[TOT + sq1] - w[CNT + STRIDE * seat + sq1], sq1
+    return target, 0, -1
+
+
+@njit(**HOT, inline="always")
+def lead_summary(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
+    """(best standing, its piece, second best standing) of the seat's pieces (standing = p + 1).
+
+    The `lead` after a move is the mover's new standing or the best of the
+    others: the second best when the mover is the (first) leader.
+    """
+    best = 0
+    leader = -1
+    second = 0
+    for i in range(lay[R.PIECES]):
+        v = w[PROGRESS + MAX_PIECES * seat + i] + 1
+        if v > best:
+            second = best
+            best = v
+            leader = i
+        elif v > second:
+            second = v
+    return best, leader, second
+
+
+# Opponent occupancy as a bit mask needs the track and the six squares behind
+# square 0 in one int64 (without its sign bit); longer tracks (six sides) have
+# their options tried instead when `safe` or `exposed` counts.
+MASK_TRACK = 57
+
+
+@njit(**HOT, inline="always")
+def opponent_squares(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """Bit `sq` set for every track square `sq` where an opponent piece stands.
+
+    A loop over squares rather than over the opponents' pieces: it reads two
+    contiguous rows, which the compiler turns into a few vector compares. The
+    indices are unsigned so that numba adds no negative-index wraparound, which
+    would turn the contiguous loads into gathers.
+    """
+    tot = np.uint64(TOT)
+    own = np.uint64(CNT + STRIDE * seat)
+    occupied = 0
+    for sq in range(lay[R.TRACK_LEN]):
+        i = np.uint64(sq)
+        occupied |= np.int64(w[tot + i] > w[own + i]) << sq
+    return occupied
+
+
+@njit(**HOT, inline="always")
+def behind_mask(occupied: int, track: int) -> int:
+    """`opponent_squares` shifted so that bits sq .. sq + 5 are the squares sq - 6 .. sq - 1.
+
+    Bits 0-5 repeat the last six squares of the track, which lie behind the first ones.
+    """
+    return (occupied << 6) | (occupied >> (track - 6))
+
+
+@njit(**HOT, inline="always")
+def square_guard(count: int, safe_square: bool, threat: bool) -> tuple:
+    """(safe, exposed) own pieces among `count` on one track square.
+
+    All are protected on a safe square or when they share it; a lone piece
+    elsewhere is exposed when an opponent stands 1-6 squares behind (`threat`).
+    """
+    if safe_square or count >= 2:
+        return count, 0
+    return 0, 1 if count == 1 and threat else 0
+
+
+@njit(**HOT, inline="always")
+def square_change(
+    lay: np.ndarray, w: np.ndarray, seat: int, sq: int, step: int, behind: int
+) -> tuple:
+    """Change of (safe, exposed) when the own count on square `sq` changes by `step`.
+
+    (0, 0) off the track (`sq` < 0). Written without branches: which squares
+    a move leaves and reaches is close to random from option to option.
+    """
+    at = max(sq, 0)
+    before = w[CNT + STRIDE * seat + at]
+    after = before + step
+    protected = lay[SAFE + at] != 0
+    lone = np.int64((behind >> at) & 63 != 0) * np.int64(not protected)  # exposed if alone
+    safe = after * np.int64(protected or after >= 2) - before * np.int64(protected or before >= 2)
+    exposed = lone * (np.int64(after == 1) - np.int64(before == 1))
+    on = np.int64(sq >= 0)
+    return safe * on, exposed * on
+
+
+@njit(**HOT, inline="always")
+def guard_change(
+    lay: np.ndarray, w: np.ndarray, seat: int, sq0: int, sq1: int, behind: int
+) -> tuple:
+    """Change of (safe, exposed) when an own piece goes from square `sq0` to `sq1` (-1: off).
+
+    Both features add up per square (`square_guard`), and only the counts of
+    the two squares change when the move captures nothing.
+    """
+    if sq0 == sq1:
+        return 0, 0
+    safe0, exposed0 = square_change(lay, w, seat, sq0, -1, behind)
+    safe1, exposed1 = square_change(lay, w, seat, sq1, 1, behind)
+    return safe0 + safe1, exposed0 + exposed1
+
+
+@njit(**HOT)
+def guard_change_capturing(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    mover: int,
+    sq0: int,
+    sq1: int,
+    before: int,
+    after: int,
+) -> tuple:
+    """`guard_change` of a move that captures: the opponents change too.
+
+    Each own piece's square is looked at before (`before`: the `behind_mask`
+    of the opponents now) and after the move (`after`: without the captured
+    pieces). An ordinary call: captures are rare.
+    """
+    own = CNT + STRIDE * seat
+    safe = 0
+    exposed = 0
+    for i in range(lay[R.PIECES]):
+        sq = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
+        if sq >= 0:
+            s, x = square_guard(w[own + sq], lay[SAFE + sq] != 0, (before >> sq) & 63 != 0)
+            safe -= s != 0
+            exposed -= x
+        if i == mover:
+            sq = sq1
+        if sq >= 0:
+            count = w[own + sq] - (sq == sq0) + (sq == sq1)
+            s, x = square_guard(count, lay[SAFE + sq] != 0, (after >> sq) & 63 != 0)
+            safe += s != 0
+            exposed += x
+    return safe, exposed
+
+
+@njit(**HOT, inline="always")
+def seat_weights(w: np.ndarray, seat: int) -> tuple:
+    """The seat's weights as a tuple, read once per decision.
+
+    Read from `w` inside the option loop they would be reloaded after every
+    store to `w`, each with numba's negative-index check on a seat-dependent index.
+    """
+    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
+    return (w[pw], w[pw + 1], w[pw + 2], w[pw + 3], w[pw + 4], w[pw + 5], w[pw + 6], w[pw + 7])
+
+
+@njit(**HOT, inline="always")
+def score_predicted(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    piece: int,
+    final: int,
+    captures: int,
+    emptied: int,
+    lead_others: int,
+    occupied: int,
+    weights: tuple,
+) -> int:
+    """Option score of moving `piece` to progress `final` (`predict_landing`), unplayed.
+
+    Only the mover's progress changes, so every own-piece feature is its
+    before and after value; `lead_others` is the best standing of the other
+    pieces (`lead_summary`), `occupied` the decision's `opponent_squares`,
+    `weights` the seat's (`seat_weights`). Like every option score (see
+    `choose_move`), `safe` and `exposed` count as their change.
+    """
+    p = w[PROGRESS + MAX_PIECES * seat + piece]
+    total = weights[F_PROGRESS] * (final - p)
+    total += weights[F_LEAD] * max(lead_others, final + 1)
+    total += weights[F_CAPTURE] * captures
+    # Without branches (see `square_change`); an entering move never sends its piece home.
+    total += weights[F_ENTER] * np.int64(p == YARD)
+    total += weights[F_SENT_HOME] * np.int64(final == YARD and p != YARD)
+    total += weights[F_FINISH] * np.int64(final == lay[R.GOAL])
+    if weights[F_SAFE] or weights[F_EXPOSED]:
+        track = lay[R.TRACK_LEN]
+        sq0 = square_of(lay, seat, p)
+        sq1 = square_of(lay, seat, final)
+        before = behind_mask(occupied, track)
+        if emptied >= 0:
+            # The captured pieces leave: every own piece's threat is looked at again.
+            after = behind_mask(occupied & ~(np.int64(1) << emptied), track)
+            safe, exposed = guard_change_capturing(lay, w, seat, piece, sq0, sq1, before, after)
+        else:
+            safe, exposed = guard_change(lay, w, seat, sq0, sq1, before)
+        total += weights[F_SAFE] * safe + weights[F_EXPOSED] * exposed
+    return total
+
+
+@njit(**HOT)
+def prepare_trying(lay: np.ndarray, w: np.ndarray, seat: int, relative: bool) -> int:
+    """Before the first option of a decision is tried: `note_before`, and the score's base.
+
+    The base is taken off every tried option's score: the `safe` and
+    `exposed` terms of the position before when the other options are scored
+    as their change (`relative`), else 0 (every option is tried, all scored
+    in full, as on tracks too long for `opponent_squares`).
+    """
+    note_before(lay, w, seat)
+    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
+    if not relative or not (w[pw + F_SAFE] or w[pw + F_EXPOSED]):
+        return 0
+    safe, exposed = count_guarded(lay, w, seat)
+    return w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
+
+
+@njit(**HOT)
+def score_by_trying(
+    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, target: int, flags: int, base: int
+) -> tuple:
+    """(captures, option score) of a move found by playing it and taking it back.
+
+    For the moves `predict_landing` cannot settle (a star jump follows, or
+    the track is too long for `opponent_squares`); an ordinary call, so this
+    rare path stays out of the option loop's code. `base` comes from
+    `prepare_trying`, called once per decision before.
+    """
+    mark = w[CTR + C_UNDO]
+    captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+    score = score_position(lay, w, seat, captures) - base
+    undo_to(lay, w, mark)
+    return captures, score
+
+
+@njit(**HOT, inline="always")
+def free_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
+    """`legal_moves` when `free_movers` applies (number face, no square bars, exact finish).
+
+    The same list, by piece, without a branch per piece: every piece's move
+    is written at the next free row and counted only when the piece can
+    move, so a piece that cannot leaves its row to the next one (or beyond
+    the count). Which pieces can move is close to random from roll to roll.
+    """
+    mask = free_movers(lay, w, seat, face)
+    k = 0
+    for piece in range(lay[R.PIECES]):
+        p = w[PROGRESS + MAX_PIECES * seat + piece]
+        row = MOVES + 4 * k
+        w[row] = piece
+        w[row + 1] = (p + face) * np.int64(p != YARD)  # entering: the start square, progress 0
+        w[row + 2] = ENTERING * np.int64(p == YARD)
+        w[row + 3] = 0
+        k += (mask >> piece) & 1
+    return k
+
+
+@njit(**HOT, inline="always")
 def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray) -> int:
     """Row of the move list the seat plays for one roll, or -1 when it has no legal move.
 
     As `Game.decide` for one roll: the random policy without forced captures
     draws `below(k)` among the `k` legal moves and tries nothing. Otherwise
-    every move is tried (and taken back) for its captures and score; with a
-    forced capture the pool is the capturing moves (unless a skipper draws to
-    skip); the best score wins, ties by `below(t)` in move order.
+    every move gets its captures and score (predicted from the counts, or
+    tried and taken back when a star jump follows); with a forced capture
+    the pool is the capturing moves (unless a skipper draws to skip); the
+    best score wins, ties by `below(t)` in move order.
     """
-    k = legal_moves(lay, w, seat, face)
+    if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == 0:
+        k = free_moves(lay, w, seat, face)
+    else:
+        k = legal_moves(lay, w, seat, face)
     if k == 0:
         return -1
     forced = lay[R.FORCED_CAPTURE] != 0
@@ -252,45 +552,91 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     if rnd and not forced:
         return below(stream, k) if k > 1 else 0
     skipper = w[POLW + PW_SIZE * seat + PW_SKIP_MODE] != 0
-    if k == 1 and not skipper:
+    if k == 1 and not (skipper and forced):
         # The only option: nothing to score, nothing drawn, never a skip.
         return 0
+    # Summaries of the position before the options, for `score_predicted`.
+    leader = -1
+    lead_best = 0
+    lead_second = 0
+    occupied = 0
+    predict = not rnd
+    weights = seat_weights(w, seat)
     if not rnd:
-        note_before(lay, w, seat)
+        if weights[F_LEAD]:
+            lead_best, leader, lead_second = lead_summary(lay, w, seat)
+        if weights[F_SAFE] or weights[F_EXPOSED]:
+            predict = lay[R.TRACK_LEN] <= MASK_TRACK
+            if predict:
+                occupied = opponent_squares(lay, w, seat)
     ncap = 0
     most = 0
     first = 0
     union = 0
+    # The best score over every option and its ties, kept on the way: without
+    # a forced capture among the options that is the pool, and a decision
+    # without ties needs no second look at the options.
+    best = NEG_SCORE
+    ties = 0
+    best_j = -1
+    base = NEG_SCORE  # `prepare_trying` not called yet
     for j in range(k):
         row = MOVES + 4 * j
         piece = w[row]
+        target = w[row + 1]
+        flags = w[row + 2]
         captures = 0
-        if not rnd or may_capture(lay, w, seat, w[row + 1], w[row + 2]):
-            mark = w[CTR + C_UNDO]
-            captures, _ = apply_move(lay, w, seat, piece, w[row + 1], w[row + 2], DUMMY, True)
-            w[OPT + j] = 0 if rnd else score_position(lay, w, seat, captures)
-            undo_to(lay, w, mark)
+        score = 0
+        if rnd:
+            # A random player only needs the captures, and only where an opponent stands.
+            if may_capture(lay, w, seat, target, flags):
+                mark = w[CTR + C_UNDO]
+                captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+                undo_to(lay, w, mark)
         else:
-            w[OPT + j] = 0
+            final, captures, emptied = NONE, 0, -1
+            if predict:
+                final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
+            if final == NONE:
+                if base == NEG_SCORE:  # the first option tried this decision
+                    base = prepare_trying(lay, w, seat, predict)
+                captures, score = score_by_trying(lay, w, seat, piece, target, flags, base)
+            else:
+                lead_others = lead_second if piece == leader else lead_best
+                score = score_predicted(
+                    lay, w, seat, piece, final, captures, emptied, lead_others, occupied, weights
+                )
+        w[OPT + j] = score
         w[row + 3] = captures
+        if score > best:
+            best = score
+            ties = 1
+            best_j = j
+        elif score == best:
+            ties += 1
         if captures > 0:
             ncap += 1
             union |= np.int64(1) << piece
             if captures > most:  # strictly: the first option with the most captures
                 most = captures
                 first = np.int64(1) << piece
-    skipping = forced and ncap > 0 and draw_skip(w, seat, stream)
-    only_capturing = forced and ncap > 0 and not skipping
-    best = NEG_SCORE
-    ties = 0
-    for j in range(k):
-        if only_capturing and w[MOVES + 4 * j + 3] == 0:
-            continue
-        if w[OPT + j] > best:
-            best = w[OPT + j]
-            ties = 1
-        elif w[OPT + j] == best:
-            ties += 1
+    capture_rule = forced and ncap > 0
+    if not capture_rule and ties == 1:
+        return best_j
+    skipping = capture_rule and draw_skip(w, seat, stream)
+    only_capturing = capture_rule and not skipping
+    if only_capturing:
+        # The pool is the capturing options: their best score and its ties.
+        best = NEG_SCORE
+        ties = 0
+        for j in range(k):
+            if w[MOVES + 4 * j + 3] == 0:
+                continue
+            if w[OPT + j] > best:
+                best = w[OPT + j]
+                ties = 1
+            elif w[OPT + j] == best:
+                ties += 1
     want = below(stream, ties) if ties > 1 else 0
     chosen = -1
     for j in range(k):
@@ -300,6 +646,6 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
             chosen = j
             break
         want -= 1
-    if forced and ncap > 0 and w[MOVES + 4 * chosen + 3] == 0:
+    if capture_rule and w[MOVES + 4 * chosen + 3] == 0:
         note_skip(w, most, first, union)
     return chosen
