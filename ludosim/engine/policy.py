@@ -70,6 +70,7 @@ from ludosim.engine.state import (
     SKIPS,
     TOT,
     YARD,
+    ix,
     square_of,
     undo_to,
 )
@@ -104,7 +105,7 @@ def compile_policies(names: Sequence[str]) -> np.ndarray:
 @njit(**HOT)
 def is_random(w: np.ndarray, seat: int) -> bool:
     """The seat's policy scores every option 0 (so it never computes a feature)."""
-    return w[POLW + PW_SIZE * seat + PW_RANDOM] != 0
+    return w[ix(POLW + PW_SIZE * seat + PW_RANDOM)] != 0
 
 
 # For a 4-bit piece mask m: its popcount, as 3-bit fields of one constant, and
@@ -144,7 +145,7 @@ def note_before(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
     yard = 0
     home = 0
     for i in range(lay[R.PIECES]):
-        p = w[PROGRESS + MAX_PIECES * seat + i]
+        p = w[ix(PROGRESS + MAX_PIECES * seat + i)]
         standing += p + 1
         yard += p == YARD
         home += p == goal
@@ -165,17 +166,17 @@ def count_guarded(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
     safe = 0
     exposed = 0
     for i in range(lay[R.PIECES]):
-        sq = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
+        sq = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + i)])
         if sq < 0:
             continue
-        if lay[SAFE + sq] or w[CNT + STRIDE * seat + sq] >= 2:
+        if lay[ix(SAFE + sq)] or w[ix(CNT + STRIDE * seat + sq)] >= 2:
             safe += 1
             continue
         for back in range(1, 7):
             s2 = sq - back
             if s2 < 0:
                 s2 += track
-            if w[TOT + s2] - w[CNT + STRIDE * seat + s2] > 0:
+            if w[ix(TOT + s2)] - w[ix(CNT + STRIDE * seat + s2)] > 0:
                 exposed += 1
                 break
     return safe, exposed
@@ -197,32 +198,32 @@ def score_position(lay: np.ndarray, w: np.ndarray, seat: int, captured: int) -> 
     home = 0
     lead = 0
     for i in range(lay[R.PIECES]):
-        p = w[PROGRESS + MAX_PIECES * seat + i]
+        p = w[ix(PROGRESS + MAX_PIECES * seat + i)]
         standing += p + 1
         yard += p == YARD
         home += p == goal
         lead = max(lead, p + 1)
-    total = w[pw + F_PROGRESS] * (standing - w[ROOT + RT_STANDING])
-    total += w[pw + F_ENTER] * max(0, w[ROOT + RT_YARD] - yard)
-    total += w[pw + F_FINISH] * (home - w[ROOT + RT_GOAL])
-    total += w[pw + F_SENT_HOME] * max(0, yard - w[ROOT + RT_YARD])
-    total += w[pw + F_LEAD] * lead
-    total += w[pw + F_CAPTURE] * captured
-    if w[pw + F_SAFE] or w[pw + F_EXPOSED]:
+    total = w[ix(pw + F_PROGRESS)] * (standing - w[ROOT + RT_STANDING])
+    total += w[ix(pw + F_ENTER)] * max(0, w[ROOT + RT_YARD] - yard)
+    total += w[ix(pw + F_FINISH)] * (home - w[ROOT + RT_GOAL])
+    total += w[ix(pw + F_SENT_HOME)] * max(0, yard - w[ROOT + RT_YARD])
+    total += w[ix(pw + F_LEAD)] * lead
+    total += w[ix(pw + F_CAPTURE)] * captured
+    if w[ix(pw + F_SAFE)] or w[ix(pw + F_EXPOSED)]:
         safe, exposed = count_guarded(lay, w, seat)
-        total += w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
+        total += w[ix(pw + F_SAFE)] * safe + w[ix(pw + F_EXPOSED)] * exposed
     return total
 
 
 @njit(**HOT)
 def draw_skip(w: np.ndarray, seat: int, stream: np.ndarray) -> bool:
     """A skipper facing a forced capture decides to ignore it (one `uniform()` if 0 < Q < 1)."""
-    mode = w[POLW + PW_SIZE * seat + PW_SKIP_MODE]
+    mode = w[ix(POLW + PW_SIZE * seat + PW_SKIP_MODE)]
     if mode == 0:
         return False
     if mode == 1:
         return True
-    return uniform_bits(stream) < w[POLW + PW_SIZE * seat + PW_SKIP_THRESHOLD]
+    return uniform_bits(stream) < w[ix(POLW + PW_SIZE * seat + PW_SKIP_THRESHOLD)]
 
 
 @njit(**HOT)
@@ -230,9 +231,9 @@ def note_skip(w: np.ndarray, most: int, first: int, union: int) -> None:
     """Remember a skipped forced capture; the puster looks at it at the end of the turn."""
     n = w[CTR + C_SKIPS]
     if n < MAX_SKIPS:
-        w[SKIPS + 3 * n] = most
-        w[SKIPS + 3 * n + 1] = first
-        w[SKIPS + 3 * n + 2] = union
+        w[ix(SKIPS + 3 * n)] = most
+        w[ix(SKIPS + 3 * n + 1)] = first
+        w[ix(SKIPS + 3 * n + 2)] = union
         w[CTR + C_SKIPS] = n + 1
 
 
@@ -244,16 +245,20 @@ def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: i
     the move captures nothing.
     """
     sq = square_of(lay, seat, target)
-    if sq >= 0 and w[TOT + sq] > w[CNT + STRIDE * seat + sq]:
+    if sq >= 0 and w[ix(TOT + sq)] > w[ix(CNT + STRIDE * seat + sq)]:
         return True
-    if lay[R.STAR_JUMP] == 0 or flags & ENTERING or not lay[TABLE + STRIDE * T.IS_STAR + target]:
+    if (
+        lay[R.STAR_JUMP] == 0
+        or flags & ENTERING
+        or not lay[ix(TABLE + STRIDE * T.IS_STAR + target)]
+    ):
         return False
     row = T.STAR_BACK if flags & BACKWARDS else T.STAR_FWD
-    q = lay[TABLE + STRIDE * row + target]
+    q = lay[ix(TABLE + STRIDE * row + target)]
     if q == NONE:
         return False
     sq = square_of(lay, seat, q)
-    return sq >= 0 and w[TOT + sq] > w[CNT + STRIDE * seat + sq]
+    return sq >= 0 and w[ix(TOT + sq)] > w[ix(CNT + STRIDE * seat + sq)]
 
 
 @njit(**HOT, inline="always")
@@ -269,14 +274,14 @@ def predict_landing(
     landing depends on the first, and the move must be tried.
     """
     sq1 = square_of(lay, seat, target)
-    sq0 = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + piece])
+    sq0 = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + piece)])
     kind = resolve_landing(lay, w, seat, sq1, sq0, (flags & ENTERING) != 0)
     if kind == HOME:
         return YARD, 0, -1
     if _star_jump(lay, target, flags) != NONE:
         return NONE, 0, -1
     if kind == CAPTURE:
-        return target, w[TOT + sq1] - w[CNT + STRIDE * seat + sq1], sq1
+        return target, w[ix(TOT + sq1)] - w[ix(CNT + STRIDE * seat + sq1)], sq1
     return target, 0, -1
 
 
@@ -291,7 +296,7 @@ def lead_summary(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
     leader = -1
     second = 0
     for i in range(lay[R.PIECES]):
-        v = w[PROGRESS + MAX_PIECES * seat + i] + 1
+        v = w[ix(PROGRESS + MAX_PIECES * seat + i)] + 1
         if v > best:
             second = best
             best = v
@@ -321,7 +326,7 @@ def opponent_squares(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     occupied = 0
     for sq in range(lay[R.TRACK_LEN]):
         i = np.uint64(sq)
-        occupied |= np.int64(w[tot + i] > w[own + i]) << sq
+        occupied |= np.int64(w[ix(tot + i)] > w[ix(own + i)]) << sq
     return occupied
 
 
@@ -356,9 +361,9 @@ def square_change(
     a move leaves and reaches is close to random from option to option.
     """
     at = max(sq, 0)
-    before = w[CNT + STRIDE * seat + at]
+    before = w[ix(CNT + STRIDE * seat + at)]
     after = before + step
-    protected = lay[SAFE + at] != 0
+    protected = lay[ix(SAFE + at)] != 0
     lone = np.int64((behind >> at) & 63 != 0) * np.int64(not protected)  # exposed if alone
     safe = after * np.int64(protected or after >= 2) - before * np.int64(protected or before >= 2)
     exposed = lone * (np.int64(after == 1) - np.int64(before == 1))
@@ -403,16 +408,16 @@ def guard_change_capturing(
     safe = 0
     exposed = 0
     for i in range(lay[R.PIECES]):
-        sq = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + i])
+        sq = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + i)])
         if sq >= 0:
-            s, x = square_guard(w[own + sq], lay[SAFE + sq] != 0, (before >> sq) & 63 != 0)
+            s, x = square_guard(w[ix(own + sq)], lay[ix(SAFE + sq)] != 0, (before >> sq) & 63 != 0)
             safe -= s != 0
             exposed -= x
         if i == mover:
             sq = sq1
         if sq >= 0:
-            count = w[own + sq] - (sq == sq0) + (sq == sq1)
-            s, x = square_guard(count, lay[SAFE + sq] != 0, (after >> sq) & 63 != 0)
+            count = w[ix(own + sq)] - (sq == sq0) + (sq == sq1)
+            s, x = square_guard(count, lay[ix(SAFE + sq)] != 0, (after >> sq) & 63 != 0)
             safe += s != 0
             exposed += x
     return safe, exposed
@@ -426,7 +431,16 @@ def seat_weights(w: np.ndarray, seat: int) -> tuple:
     store to `w`, each with numba's negative-index check on a seat-dependent index.
     """
     pw = POLW + PW_SIZE * seat + PW_WEIGHTS
-    return (w[pw], w[pw + 1], w[pw + 2], w[pw + 3], w[pw + 4], w[pw + 5], w[pw + 6], w[pw + 7])
+    return (
+        w[ix(pw)],
+        w[ix(pw + 1)],
+        w[ix(pw + 2)],
+        w[ix(pw + 3)],
+        w[ix(pw + 4)],
+        w[ix(pw + 5)],
+        w[ix(pw + 6)],
+        w[ix(pw + 7)],
+    )
 
 
 @njit(**HOT, inline="always")
@@ -450,7 +464,7 @@ def score_predicted(
     `weights` the seat's (`seat_weights`). Like every option score (see
     `choose_move`), `safe` and `exposed` count as their change.
     """
-    p = w[PROGRESS + MAX_PIECES * seat + piece]
+    p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
     total = weights[F_PROGRESS] * (final - p)
     total += weights[F_LEAD] * max(lead_others, final + 1)
     total += weights[F_CAPTURE] * captures
@@ -484,10 +498,10 @@ def prepare_trying(lay: np.ndarray, w: np.ndarray, seat: int, relative: bool) ->
     """
     note_before(lay, w, seat)
     pw = POLW + PW_SIZE * seat + PW_WEIGHTS
-    if not relative or not (w[pw + F_SAFE] or w[pw + F_EXPOSED]):
+    if not relative or not (w[ix(pw + F_SAFE)] or w[ix(pw + F_EXPOSED)]):
         return 0
     safe, exposed = count_guarded(lay, w, seat)
-    return w[pw + F_SAFE] * safe + w[pw + F_EXPOSED] * exposed
+    return w[ix(pw + F_SAFE)] * safe + w[ix(pw + F_EXPOSED)] * exposed
 
 
 @njit(**HOT)
@@ -520,12 +534,12 @@ def free_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     mask = free_movers(lay, w, seat, face)
     k = 0
     for piece in range(lay[R.PIECES]):
-        p = w[PROGRESS + MAX_PIECES * seat + piece]
+        p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
         row = MOVES + 4 * k
-        w[row] = piece
-        w[row + 1] = (p + face) * np.int64(p != YARD)  # entering: the start square, progress 0
-        w[row + 2] = ENTERING * np.int64(p == YARD)
-        w[row + 3] = 0
+        w[ix(row)] = piece
+        w[ix(row + 1)] = (p + face) * np.int64(p != YARD)  # entering: the start square, progress 0
+        w[ix(row + 2)] = ENTERING * np.int64(p == YARD)
+        w[ix(row + 3)] = 0
         k += (mask >> piece) & 1
     return k
 
@@ -551,7 +565,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     rnd = is_random(w, seat)
     if rnd and not forced:
         return below(stream, k) if k > 1 else 0
-    skipper = w[POLW + PW_SIZE * seat + PW_SKIP_MODE] != 0
+    skipper = w[ix(POLW + PW_SIZE * seat + PW_SKIP_MODE)] != 0
     if k == 1 and not (skipper and forced):
         # The only option: nothing to score, nothing drawn, never a skip.
         return 0
@@ -582,9 +596,9 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     base = NEG_SCORE  # `prepare_trying` not called yet
     for j in range(k):
         row = MOVES + 4 * j
-        piece = w[row]
-        target = w[row + 1]
-        flags = w[row + 2]
+        piece = w[ix(row)]
+        target = w[ix(row + 1)]
+        flags = w[ix(row + 2)]
         captures = 0
         score = 0
         if rnd:
@@ -606,8 +620,8 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
                 score = score_predicted(
                     lay, w, seat, piece, final, captures, emptied, lead_others, occupied, weights
                 )
-        w[OPT + j] = score
-        w[row + 3] = captures
+        w[ix(OPT + j)] = score
+        w[ix(row + 3)] = captures
         if score > best:
             best = score
             ties = 1
@@ -630,22 +644,22 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
         best = NEG_SCORE
         ties = 0
         for j in range(k):
-            if w[MOVES + 4 * j + 3] == 0:
+            if w[ix(MOVES + 4 * j + 3)] == 0:
                 continue
-            if w[OPT + j] > best:
-                best = w[OPT + j]
+            if w[ix(OPT + j)] > best:
+                best = w[ix(OPT + j)]
                 ties = 1
-            elif w[OPT + j] == best:
+            elif w[ix(OPT + j)] == best:
                 ties += 1
     want = below(stream, ties) if ties > 1 else 0
     chosen = -1
     for j in range(k):
-        if (only_capturing and w[MOVES + 4 * j + 3] == 0) or w[OPT + j] != best:
+        if (only_capturing and w[ix(MOVES + 4 * j + 3)] == 0) or w[ix(OPT + j)] != best:
             continue
         if want == 0:
             chosen = j
             break
         want -= 1
-    if capture_rule and w[MOVES + 4 * chosen + 3] == 0:
+    if capture_rule and w[ix(MOVES + 4 * chosen + 3)] == 0:
         note_skip(w, most, first, union)
     return chosen
