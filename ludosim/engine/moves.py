@@ -239,14 +239,23 @@ def free_target(w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
 
 @njit(**HOT, inline="always")
 def _free_number_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
-    """`legal_moves` when `free_movers` applies: the moves of its mask, by piece."""
+    """`legal_moves` when `free_movers` applies: the moves of its mask, by piece.
+
+    Without a branch per piece: every piece's move is written at the next
+    free row and counted only when the piece can move, so a piece that
+    cannot leaves its row to the next one (or beyond the count). Which
+    pieces can move is close to random from roll to roll.
+    """
     mask = free_movers(lay, w, seat, face)
     k = 0
     for piece in range(lay[R.PIECES]):
-        if mask >> piece & 1:
-            target, flags = free_target(w, seat, piece, face)
-            _add_move(w, k, piece, target, flags)
-            k += 1
+        p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
+        row = MOVES + 4 * k
+        w[ix(row)] = piece
+        w[ix(row + 1)] = (p + face) * np.int64(p != YARD)  # entering: the start square, progress 0
+        w[ix(row + 2)] = ENTERING * np.int64(p == YARD)
+        w[ix(row + 3)] = 0
+        k += (mask >> piece) & 1
     return k
 
 

@@ -31,15 +31,13 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ludosim.engine.layout import MAX_PIECES, NONE, SAFE, STRIDE, TABLE, R, T, detect_threshold
+from ludosim.engine.layout import MAX_PIECES, NONE, SAFE, STRIDE, R, detect_threshold
 from ludosim.engine.moves import (
-    BACKWARDS,
     CAPTURE,
     ENTERING,
     HOME,
     _star_jump,
     apply_move,
-    free_movers,
     legal_moves,
     resolve_landing,
 )
@@ -238,27 +236,23 @@ def note_skip(w: np.ndarray, most: int, first: int, union: int) -> None:
 
 
 @njit(**HOT)
+def _opponent_on(lay: np.ndarray, w: np.ndarray, seat: int, p: int) -> bool:
+    """An opponent piece stands on the track square of `seat`'s progress `p`."""
+    sq = square_of(lay, seat, p)
+    return sq >= 0 and w[ix(TOT + sq)] > w[ix(CNT + STRIDE * seat + sq)]
+
+
+@njit(**HOT)
 def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: int) -> bool:
     """A legal move to `target` might capture: an opponent stands where it lands or jumps to.
 
     A cheap filter before trying a move for its captures: when it says no,
     the move captures nothing.
     """
-    sq = square_of(lay, seat, target)
-    if sq >= 0 and w[ix(TOT + sq)] > w[ix(CNT + STRIDE * seat + sq)]:
+    if _opponent_on(lay, w, seat, target):
         return True
-    if (
-        lay[R.STAR_JUMP] == 0
-        or flags & ENTERING
-        or not lay[ix(TABLE + STRIDE * T.IS_STAR + target)]
-    ):
-        return False
-    row = T.STAR_BACK if flags & BACKWARDS else T.STAR_FWD
-    q = lay[ix(TABLE + STRIDE * row + target)]
-    if q == NONE:
-        return False
-    sq = square_of(lay, seat, q)
-    return sq >= 0 and w[ix(TOT + sq)] > w[ix(CNT + STRIDE * seat + sq)]
+    q = _star_jump(lay, target, flags)
+    return q != NONE and _opponent_on(lay, w, seat, q)
 
 
 @njit(**HOT, inline="always")
@@ -523,28 +517,6 @@ def score_by_trying(
 
 
 @njit(**HOT, inline="always")
-def free_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
-    """`legal_moves` when `free_movers` applies (number face, no square bars, exact finish).
-
-    The same list, by piece, without a branch per piece: every piece's move
-    is written at the next free row and counted only when the piece can
-    move, so a piece that cannot leaves its row to the next one (or beyond
-    the count). Which pieces can move is close to random from roll to roll.
-    """
-    mask = free_movers(lay, w, seat, face)
-    k = 0
-    for piece in range(lay[R.PIECES]):
-        p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
-        row = MOVES + 4 * k
-        w[ix(row)] = piece
-        w[ix(row + 1)] = (p + face) * np.int64(p != YARD)  # entering: the start square, progress 0
-        w[ix(row + 2)] = ENTERING * np.int64(p == YARD)
-        w[ix(row + 3)] = 0
-        k += (mask >> piece) & 1
-    return k
-
-
-@njit(**HOT, inline="always")
 def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray) -> int:
     """Row of the move list the seat plays for one roll, or -1 when it has no legal move.
 
@@ -555,10 +527,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     the pool is the capturing moves (unless a skipper draws to skip); the
     best score wins, ties by `below(t)` in move order.
     """
-    if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == 0:
-        k = free_moves(lay, w, seat, face)
-    else:
-        k = legal_moves(lay, w, seat, face)
+    k = legal_moves(lay, w, seat, face)
     if k == 0:
         return -1
     forced = lay[R.FORCED_CAPTURE] != 0

@@ -252,11 +252,6 @@ def square_of(lay: np.ndarray, seat: int, p: int) -> int:
 
 
 @njit(**HOT)
-def progress_of(w: np.ndarray, seat: int, piece: int) -> int:
-    return w[ix(PROGRESS + MAX_PIECES * seat + piece)]
-
-
-@njit(**HOT)
 def reset_state(lay: np.ndarray, w: np.ndarray, has_start: bool) -> None:
     """Every piece in its yard, or on the run's start position; counters and stats zeroed."""
     w[PROGRESS:CTR] = 0
