@@ -264,13 +264,14 @@ def _read_many(
     # Many small files: reading them side by side hides per-file latency.
     with ThreadPoolExecutor(max_workers=8) as pool:
         tables = list(pool.map(read, files))
-    names = {tuple(t.schema.names) for t in tables}
-    if len(names) == 1:
+    if all(t.schema.equals(tables[0].schema) for t in tables[1:]):
         df = pa.concat_tables(tables).to_pandas()
     else:
         # Cells with different player counts have different place_<s> columns:
-        # missing ones become nulls, in pandas' nullable integer types.
-        table = pa.concat_tables(tables, promote_options="default")
+        # missing ones become nulls, in pandas' nullable integer types. An
+        # integer column stored narrower in some files (`returned_<s>` is int8
+        # when its values fit) is widened.
+        table = pa.concat_tables(tables, promote_options="permissive")
         holey = [n for n in table.schema.names if table[n].null_count]
         df = table.drop_columns(holey).to_pandas()
         for name in holey:

@@ -22,7 +22,7 @@ SMALL_DTYPES.update(rolls="int32", end_turns="int32", truncated="bool")
 def _expected_dtype(column: str) -> str:
     if column in SMALL_DTYPES:
         return SMALL_DTYPES[column]
-    return "int8" if column.startswith("place_") else "int16"
+    return "int8" if column.startswith(("place_", "returned_")) else "int16"
 
 
 @pytest.mark.parametrize("preset", presets())
@@ -38,10 +38,34 @@ def test_columns_and_dtypes(preset: str) -> None:
     assert (df["winner"] >= 0).all() and not df["truncated"].any()
 
 
-def test_row_size_is_compact() -> None:
-    """8 + 1 + 1 + 3 * 4 + 1 bytes, then per seat 1 (place) + 5 * 2 (counters)."""
-    df = simulate(Rules.preset("app"), games=10, seed=1)
-    assert df.memory_usage(index=False).sum() / len(df) == 23 + 4 * 11
+@pytest.mark.parametrize("preset", presets())
+def test_row_size_is_compact(preset: str) -> None:
+    """8 + 1 + 1 + 3 * 4 + 1 bytes, then per seat 1 (place) + 1 (returned) + 4 * 2 (counters).
+
+    Issue 3 asks for at most 64 bytes per game: 63 for four players, except
+    under megajogos scoring, whose `points_<s>` (int16, API.md) add 8.
+    """
+    rules = Rules.preset(preset)
+    df = simulate(rules, games=10, seed=1)
+    points = 2 * rules.players if rules.scoring == "megajogos" else 0
+    assert df.memory_usage(index=False).sum() / len(df) == 23 + 10 * rules.players + points
+    assert (df.memory_usage(index=False).sum() / len(df) <= 64) == (points == 0)
+
+
+def test_returned_widens_to_int16_when_a_count_does_not_fit_int8() -> None:
+    from ludosim.engine import H_SIZE, K_SIZE
+    from ludosim.simulate import STAT_COLUMNS, _frame
+
+    row = 1 + STAT_COLUMNS.index("returned")  # after place
+    rules = Rules.preset("killer")
+    head = np.zeros((3, H_SIZE), dtype=np.int32)
+    seats = np.zeros((3, K_SIZE, 4), dtype=np.int16)
+    seats[:, row, 1] = [0, 127, 3]
+    assert _frame(rules, 0, head, seats)["returned_1"].dtype == "int8"
+    seats[1, row, 1] = 128
+    df = _frame(rules, 0, head, seats)
+    assert [str(df[f"returned_{s}"].dtype) for s in range(4)] == ["int16"] * 4
+    assert df["returned_1"].tolist() == [0, 128, 3]
 
 
 def test_attrs_record_rules_seed_and_versions() -> None:

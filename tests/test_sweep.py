@@ -461,6 +461,21 @@ def test_summary_only_keeps_chunk_totals_that_add_up_to_the_cell(
     assert run_sweep(spec, out, quiet=True).chunks_skipped == 8
 
 
+def test_load_widens_a_column_stored_narrower_in_some_files(tmp_path: Path) -> None:
+    """`returned_<s>` is int8 when its values fit, else int16: files may differ."""
+    import pandas as pd
+
+    folder = tmp_path / "rows"
+    folder.mkdir()
+    narrow = pd.DataFrame({"game": [0, 1], "returned_0": pd.array([1, 2], dtype="int8")})
+    wide = pd.DataFrame({"game": [2], "returned_0": pd.array([300], dtype="int16")})
+    narrow.to_parquet(folder / "chunk-0.parquet", index=False)
+    wide.to_parquet(folder / "chunk-1.parquet", index=False)
+    df = results.load(folder)
+    assert df["returned_0"].dtype == "int16"
+    assert df["returned_0"].tolist() == [1, 2, 300]
+
+
 def test_load_reads_a_simulate_out_file_like_simulate_load(tmp_path: Path) -> None:
     simulate = pytest.importorskip("ludosim.simulate")
     from ludosim.rules import Rules
