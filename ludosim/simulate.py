@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ludosim.errors import LudosimError
-from ludosim.policies import resolve_policies
+from ludosim.policies import parse_policy, resolve_policies
 from ludosim.rng import normalise_seed
 from ludosim.rules import SEMANTICS_VERSION, Rules
 
@@ -127,6 +127,8 @@ def _prepare(
         "threads": threads,
         "chunk": chunk_size,
         "policies": names,
+        # False when every seat plays random: the kernel then compiles no scoring code.
+        "scoring": not all(parse_policy(name).is_random for name in names),
         "start": None if start_rows is None else start_rows.tolist(),
     }
 
@@ -361,7 +363,7 @@ def summarize(rules: Rules, df: pd.DataFrame) -> Summary:
 
 
 def _run_summary(rules: Rules, prep: dict[str, Any]) -> Summary:
-    from ludosim.engine import HIST_BINS, runners
+    from ludosim.engine import HIST_BINS, run_summary
     from ludosim.engine.batch import A_SIZE, P_SIZE
 
     n = rules.players
@@ -370,7 +372,6 @@ def _run_summary(rules: Rules, prep: dict[str, Any]) -> Summary:
     per_seat = np.zeros((P_SIZE, n), dtype=np.int64)
     places = np.zeros((n, n), dtype=np.int64)
     hist = np.zeros((2, HIST_BINS), dtype=np.int64)
-    _, run_summary = runners(rules.roll_then_move)
     block = chunk * _SUMMARY_BLOCK_CHUNKS
     done = 0
     while done < prep["games"]:
@@ -393,6 +394,8 @@ def _run_summary(rules: Rules, prep: dict[str, Any]) -> Summary:
             p,
             pl,
             h,
+            rules.roll_then_move,
+            prep["scoring"],
         )
         totals += t.sum(axis=0)
         per_seat += p.sum(axis=0)
@@ -431,7 +434,7 @@ def simulate(
     """
     import numba
 
-    from ludosim.engine import H_SIZE, K_SIZE, runners
+    from ludosim.engine import H_SIZE, K_SIZE, run_batch
 
     prep = _prepare(
         rules, games, seed, policies, start, start_seat, threads, chunk_size, first_game
@@ -445,7 +448,6 @@ def simulate(
             return result
         head = np.zeros((prep["games"], H_SIZE), dtype=np.int32)
         seats = np.zeros((prep["games"], K_SIZE, rules.players), dtype=np.int16)
-        run_batch, _ = runners(rules.roll_then_move)
         run_batch(
             prep["lay"],
             prep["work"],
@@ -456,6 +458,8 @@ def simulate(
             prep["start_seat"],
             head,
             seats,
+            rules.roll_then_move,
+            prep["scoring"],
         )
     finally:
         numba.set_num_threads(previous)

@@ -8,11 +8,14 @@ and the puster), `turn` (one turn), `game` (one game) and `batch` (many games in
 parallel). `ludosim.simulate` is the public wrapper that validates inputs and
 packages results.
 
-Single-roll and roll-then-move (Killer) games have separate compiled entry
-points (`runners(plans)`), so a run compiles only its own kind of turn; a
-single-roll game plays in one of two compiled turn loops, a short one where
-every seat picks at random among a mask of movable pieces (`turn.free_play`)
-and the general one. All of them play the same games as the reference engine.
+The batch runners (`batch.run_batch`, `batch.run_summary`) take two flags
+compiled in as constants: whether the rules roll then move (Killer) and
+whether any seat scores its options (any policy but random). A run compiles
+only the code its games can reach, so a first random run compiles neither
+the other kind of turn nor any scoring. A single-roll game plays in one of
+two compiled turn loops, a short one where every seat picks at random among
+a mask of movable pieces (`turn.free_play`) and the general one. All of them
+play the same games as the reference engine.
 
 Every helper is `@njit(cache=True)`. Numba invalidates a cached function only
 when its own source file changes, not when a helper it calls in another module
@@ -74,7 +77,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
         numba.config.CACHE_DIR = _folder
 
 # The kernel modules are imported only now, after the cache folder is set.
-from ludosim.engine.batch import HIST_BINS, play_one, runners  # noqa: E402
+from ludosim.engine.batch import HIST_BINS, play_one, run_batch, run_summary  # noqa: E402
 from ludosim.engine.layout import R, T, compile_board, compile_layout, compile_rules  # noqa: E402
 from ludosim.engine.state import H_SIZE, K_SIZE, new_work  # noqa: E402
 
@@ -90,6 +93,7 @@ __all__ = [
     "compile_rules",
     "new_work",
     "play_one",
-    "runners",
+    "run_batch",
+    "run_summary",
     "source_hash",
 ]

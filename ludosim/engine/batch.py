@@ -21,7 +21,8 @@ counts, sums, sums of squares and histograms described in
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import literally, njit, prange, types
+from numba.extending import overload
 
 from ludosim.engine.game import play_game, play_plan_game, play_single_roll_game
 from ludosim.engine.layout import MAX_PIECES, R
@@ -101,43 +102,34 @@ def play_one(
             final[s, i] = work[PROGRESS + MAX_PIECES * s + i]
 
 
-@njit(**HOT, inline="always")
-def _batch_rows(
+def _play(
     lay: np.ndarray,
-    work: np.ndarray,
-    seed: np.uint64,
-    first_game: int,
-    chunk: int,
+    w: np.ndarray,
+    stream: np.ndarray,
     has_start: bool,
     start_seat: int,
-    head: np.ndarray,
-    seats: np.ndarray,
     plans: bool,
+    scoring: bool,
 ) -> None:
-    """The body of `run_batch` / `run_batch_plans` (`plans`: a literal, see `play_game_of_kind`).
+    """One game of the kind the literal `plans` names; compiled code only.
 
-    The game itself is an ordinary call: inlined into the parallel loop, the
-    whole kernel would go through numba's parfor passes, which multiplies the
+    Resolved at typing time (numba prunes branches on constants, not on
+    literal arguments), so the other kind of game is never compiled. The
+    game is an ordinary call: inlined into the parallel loop, the whole
+    kernel would go through numba's parfor passes, which multiplies the
     compile time.
     """
-    games = head.shape[0]
-    players = lay[R.PLAYERS]
-    chunks = (games + chunk - 1) // chunk
-    for c in prange(chunks):
-        w = work.copy()
-        mine = lay.copy()  # a private copy: no cache line is shared between threads
-        stream = np.zeros(2, dtype=np.uint64)
-        for g in range(c * chunk, min(games, (c + 1) * chunk)):
-            _start_stream(stream, seed, first_game + g)
-            if plans:  # a literal: the other branch is pruned before typing
-                play_plan_game(mine, w, stream, has_start, start_seat)
-            else:
-                play_single_roll_game(mine, w, stream, has_start, start_seat)
-            for j in range(H_SIZE):
-                head[g, j] = w[HEAD + j]
-            for j in range(K_SIZE):
-                for s in range(players):
-                    seats[g, j, s] = w[SEATS + MAX_PLAYERS * j + s]
+    raise NotImplementedError("_play is resolved by numba at compile time")
+
+
+@overload(_play, prefer_literal=True, inline="always")
+def _play_kind(lay, w, stream, has_start, start_seat, plans, scoring):
+    if not isinstance(plans, types.BooleanLiteral):
+        raise TypeError("_play needs `plans` as a literal (numba.literally)")
+    game = play_plan_game if plans.literal_value else play_single_roll_game
+    return lambda lay, w, stream, has_start, start_seat, plans, scoring: game(
+        lay, w, stream, has_start, start_seat, scoring
+    )
 
 
 @njit(cache=True, parallel=True)
@@ -151,25 +143,33 @@ def run_batch(
     start_seat: int,
     head: np.ndarray,
     seats: np.ndarray,
+    plans: bool,
+    scoring: bool,
 ) -> None:
-    """Play `head.shape[0]` single-roll games, chunks in parallel, into `head` and `seats`."""
-    _batch_rows(lay, work, seed, first_game, chunk, has_start, start_seat, head, seats, False)
+    """Play `head.shape[0]` games, chunks in parallel, into `head` and `seats`.
 
-
-@njit(cache=True, parallel=True)
-def run_batch_plans(
-    lay: np.ndarray,
-    work: np.ndarray,
-    seed: np.uint64,
-    first_game: int,
-    chunk: int,
-    has_start: bool,
-    start_seat: int,
-    head: np.ndarray,
-    seats: np.ndarray,
-) -> None:
-    """`run_batch` for roll-then-move (Killer) rules."""
-    _batch_rows(lay, work, seed, first_game, chunk, has_start, start_seat, head, seats, True)
+    `plans` is `roll_then_move`; `scoring` is False when every seat plays
+    random. Both are compiled in as constants (`literally`: one cached copy
+    per combination), so a run compiles only the code its games can reach:
+    an `app` run never the Killer plan search, a random run no scoring.
+    """
+    literally(plans)
+    literally(scoring)
+    games = head.shape[0]
+    players = lay[R.PLAYERS]
+    chunks = (games + chunk - 1) // chunk
+    for c in prange(chunks):
+        w = work.copy()
+        mine = lay.copy()  # a private copy: no cache line is shared between threads
+        stream = np.zeros(2, dtype=np.uint64)
+        for g in range(c * chunk, min(games, (c + 1) * chunk)):
+            _start_stream(stream, seed, first_game + g)
+            _play(mine, w, stream, has_start, start_seat, plans, scoring)
+            for j in range(H_SIZE):
+                head[g, j] = w[HEAD + j]
+            for j in range(K_SIZE):
+                for s in range(players):
+                    seats[g, j, s] = w[SEATS + MAX_PLAYERS * j + s]
 
 
 @njit(**HOT)
@@ -212,37 +212,6 @@ def _accumulate(
             per_seat[P_STATS + 2 * (j - 1) + 1, s] += v * v
 
 
-@njit(**HOT, inline="always")
-def _summary_chunks(
-    lay: np.ndarray,
-    work: np.ndarray,
-    seed: np.uint64,
-    first_game: int,
-    games: int,
-    chunk: int,
-    has_start: bool,
-    start_seat: int,
-    totals: np.ndarray,
-    per_seat: np.ndarray,
-    places: np.ndarray,
-    hist: np.ndarray,
-    plans: bool,
-) -> None:
-    """The body of `run_summary` / `run_summary_plans`."""
-    chunks = (games + chunk - 1) // chunk
-    for c in prange(chunks):
-        w = work.copy()
-        mine = lay.copy()
-        stream = np.zeros(2, dtype=np.uint64)
-        for g in range(c * chunk, min(games, (c + 1) * chunk)):
-            _start_stream(stream, seed, first_game + g)
-            if plans:  # a literal: the other branch is pruned before typing
-                play_plan_game(mine, w, stream, has_start, start_seat)
-            else:
-                play_single_roll_game(mine, w, stream, has_start, start_seat)
-            _accumulate(mine, w, totals[c], per_seat[c], places[c], hist[c])
-
-
 @njit(cache=True, parallel=True)
 def run_summary(
     lay: np.ndarray,
@@ -257,60 +226,21 @@ def run_summary(
     per_seat: np.ndarray,
     places: np.ndarray,
     hist: np.ndarray,
+    plans: bool,
+    scoring: bool,
 ) -> None:
-    """Play `games` single-roll games and accumulate per chunk `c`: `totals[c, A_*]`,
+    """Play `games` games and accumulate per chunk `c`: `totals[c, A_*]`,
     `per_seat[c, P_*, seat]`, `places[c, seat, place - 1]` and
-    `hist[c, 0 (turns) | 1 (rolls), bin]`, all zeroed by the caller."""
-    _summary_chunks(
-        lay,
-        work,
-        seed,
-        first_game,
-        games,
-        chunk,
-        has_start,
-        start_seat,
-        totals,
-        per_seat,
-        places,
-        hist,
-        False,
-    )
-
-
-@njit(cache=True, parallel=True)
-def run_summary_plans(
-    lay: np.ndarray,
-    work: np.ndarray,
-    seed: np.uint64,
-    first_game: int,
-    games: int,
-    chunk: int,
-    has_start: bool,
-    start_seat: int,
-    totals: np.ndarray,
-    per_seat: np.ndarray,
-    places: np.ndarray,
-    hist: np.ndarray,
-) -> None:
-    """`run_summary` for roll-then-move (Killer) rules."""
-    _summary_chunks(
-        lay,
-        work,
-        seed,
-        first_game,
-        games,
-        chunk,
-        has_start,
-        start_seat,
-        totals,
-        per_seat,
-        places,
-        hist,
-        True,
-    )
-
-
-def runners(plans: bool) -> tuple:
-    """(rows runner, summary runner) for roll-then-move (`plans`) or single-roll rules."""
-    return (run_batch_plans, run_summary_plans) if plans else (run_batch, run_summary)
+    `hist[c, 0 (turns) | 1 (rolls), bin]`, all zeroed by the caller.
+    `plans` and `scoring` as for `run_batch`."""
+    literally(plans)
+    literally(scoring)
+    chunks = (games + chunk - 1) // chunk
+    for c in prange(chunks):
+        w = work.copy()
+        mine = lay.copy()
+        stream = np.zeros(2, dtype=np.uint64)
+        for g in range(c * chunk, min(games, (c + 1) * chunk)):
+            _start_stream(stream, seed, first_game + g)
+            _play(mine, w, stream, has_start, start_seat, plans, scoring)
+            _accumulate(mine, w, totals[c], per_seat[c], places[c], hist[c])

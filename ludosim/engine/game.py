@@ -63,7 +63,7 @@ def roll_off(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     while m > 1:
         top = -1
         for j in range(m):
-            w[ix(throws + j)] = below(stream, 6)
+            w[ix(throws + j)] = below(stream, np.int64(6))
             top = max(top, w[ix(throws + j)])
         kept = 0
         for j in range(m):  # tied highest re-roll among themselves, in seat order
@@ -131,7 +131,13 @@ SINGLE = 2  # single rolls, the general choice (`choose_move`)
 
 @njit(**HOT, inline="always")
 def _turn_loop(
-    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, first: int, mode: int, has_start: bool
+    lay: np.ndarray,
+    w: np.ndarray,
+    stream: np.ndarray,
+    first: int,
+    mode: int,
+    has_start: bool,
+    scoring: bool,
 ) -> tuple:
     """Turns from seat `first` until the game ends: (finishers, turns, truncated).
 
@@ -152,10 +158,10 @@ def _turn_loop(
             break
         turns += 1
         if mode == PLANS:
-            plan_turn(lay, w, seat, stream)
+            plan_turn(lay, w, seat, stream, scoring)
             home = finished(lay, w, seat)
         else:
-            home = single_roll_turn(lay, w, seat, stream, mode == FREE)
+            home = single_roll_turn(lay, w, seat, stream, mode == FREE, scoring)
             if has_start and not home:
                 # A seat of a start position may have had every piece home
                 # before its turn: it is done after that turn, as in `Game.play`.
@@ -180,34 +186,25 @@ def _turn_loop(
     return nfin, turns, truncated
 
 
-@njit(**HOT, inline="always")
-def play_game_of_kind(
-    lay: np.ndarray,
-    w: np.ndarray,
-    stream: np.ndarray,
-    has_start: bool,
-    start_seat: int,
-    plans: bool,
-) -> None:
-    """`play_game` for rules known to be roll-then-move (`plans`) or single-roll.
-
-    Called with a literal `plans`, numba prunes the other kind of turn before
-    typing, so a single-roll run never compiles the Killer plan search (and
-    the reverse): the first command after install compiles half as much.
-    """
-    n = lay[R.PLAYERS]
+@njit(**HOT)
+def _open_game(
+    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
+) -> int:
+    """Reset the state for a new game and return the seat that takes the first turn."""
     reset_state(lay, w, has_start)
     first = start_seat if has_start else roll_off(lay, w, stream)
-    done = SEATBUF + MAX_PLAYERS * SB_DONE
+    for s in range(lay[R.PLAYERS]):
+        w[ix(SEATBUF + MAX_PLAYERS * SB_DONE + s)] = 0
+    return first
+
+
+@njit(**HOT)
+def _close_game(
+    lay: np.ndarray, w: np.ndarray, first: int, nfin: int, turns: int, truncated: bool
+) -> None:
+    """Write the game's results (`w[HEAD:]`, `w[SEATS:]`) once its turns are played."""
+    n = lay[R.PLAYERS]
     order = SEATBUF + MAX_PLAYERS * SB_ORDER
-    for s in range(n):
-        w[ix(done + s)] = 0
-    if plans:
-        nfin, turns, truncated = _turn_loop(lay, w, stream, first, PLANS, has_start)
-    elif free_play(lay, w):
-        nfin, turns, truncated = _turn_loop(lay, w, stream, first, FREE, has_start)
-    else:
-        nfin, turns, truncated = _turn_loop(lay, w, stream, first, SINGLE, has_start)
     winner = w[ix(order)] if nfin > 0 else -1
     w[HEAD + H_FIRST] = first
     w[HEAD + H_WINNER] = winner
@@ -227,20 +224,42 @@ def play_game_of_kind(
     _rank_rest(lay, w, winner if winner >= 0 else first, nfin)
 
 
+# A single-roll game and a Killer game are separate compiled functions, each
+# with only its own copies of the turn loop: a run compiles one kind only,
+# and numba never even inlines (copies the IR of) the other kind's loop.
+# `scoring` (see `policy.choose_move`) is passed as a literal: numba compiles
+# one copy per value, and the all-random copy has no scoring code in it.
 @njit(**HOT)
 def play_single_roll_game(
-    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
+    lay: np.ndarray,
+    w: np.ndarray,
+    stream: np.ndarray,
+    has_start: bool,
+    start_seat: int,
+    scoring: bool,
 ) -> None:
     """`play_game` for single-roll rules (no Killer plan search compiled in)."""
-    play_game_of_kind(lay, w, stream, has_start, start_seat, False)
+    first = _open_game(lay, w, stream, has_start, start_seat)
+    if free_play(lay, w):
+        nfin, turns, truncated = _turn_loop(lay, w, stream, first, FREE, has_start, scoring)
+    else:
+        nfin, turns, truncated = _turn_loop(lay, w, stream, first, SINGLE, has_start, scoring)
+    _close_game(lay, w, first, nfin, turns, truncated)
 
 
 @njit(**HOT)
 def play_plan_game(
-    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
+    lay: np.ndarray,
+    w: np.ndarray,
+    stream: np.ndarray,
+    has_start: bool,
+    start_seat: int,
+    scoring: bool,
 ) -> None:
     """`play_game` for roll-then-move (Killer) rules."""
-    play_game_of_kind(lay, w, stream, has_start, start_seat, True)
+    first = _open_game(lay, w, stream, has_start, start_seat)
+    nfin, turns, truncated = _turn_loop(lay, w, stream, first, PLANS, has_start, scoring)
+    _close_game(lay, w, first, nfin, turns, truncated)
 
 
 @njit(**HOT)
@@ -249,6 +268,6 @@ def play_game(
 ) -> None:
     """Play one game from `stream` into `w[HEAD:]` and `w[SEATS:]`; the final position stays."""
     if lay[R.ROLL_THEN_MOVE]:
-        play_plan_game(lay, w, stream, has_start, start_seat)
+        play_plan_game(lay, w, stream, has_start, start_seat, True)
     else:
-        play_single_roll_game(lay, w, stream, has_start, start_seat)
+        play_single_roll_game(lay, w, stream, has_start, start_seat, True)

@@ -98,11 +98,13 @@ from ludosim.engine.state import (
     N_UNION,
     NEG_SCORE,
     NKIDS,
+    NO,
     PROGRESS,
     REM,
     REV,
     ROLLS,
     YARD,
+    YES,
     ix,
     undo_to,
 )
@@ -112,13 +114,6 @@ _HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _S29 = np.uint64(29)
 MAX_FACE = 8  # highest face code (the star)
 _LOW32 = (1 << 32) - 1
-
-# Numba compiles a separate copy of an (ordinary, not inlined) callee for
-# every distinct literal argument it is called with, so constant offsets and
-# flags passed to the search's helpers are wrapped as plain values
-# (`np.int64(LEAF)`, `NO`, `YES`): one compiled copy each, a shorter first compile.
-NO = np.bool_(False)
-YES = np.bool_(True)
 
 
 # ------------------------------------------------------------------ keys
@@ -263,13 +258,13 @@ def _open_node(w: np.ndarray, row: int, k1: int, k2: int, top: int, taken: int) 
     w[ix(row + MD_K1)] = k1
     w[ix(row + MD_K2)] = k2
     w[ix(row + MD_TAKEN)] = taken
-    _clear_summary(w, row + MD_ACC, -1)
+    _clear_summary(w, row + MD_ACC, np.int64(-1))
 
 
 @njit(**HOT)
 def _score_leaf(lay: np.ndarray, w: np.ndarray, seat: int, at: int, taken: int) -> None:
     """Summary of a leaf on the live state (the plan ends here), scored where it ends."""
-    _clear_summary(w, at, 0)
+    _clear_summary(w, at, np.int64(0))
     w[ix(at + N_MALL)] = 0 if is_random(w, seat) else score_position(lay, w, seat, taken)
     w[ix(at + N_CALL)] = 1
 
@@ -296,7 +291,7 @@ def summarise_last(lay: np.ndarray, w: np.ndarray, seat: int, taken: int, dst: i
     face = _top_face(w)
     rnd = is_random(w, seat)
     forced = lay[R.FORCED_CAPTURE] != 0
-    _clear_summary(w, dst, -1)
+    _clear_summary(w, dst, np.int64(-1))
     for piece in range(lay[R.PIECES]):
         target, flags = move_target(lay, w, seat, piece, face)
         if target == NONE:
@@ -305,14 +300,14 @@ def summarise_last(lay: np.ndarray, w: np.ndarray, seat: int, taken: int, dst: i
         score = 0
         if not rnd or (forced and may_capture(lay, w, seat, target, flags)):
             mark = w[CTR + C_UNDO]
-            captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+            captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             if not rnd:
                 score = score_position(lay, w, seat, taken + captures)
             undo_to(lay, w, mark)
         w[ix(dst + N_BEST)] = plan_key_step(face)
-        _merge_best(w, dst + N_MALL, score, 1)
+        _merge_best(w, dst + N_MALL, score, np.int64(1))
         if captures > 0:
-            _merge_best(w, dst + N_MCAP, score, 1)
+            _merge_best(w, dst + N_MCAP, score, np.int64(1))
             w[ix(dst + N_UNION)] |= np.int64(1) << piece
             if captures > w[ix(dst + N_MOST)]:  # strictly: the first with the most captures
                 w[ix(dst + N_MOST)] = captures
@@ -334,14 +329,14 @@ def _last_move(
         captures = 0
         if lay[R.FORCED_CAPTURE] and may_capture(lay, w, seat, target, flags):
             mark = w[CTR + C_UNDO]
-            captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+            captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             undo_to(lay, w, mark)
-        _clear_summary(w, LEAF, 0)
+        _clear_summary(w, np.int64(LEAF), np.int64(0))
         w[LEAF + N_MALL] = 0
         w[LEAF + N_CALL] = 1
         return captures
     mark = w[CTR + C_UNDO]
-    captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+    captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
     _score_leaf(lay, w, seat, np.int64(LEAF), taken + captures)
     undo_to(lay, w, mark)
     return captures
@@ -431,7 +426,7 @@ def summarise_node(
     root_mark = w[CTR + C_UNDO]
     top = _top_face(w)
     d = 0
-    _open_node(w, MDFS, k1, k2, top, taken)
+    _open_node(w, np.int64(MDFS), k1, k2, top, taken)
     while True:
         row = MDFS + MD_SIZE * d
         # The next legal (face, piece) of this node, after the one tried last.
@@ -456,7 +451,7 @@ def summarise_node(
             w[ix(row + MD_EXT)] = 1
             mark = w[CTR + C_UNDO]
             w[ix(row + MD_MARK)] = mark
-            captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+            captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             w[ix(row + MD_CAPS)] = captures
             w[ix(REM + face)] -= 1
             c1, c2 = child_key(
@@ -554,7 +549,7 @@ def pick_plan(
         piece = w[ix(kid + KID_PIECE)]
         if nrolls > 1:
             target, flags = move_target_call(lay, w, seat, piece, face)
-            apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+            apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             w[ix(REM + face)] -= 1
             k1, k2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
         w[CHOSEN] = face
@@ -580,7 +575,9 @@ def pick_plan(
                         captures = _last_move(lay, w, seat, piece, target, flags, taken)
                         child = LEAF
                     else:
-                        captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+                        captures, _ = apply_move(
+                            lay, w, seat, piece, target, flags, np.int64(DUMMY), YES
+                        )
                         w[ix(REM + face)] -= 1
                         c1, c2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
                         summarise_node(lay, w, seat, left, c1, c2, taken + captures, NO, NO)
@@ -617,7 +614,7 @@ def pick_plan(
             w[ix(REM + w[CHOSEN + 2 * j])] += 1
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def summarise_root(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int) -> None:
     """Summary of the turn's root node into `w[MRES:]`, on a table large enough if possible.
 
@@ -636,7 +633,7 @@ def summarise_root(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int) -> No
         cap *= 2
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def choose_plan(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int, stream: np.ndarray) -> None:
     """The seat's plan for the turn's rolls (`w[ROLLS:]`), as `Game.decide`, into `CHOSEN`.
 

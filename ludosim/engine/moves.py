@@ -35,6 +35,7 @@ from ludosim.engine.state import (
     S_RETURNED,
     TOT,
     YARD,
+    YES,
     ix,
     log_piece,
     relocate,
@@ -167,12 +168,12 @@ def resolve_landing(
 @njit(**HOT)
 def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """A piece of `seat` may come out of its yard now (the entering face rolled)."""
-    sq = square_of(lay, seat, 0)
+    sq = square_of(lay, seat, np.int64(0))
     capacity = lay[R.START_CAPACITY]
     if capacity > 0 and w[ix(CNT + STRIDE * seat + sq)] >= capacity:
         return False
     # Entering straight back into the yard is not a move.
-    return resolve_landing(lay, w, seat, sq, -1, True) != HOME
+    return resolve_landing(lay, w, seat, sq, np.int64(-1), YES) != HOME
 
 
 @njit(**HOT, inline="always")
@@ -264,7 +265,7 @@ def legal_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     """Fill the move list (`w[MOVES + 4 * j + M_*]`) with the legal moves, by piece; count them."""
     if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == 0:
         return _free_number_moves(lay, w, seat, face)
-    k = 0
+    k = np.int64(0)  # not a literal 0: callers would first be compiled for that type too
     for piece in range(lay[R.PIECES]):
         target, flags = move_target(lay, w, seat, piece, face)
         if target != NONE:
@@ -286,7 +287,7 @@ def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, 
             if square_of(lay, s, w[ix(PROGRESS + MAX_PIECES * s + i)]) == sq:
                 if log:
                     log_piece(w, s, i)
-                relocate(lay, w, s, i, sq, YARD, -1)
+                relocate(lay, w, s, i, sq, np.int64(YARD), np.int64(-1))
                 w[ix(stats + MAX_PLAYERS * S_CAPTURED + s)] += 1
                 caught += 1
     w[ix(stats + MAX_PLAYERS * S_CAPTURES + seat)] += caught
@@ -311,7 +312,7 @@ def _arrive(
     if log:
         log_piece(w, seat, piece)
     if kind == HOME:
-        relocate(lay, w, seat, piece, sq0, YARD, -1)
+        relocate(lay, w, seat, piece, sq0, np.int64(YARD), np.int64(-1))
         w[ix(stats + MAX_PLAYERS * S_RETURNED + seat)] += 1
         return 0, False
     captures = 0

@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ludosim.engine.layout import MAX_PIECES, NONE, SAFE, STRIDE, R, detect_threshold
 from ludosim.engine.moves import (
@@ -68,6 +69,7 @@ from ludosim.engine.state import (
     SKIPS,
     TOT,
     YARD,
+    YES,
     ix,
     square_of,
     undo_to,
@@ -510,30 +512,76 @@ def score_by_trying(
     `prepare_trying`, called once per decision before.
     """
     mark = w[CTR + C_UNDO]
-    captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
+    captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
     score = score_position(lay, w, seat, captures) - base
     undo_to(lay, w, mark)
     return captures, score
 
 
 @njit(**HOT, inline="always")
+def choose_random(lay: np.ndarray, w: np.ndarray, seat: int, k: int, stream: np.ndarray) -> int:
+    """Row of the move list a `random` seat plays among its `k >= 1` legal moves.
+
+    `below(k)` among them (RULES.md section 7), or, under forced captures,
+    `below` among the capturing ones when there are any. Only a random
+    seat's captures are needed, and only where an opponent stands. A random
+    seat never skips a forced capture (only `skipper:Q`, a balanced player,
+    does), so it draws nothing else and the puster never hears of it.
+    """
+    if k == 1:
+        return 0
+    if not lay[R.FORCED_CAPTURE]:
+        return below(stream, k)
+    ncap = 0
+    for j in range(k):
+        row = MOVES + 4 * j
+        captures = 0
+        if may_capture(lay, w, seat, w[ix(row + 1)], w[ix(row + 2)]):
+            mark = w[CTR + C_UNDO]
+            captures, _ = apply_move(
+                lay, w, seat, w[ix(row)], w[ix(row + 1)], w[ix(row + 2)], np.int64(DUMMY), YES
+            )
+            undo_to(lay, w, mark)
+        w[ix(row + 3)] = captures
+        ncap += captures > 0
+    if ncap == 0:
+        return below(stream, k)
+    want = below(stream, ncap) if ncap > 1 else 0
+    for j in range(k):
+        if w[ix(MOVES + 4 * j + 3)] > 0:
+            if want == 0:
+                return j
+            want -= 1
+    return -1  # pragma: no cover - ncap capturing rows exist
+
+
+@njit(**HOT)
+def choose_random_move(
+    lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray
+) -> int:
+    """`choose_move` for a seat known to play random: no scoring code at all."""
+    k = legal_moves(lay, w, seat, face)
+    if k == 0:
+        return -1
+    return choose_random(lay, w, seat, k, stream)
+
+
+@njit(**HOT)
 def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray) -> int:
     """Row of the move list the seat plays for one roll, or -1 when it has no legal move.
 
-    As `Game.decide` for one roll: the random policy without forced captures
-    draws `below(k)` among the `k` legal moves and tries nothing. Otherwise
-    every move gets its captures and score (predicted from the counts, or
-    tried and taken back when a star jump follows); with a forced capture
-    the pool is the capturing moves (unless a skipper draws to skip); the
-    best score wins, ties by `below(t)` in move order.
+    As `Game.decide` for one roll. A random seat is `choose_random`.
+    Otherwise every move gets its captures and score (predicted from the
+    counts, or tried and taken back when a star jump follows); with a forced
+    capture the pool is the capturing moves (unless a skipper draws to
+    skip); the best score wins, ties by `below(t)` in move order.
     """
     k = legal_moves(lay, w, seat, face)
     if k == 0:
         return -1
+    if is_random(w, seat):
+        return choose_random(lay, w, seat, k, stream)
     forced = lay[R.FORCED_CAPTURE] != 0
-    rnd = is_random(w, seat)
-    if rnd and not forced:
-        return below(stream, k) if k > 1 else 0
     skipper = w[ix(POLW + PW_SIZE * seat + PW_SKIP_MODE)] != 0
     if k == 1 and not (skipper and forced):
         # The only option: nothing to score, nothing drawn, never a skip.
@@ -543,15 +591,14 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     lead_best = 0
     lead_second = 0
     occupied = 0
-    predict = not rnd
+    predict = True
     weights = seat_weights(w, seat)
-    if not rnd:
-        if weights[F_LEAD]:
-            lead_best, leader, lead_second = lead_summary(lay, w, seat)
-        if weights[F_SAFE] or weights[F_EXPOSED]:
-            predict = lay[R.TRACK_LEN] <= MASK_TRACK
-            if predict:
-                occupied = opponent_squares(lay, w, seat)
+    if weights[F_LEAD]:
+        lead_best, leader, lead_second = lead_summary(lay, w, seat)
+    if weights[F_SAFE] or weights[F_EXPOSED]:
+        predict = lay[R.TRACK_LEN] <= MASK_TRACK
+        if predict:
+            occupied = opponent_squares(lay, w, seat)
     ncap = 0
     most = 0
     first = 0
@@ -568,27 +615,18 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
         piece = w[ix(row)]
         target = w[ix(row + 1)]
         flags = w[ix(row + 2)]
-        captures = 0
-        score = 0
-        if rnd:
-            # A random player only needs the captures, and only where an opponent stands.
-            if may_capture(lay, w, seat, target, flags):
-                mark = w[CTR + C_UNDO]
-                captures, _ = apply_move(lay, w, seat, piece, target, flags, DUMMY, True)
-                undo_to(lay, w, mark)
+        final, captures, emptied = NONE, 0, -1
+        if predict:
+            final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
+        if final == NONE:
+            if base == NEG_SCORE:  # the first option tried this decision
+                base = prepare_trying(lay, w, seat, predict)
+            captures, score = score_by_trying(lay, w, seat, piece, target, flags, base)
         else:
-            final, captures, emptied = NONE, 0, -1
-            if predict:
-                final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
-            if final == NONE:
-                if base == NEG_SCORE:  # the first option tried this decision
-                    base = prepare_trying(lay, w, seat, predict)
-                captures, score = score_by_trying(lay, w, seat, piece, target, flags, base)
-            else:
-                lead_others = lead_second if piece == leader else lead_best
-                score = score_predicted(
-                    lay, w, seat, piece, final, captures, emptied, lead_others, occupied, weights
-                )
+            lead_others = lead_second if piece == leader else lead_best
+            score = score_predicted(
+                lay, w, seat, piece, final, captures, emptied, lead_others, occupied, weights
+            )
         w[ix(OPT + j)] = score
         w[ix(row + 3)] = captures
         if score > best:
@@ -632,3 +670,26 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     if capture_rule and w[ix(MOVES + 4 * chosen + 3)] == 0:
         note_skip(w, most, first, union)
     return chosen
+
+
+def choose_for(
+    lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray, scoring: bool
+) -> int:
+    """`choose_move`, or `choose_random_move` where `scoring` is the literal False.
+
+    `scoring` is False when every seat of the run plays random (the batch
+    runners get it as a literal, `numba.literally`). Numba prunes branches on
+    constants but not on literal arguments, so the choice is made here, at
+    typing time: an all-random run compiles none of the scoring code, which
+    shortens its first compile by seconds. Callable from compiled code only.
+    """
+    raise NotImplementedError("choose_for is resolved by numba at compile time")
+
+
+@overload(choose_for, prefer_literal=True, inline="always")
+def _choose_for(lay, w, seat, face, stream, scoring):
+    if isinstance(scoring, types.BooleanLiteral) and not scoring.literal_value:
+        return lambda lay, w, seat, face, stream, scoring: choose_random_move(
+            lay, w, seat, face, stream
+        )
+    return lambda lay, w, seat, face, stream, scoring: choose_move(lay, w, seat, face, stream)

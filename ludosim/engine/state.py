@@ -49,6 +49,13 @@ from ludosim.engine.layout import MAX_PIECES, MAX_PLAYERS, SQUARE, STRIDE, R
 
 YARD = -1
 
+# Numba compiles a separate copy of an ordinary (not inlined) callee for every
+# distinct literal argument it is called with, so constant offsets and flags
+# passed to such calls are wrapped as plain values (`np.int64(LEAF)`, `NO`,
+# `YES`): one compiled copy each, a shorter first compile.
+NO = np.bool_(False)
+YES = np.bool_(True)
+
 # Sizes of the scratch buffers.
 MAX_ROLLS = 64  # rolls of one Killer turn (64 sixes in a row: probability 6**-64)
 MAX_SKIPS = 1024  # skipped forced captures in one turn

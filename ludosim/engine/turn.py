@@ -20,7 +20,7 @@ from ludosim.engine.moves import (
     move_target_call,
 )
 from ludosim.engine.plans import pieces_at_risk
-from ludosim.engine.policy import choose_move, is_random, pick_random_piece
+from ludosim.engine.policy import choose_for, is_random, pick_random_piece
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     B_STEPS,
@@ -33,6 +33,7 @@ from ludosim.engine.state import (
     MAX_PLAYERS,
     MAX_ROLLS,
     MOVES,
+    NO,
     PROGRESS,
     REV,
     ROLLS,
@@ -52,7 +53,7 @@ from ludosim.engine.state import (
 def roll(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     """One die roll: `below(6)` indexes the faces; counted in `rolls`."""
     w[CTR + C_ROLLS] += 1
-    return lay[R.FACE0 + below(stream, 6)]
+    return lay[R.FACE0 + below(stream, np.int64(6))]
 
 
 @njit(**HOT)
@@ -91,7 +92,7 @@ def _puster(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> No
             for i in range(lay[R.PIECES]):
                 p = w[ix(PROGRESS + MAX_PIECES * seat + i)]
                 if risk & (np.int64(1) << i) and 0 <= p < goal:
-                    put(lay, w, seat, i, YARD)
+                    put(lay, w, seat, i, np.int64(YARD))
     w[CTR + C_SKIPS] = 0
 
 
@@ -104,14 +105,6 @@ def _start_tries(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> tuple:
         if face == entering:
             return face, tries
     return -1, 3
-
-
-@njit(**HOT)
-def _choose_move_call(
-    lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray
-) -> int:
-    """`choose_move` as an ordinary call: the scoring code stays out of the hot roll loop."""
-    return choose_move(lay, w, seat, face, stream)
 
 
 @njit(**HOT)
@@ -135,13 +128,14 @@ def free_play(lay: np.ndarray, w: np.ndarray) -> bool:
 
 @njit(**HOT, inline="always")
 def single_roll_turn(
-    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, free: bool
+    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, free: bool, scoring: bool
 ) -> bool:
     """One whole turn under single-roll rules, bonus rolls and puster included.
 
     `free` is `free_play(lay, w)`, a constant in each inlined copy (see
-    `game.play_game`), so the free copy has no trace of the general choice.
-    Returns whether the seat got its last piece home this turn.
+    `game._turn_loop`), so the free copy has no trace of the general choice.
+    `scoring` goes to `choose_move`. Returns whether the seat got its last
+    piece home this turn.
     """
     three_tries = lay[R.START_ATTEMPTS] == 3
     six_limit = lay[R.SIX_LIMIT]
@@ -165,7 +159,7 @@ def single_roll_turn(
             piece = pick_random_piece(free_movers(lay, w, seat, face), stream)
             target, flags = free_target(w, seat, max(piece, 0), face)
         else:
-            j = _choose_move_call(lay, w, seat, face, stream)
+            j = choose_for(lay, w, seat, face, stream, scoring)
             row = MOVES + 4 * j
             piece, target, flags = (
                 (w[ix(row)], w[ix(row + 1)], w[ix(row + 2)]) if j >= 0 else (-1, 0, 0)
@@ -175,7 +169,9 @@ def single_roll_turn(
                 break
             pending += face_bonus(lay, face, False)
             continue
-        captures, reached = apply_move_inline(lay, w, seat, piece, target, flags, STATS, False)
+        captures, reached = apply_move_inline(
+            lay, w, seat, piece, target, flags, np.int64(STATS), NO
+        )
         pending += face_bonus(lay, face, (flags & ENTERING) != 0)
         if captures > 0 and lay[R.BONUS_ON_CAPTURE]:
             pending += 1
@@ -188,8 +184,8 @@ def single_roll_turn(
     return home
 
 
-@njit(**HOT)
-def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> None:
+@njit(**HOT, inline="always")
+def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, scoring: bool) -> None:
     """Killer: roll until a non-6, then play all the rolls as one plan."""
     if lay[R.START_ATTEMPTS] == 3 and not in_play(lay, w, seat):
         face, _ = _start_tries(lay, w, stream)
@@ -206,10 +202,12 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> 
         n += 1
     if n == 1:
         # One roll: the plans are the single moves, no search needed.
-        j = choose_move(lay, w, seat, face, stream)
+        j = choose_for(lay, w, seat, face, stream, scoring)
         if j >= 0:
             row = MOVES + 4 * j
-            apply_move(lay, w, seat, w[ix(row)], w[ix(row + 1)], w[ix(row + 2)], STATS, False)
+            apply_move(
+                lay, w, seat, w[ix(row)], w[ix(row + 1)], w[ix(row + 2)], np.int64(STATS), NO
+            )
         end_turn(lay, w, seat, stream)
         return
     choose_plan(lay, w, seat, n, stream)
@@ -217,5 +215,5 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> 
         face = w[ix(CHOSEN + 2 * step)]
         piece = w[ix(CHOSEN + 2 * step + 1)]
         target, flags = move_target_call(lay, w, seat, piece, face)
-        apply_move(lay, w, seat, piece, target, flags, STATS, False)
+        apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
     end_turn(lay, w, seat, stream)
