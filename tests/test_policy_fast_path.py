@@ -202,3 +202,50 @@ def test_whole_games_agree_on_fast_path_rules(name: str) -> None:
         expected = play_game(rules, 99, game, policies=policies, record=False).row()
         diff = {c: (expected[c], kernel[c]) for c in expected if expected[c] != kernel[c]}
         assert not diff, f"{name} game {game}: (reference, kernel) {diff}"
+
+
+# Rules of the free turn loop (`turn.free_play`): no square bars a move, exact finish,
+# optional captures, a numbers die. There a scoring seat's choice is `choose_free_piece`,
+# which scores the pieces of the `free_movers` mask instead of a move list.
+FREE_RULES = {
+    "italian": Rules.preset("italian"),
+    "plain-app": Rules.preset("app").replace(
+        pass_opponents="all", block_landing="coexist", start_capacity=0
+    ),
+    "safe-lander-home": Rules.preset("italian").replace(
+        safe_landing="lander_home", block_landing="lander_home"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FREE_RULES))
+def test_free_choice_is_the_move_list_choice(name: str) -> None:
+    """Same piece and same draws as `choose_move` over the move list, for every policy."""
+    from ludosim.engine.moves import free_movers
+    from ludosim.engine.policy import choose_free_piece
+    from ludosim.engine.turn import free_play
+
+    rules = FREE_RULES[name]
+    lay = compile_layout(rules)
+    assert free_play(lay)
+    rng = random.Random(f"free choice {name}")
+    decided = ties = 0
+    for trial in range(150):
+        pos = _crowded_position(rules, rng)
+        seat = rng.randrange(rules.players)
+        policy = [*POLICIES, "random"][trial % (len(POLICIES) + 1)]
+        for face in range(1, 7):
+            w = new_work(compile_policies([policy] * rules.players), np.array(pos.progress))
+            reset_state(lay, w, True)
+            listed = new_stream(np.uint64(trial), np.uint64(face))
+            row = choose_move(lay, w, seat, face, listed)
+            expected = -1 if row < 0 else int(w[MOVES + 4 * row])
+            masked = new_stream(np.uint64(trial), np.uint64(face))
+            movers = free_movers(lay, w, seat, face)
+            assert choose_free_piece(lay, w, seat, face, movers, masked) == expected, (
+                f"{name} {policy} seat {seat} face {face} in {pos.progress}"
+            )
+            assert masked.tolist() == listed.tolist()  # the same number of draws
+            decided += expected >= 0
+            ties += int(listed[1]) > 0 and policy != "random"
+    assert decided > 300 and ties > 20, (decided, ties)

@@ -13,8 +13,8 @@ compiled in as constants: whether the rules roll then move (Killer) and
 whether any seat scores its options (any policy but random). A run compiles
 only the code its games can reach, so a first random run compiles neither
 the other kind of turn nor any scoring. A single-roll game plays in one of
-two compiled turn loops, a short one where every seat picks at random among
-a mask of movable pieces (`turn.free_play`) and the general one. All of them
+two compiled turn loops, a short one where a roll's moves are a mask of
+movable pieces (`turn.free_play`: no move list is written) and the general one. All of them
 play the same games as the reference engine.
 
 Every helper is `@njit(cache=True)`. Numba invalidates a cached function only

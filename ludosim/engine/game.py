@@ -125,7 +125,7 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
 
 # How `play_game` plays its turns: one compiled copy of the turn loop each.
 PLANS = 0  # Killer: roll then move
-FREE = 1  # single rolls, `free_play`: every choice drawn among a mask of pieces
+FREE = 1  # single rolls, `free_play`: every choice made among a mask of pieces
 SINGLE = 2  # single rolls, the general choice (`choose_move`)
 
 
@@ -240,7 +240,7 @@ def play_single_roll_game(
 ) -> None:
     """`play_game` for single-roll rules (no Killer plan search compiled in)."""
     first = _open_game(lay, w, stream, has_start, start_seat)
-    if free_play(lay, w):
+    if free_play(lay):
         nfin, turns, truncated = _turn_loop(lay, w, stream, first, FREE, has_start, scoring)
     else:
         nfin, turns, truncated = _turn_loop(lay, w, stream, first, SINGLE, has_start, scoring)

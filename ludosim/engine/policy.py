@@ -39,6 +39,7 @@ from ludosim.engine.moves import (
     HOME,
     _star_jump,
     apply_move,
+    free_target,
     legal_moves,
     resolve_landing,
 )
@@ -519,6 +520,67 @@ def score_by_trying(
 
 
 @njit(**HOT, inline="always")
+def decision_summaries(lay: np.ndarray, w: np.ndarray, seat: int, weights: tuple) -> tuple:
+    """What `option_score` needs of the position before a decision, computed once per decision.
+
+    (predict, leader, lead_best, lead_second, occupied): whether options can
+    be predicted rather than tried, the `lead_summary` when `lead` counts, and
+    the `opponent_squares` mask when `safe` or `exposed` counts (predict is
+    False on tracks too long for the mask).
+    """
+    leader = -1
+    lead_best = 0
+    lead_second = 0
+    occupied = 0
+    predict = True
+    if weights[F_LEAD]:
+        lead_best, leader, lead_second = lead_summary(lay, w, seat)
+    if weights[F_SAFE] or weights[F_EXPOSED]:
+        predict = lay[R.TRACK_LEN] <= MASK_TRACK
+        if predict:
+            occupied = opponent_squares(lay, w, seat)
+    return predict, leader, lead_best, lead_second, occupied
+
+
+@njit(**HOT, inline="always")
+def option_score(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    piece: int,
+    target: int,
+    flags: int,
+    predict: bool,
+    leader: int,
+    lead_best: int,
+    lead_second: int,
+    occupied: int,
+    weights: tuple,
+    base: int,
+) -> tuple:
+    """(captures, score, base) of one legal move of a scoring seat.
+
+    Predicted from the counts (`predict_landing`, `score_predicted`), or tried
+    and taken back when a star jump follows (or `predict` is False); `base`
+    is `NEG_SCORE` until the decision's first tried option calls
+    `prepare_trying`, and is passed on to the next option.
+    """
+    final, captures, emptied = NONE, 0, -1
+    if predict:
+        final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
+    if final == NONE:
+        if base == NEG_SCORE:  # the first option tried this decision
+            base = prepare_trying(lay, w, seat, predict)
+        captures, score = score_by_trying(lay, w, seat, piece, target, flags, base)
+    else:
+        lead_others = lead_second if piece == leader else lead_best
+        score = score_predicted(
+            lay, w, seat, piece, final, captures, emptied, lead_others, occupied, weights
+        )
+    return captures, score, base
+
+
+@njit(**HOT, inline="always")
 def choose_random(lay: np.ndarray, w: np.ndarray, seat: int, k: int, stream: np.ndarray) -> int:
     """Row of the move list a `random` seat plays among its `k >= 1` legal moves.
 
@@ -586,19 +648,8 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     if k == 1 and not (skipper and forced):
         # The only option: nothing to score, nothing drawn, never a skip.
         return 0
-    # Summaries of the position before the options, for `score_predicted`.
-    leader = -1
-    lead_best = 0
-    lead_second = 0
-    occupied = 0
-    predict = True
     weights = seat_weights(w, seat)
-    if weights[F_LEAD]:
-        lead_best, leader, lead_second = lead_summary(lay, w, seat)
-    if weights[F_SAFE] or weights[F_EXPOSED]:
-        predict = lay[R.TRACK_LEN] <= MASK_TRACK
-        if predict:
-            occupied = opponent_squares(lay, w, seat)
+    predict, leader, lead_best, lead_second, occupied = decision_summaries(lay, w, seat, weights)
     ncap = 0
     most = 0
     first = 0
@@ -613,20 +664,21 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     for j in range(k):
         row = MOVES + 4 * j
         piece = w[ix(row)]
-        target = w[ix(row + 1)]
-        flags = w[ix(row + 2)]
-        final, captures, emptied = NONE, 0, -1
-        if predict:
-            final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
-        if final == NONE:
-            if base == NEG_SCORE:  # the first option tried this decision
-                base = prepare_trying(lay, w, seat, predict)
-            captures, score = score_by_trying(lay, w, seat, piece, target, flags, base)
-        else:
-            lead_others = lead_second if piece == leader else lead_best
-            score = score_predicted(
-                lay, w, seat, piece, final, captures, emptied, lead_others, occupied, weights
-            )
+        captures, score, base = option_score(
+            lay,
+            w,
+            seat,
+            piece,
+            w[ix(row + 1)],
+            w[ix(row + 2)],
+            predict,
+            leader,
+            lead_best,
+            lead_second,
+            occupied,
+            weights,
+            base,
+        )
         w[ix(OPT + j)] = score
         w[ix(row + 3)] = captures
         if score > best:
@@ -693,3 +745,76 @@ def _choose_for(lay, w, seat, face, stream, scoring):
             lay, w, seat, face, stream
         )
     return lambda lay, w, seat, face, stream, scoring: choose_move(lay, w, seat, face, stream)
+
+
+@njit(**HOT)
+def choose_free_piece(
+    lay: np.ndarray, w: np.ndarray, seat: int, face: int, movers: int, stream: np.ndarray
+) -> int:
+    """The piece the seat moves among `movers` (`moves.free_movers`), or -1 when it is empty.
+
+    `choose_move` for rules where `turn.free_play` holds, without the move
+    list: the moves are the pieces of the mask in piece order, their targets
+    `moves.free_target`, and there are no forced captures, so the best score
+    wins with ties by `below(t)`, exactly as `choose_move` decides.
+    """
+    if is_random(w, seat):
+        return pick_random_piece(movers, stream)
+    if (_POPCOUNT4 >> (3 * movers)) & 7 <= 1:
+        return pick_random_piece(movers, stream)  # no piece, or the only one: nothing drawn
+    weights = seat_weights(w, seat)
+    predict, leader, lead_best, lead_second, occupied = decision_summaries(lay, w, seat, weights)
+    best = NEG_SCORE
+    tied = 0  # mask of the pieces with the best score so far
+    base = NEG_SCORE
+    for piece in range(lay[R.PIECES]):
+        if not (movers >> piece) & 1:
+            continue
+        target, flags = free_target(w, seat, piece, face)
+        _, score, base = option_score(
+            lay,
+            w,
+            seat,
+            piece,
+            target,
+            flags,
+            predict,
+            leader,
+            lead_best,
+            lead_second,
+            occupied,
+            weights,
+            base,
+        )
+        if score > best:
+            best = score
+            tied = np.int64(1) << piece
+        elif score == best:
+            tied |= np.int64(1) << piece
+    # The want-th tied piece in piece order, drawn only among several.
+    return pick_random_piece(tied, stream)
+
+
+def choose_free_for(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    face: int,
+    movers: int,
+    stream: np.ndarray,
+    scoring: bool,
+) -> int:
+    """`choose_free_piece`, or `pick_random_piece` where `scoring` is the literal False.
+
+    As `choose_for`, for the free turn loop. Callable from compiled code only.
+    """
+    raise NotImplementedError("choose_free_for is resolved by numba at compile time")
+
+
+@overload(choose_free_for, prefer_literal=True, inline="always")
+def _choose_free_for(lay, w, seat, face, movers, stream, scoring):
+    if isinstance(scoring, types.BooleanLiteral) and not scoring.literal_value:
+        return lambda lay, w, seat, face, movers, stream, scoring: pick_random_piece(movers, stream)
+    return lambda lay, w, seat, face, movers, stream, scoring: choose_free_piece(
+        lay, w, seat, face, movers, stream
+    )

@@ -20,7 +20,7 @@ from ludosim.engine.moves import (
     move_target_call,
 )
 from ludosim.engine.plans import pieces_at_risk
-from ludosim.engine.policy import choose_for, is_random, pick_random_piece
+from ludosim.engine.policy import choose_for, choose_free_for
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     B_STEPS,
@@ -108,20 +108,18 @@ def _start_tries(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> tuple:
 
 
 @njit(**HOT)
-def free_play(lay: np.ndarray, w: np.ndarray) -> bool:
-    """Every seat picks at random among a mask of pieces (`free_movers`) in this game.
+def free_play(lay: np.ndarray) -> bool:
+    """Every roll's moves are the pieces of a mask (`free_movers`) under these rules.
 
     True when no square can bar a move, finishes are exact, captures are
-    optional, the die has numbers only and every seat plays `random`; then no
-    move list is written and `choose_move` is never needed.
+    optional and the die has numbers only; then no move list is written: a
+    random seat draws among the mask (`pick_random_piece`), a scoring seat
+    scores the mask's pieces (`policy.choose_free_piece`).
     """
     if not lay[R.PASS_ALL] or lay[R.FINISH] != 0 or lay[R.FORCED_CAPTURE]:
         return False
     for i in range(6):
         if lay[ix(R.FACE0 + i)] > 6:
-            return False
-    for seat in range(lay[R.PLAYERS]):
-        if not is_random(w, seat):
             return False
     return True
 
@@ -132,7 +130,7 @@ def single_roll_turn(
 ) -> bool:
     """One whole turn under single-roll rules, bonus rolls and puster included.
 
-    `free` is `free_play(lay, w)`, a constant in each inlined copy (see
+    `free` is `free_play(lay)`, a constant in each inlined copy (see
     `game._turn_loop`), so the free copy has no trace of the general choice.
     `scoring` goes to `choose_move`. Returns whether the seat got its last
     piece home this turn.
@@ -156,7 +154,8 @@ def single_roll_turn(
         if six_limit and sixes >= six_limit:
             break  # forfeited: pending bonus rolls are lost, moves made stand
         if free:
-            piece = pick_random_piece(free_movers(lay, w, seat, face), stream)
+            movers = free_movers(lay, w, seat, face)
+            piece = choose_free_for(lay, w, seat, face, movers, stream, scoring)
             target, flags = free_target(w, seat, max(piece, 0), face)
         else:
             j = choose_for(lay, w, seat, face, stream, scoring)
