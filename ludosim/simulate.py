@@ -87,6 +87,7 @@ def _prepare(
     from ludosim.engine import compile_layout, new_work
     from ludosim.engine.policy import compile_policies
     from ludosim.engine.state import MEMO_SLOTS
+    from ludosim.engine.turn import free_play
 
     if not isinstance(rules, Rules):
         raise SimulationError(f"rules must be a ludosim.Rules, got {type(rules).__name__}")
@@ -115,8 +116,11 @@ def _prepare(
     chunk_size = _check_int("chunk_size", chunk_size, 1)
     # Only roll_then_move turns search plans; the memo table is their cache.
     memo_slots = MEMO_SLOTS if rules.roll_then_move else 0
+    lay = compile_layout(rules)
     return {
-        "lay": compile_layout(rules),
+        "lay": lay,
+        # Which turn loop the games play, so that only that one is compiled.
+        "free": not rules.roll_then_move and bool(free_play(lay)),
         "work": new_work(compile_policies(names), start_rows, memo_slots),
         "seed": np.uint64(seed),
         "seed_int": seed,
@@ -395,6 +399,7 @@ def _run_summary(rules: Rules, prep: dict[str, Any]) -> Summary:
             pl,
             h,
             rules.roll_then_move,
+            prep["free"],
             prep["scoring"],
         )
         totals += t.sum(axis=0)
@@ -459,6 +464,7 @@ def simulate(
             head,
             seats,
             rules.roll_then_move,
+            prep["free"],
             prep["scoring"],
         )
     finally:

@@ -24,7 +24,7 @@ import numpy as np
 from numba import literally, njit, prange, types
 from numba.extending import overload
 
-from ludosim.engine.game import play_game, play_plan_game, play_single_roll_game
+from ludosim.engine.game import play_free_game, play_game, play_listed_game, play_plan_game
 from ludosim.engine.layout import MAX_PIECES, R
 from ludosim.engine.rng import stream_key
 from ludosim.engine.state import (
@@ -109,25 +109,28 @@ def _play(
     has_start: bool,
     start_seat: int,
     plans: bool,
+    free: bool,
     scoring: bool,
 ) -> None:
-    """One game of the kind the literal `plans` names; compiled code only.
+    """One game of the kind the literals `plans` and `free` name; compiled code only.
 
     Resolved at typing time (numba prunes branches on constants, not on
-    literal arguments), so the other kind of game is never compiled. The
-    game is an ordinary call: inlined into the parallel loop, the whole
-    kernel would go through numba's parfor passes, which multiplies the
-    compile time.
+    literal arguments), so no other kind of game is compiled. The game is an
+    ordinary call: inlined into the parallel loop, the whole kernel would go
+    through numba's parfor passes, which multiplies the compile time.
     """
     raise NotImplementedError("_play is resolved by numba at compile time")
 
 
 @overload(_play, prefer_literal=True, inline="always")
-def _play_kind(lay, w, stream, has_start, start_seat, plans, scoring):
-    if not isinstance(plans, types.BooleanLiteral):
-        raise TypeError("_play needs `plans` as a literal (numba.literally)")
-    game = play_plan_game if plans.literal_value else play_single_roll_game
-    return lambda lay, w, stream, has_start, start_seat, plans, scoring: game(
+def _play_kind(lay, w, stream, has_start, start_seat, plans, free, scoring):
+    if not isinstance(plans, types.BooleanLiteral) or not isinstance(free, types.BooleanLiteral):
+        raise TypeError("_play needs `plans` and `free` as literals (numba.literally)")
+    if plans.literal_value:
+        game = play_plan_game
+    else:
+        game = play_free_game if free.literal_value else play_listed_game
+    return lambda lay, w, stream, has_start, start_seat, plans, free, scoring: game(
         lay, w, stream, has_start, start_seat, scoring
     )
 
@@ -144,16 +147,20 @@ def run_batch(
     head: np.ndarray,
     seats: np.ndarray,
     plans: bool,
+    free: bool,
     scoring: bool,
 ) -> None:
     """Play `head.shape[0]` games, chunks in parallel, into `head` and `seats`.
 
-    `plans` is `roll_then_move`; `scoring` is False when every seat plays
-    random. Both are compiled in as constants (`literally`: one cached copy
-    per combination), so a run compiles only the code its games can reach:
-    an `app` run never the Killer plan search, a random run no scoring.
+    `plans` is `roll_then_move`; `free` is `turn.free_play` of the rules
+    (False with `plans`); `scoring` is False when every seat plays random.
+    All three are compiled in as constants (`literally`: one cached copy per
+    combination), so a run compiles only the code its games can reach: an
+    `app` run never the Killer plan search nor the free loop, a random run
+    no scoring.
     """
     literally(plans)
+    literally(free)
     literally(scoring)
     games = head.shape[0]
     players = lay[R.PLAYERS]
@@ -164,7 +171,7 @@ def run_batch(
         stream = np.zeros(2, dtype=np.uint64)
         for g in range(c * chunk, min(games, (c + 1) * chunk)):
             _start_stream(stream, seed, first_game + g)
-            _play(mine, w, stream, has_start, start_seat, plans, scoring)
+            _play(mine, w, stream, has_start, start_seat, plans, free, scoring)
             for j in range(H_SIZE):
                 head[g, j] = w[HEAD + j]
             for j in range(K_SIZE):
@@ -227,13 +234,15 @@ def run_summary(
     places: np.ndarray,
     hist: np.ndarray,
     plans: bool,
+    free: bool,
     scoring: bool,
 ) -> None:
     """Play `games` games and accumulate per chunk `c`: `totals[c, A_*]`,
     `per_seat[c, P_*, seat]`, `places[c, seat, place - 1]` and
     `hist[c, 0 (turns) | 1 (rolls), bin]`, all zeroed by the caller.
-    `plans` and `scoring` as for `run_batch`."""
+    `plans`, `free` and `scoring` as for `run_batch`."""
     literally(plans)
+    literally(free)
     literally(scoring)
     chunks = (games + chunk - 1) // chunk
     for c in prange(chunks):
@@ -242,5 +251,5 @@ def run_summary(
         stream = np.zeros(2, dtype=np.uint64)
         for g in range(c * chunk, min(games, (c + 1) * chunk)):
             _start_stream(stream, seed, first_game + g)
-            _play(mine, w, stream, has_start, start_seat, plans, scoring)
+            _play(mine, w, stream, has_start, start_seat, plans, free, scoring)
             _accumulate(mine, w, totals[c], per_seat[c], places[c], hist[c])

@@ -126,7 +126,7 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
 # How `play_game` plays its turns: one compiled copy of the turn loop each.
 PLANS = 0  # Killer: roll then move
 FREE = 1  # single rolls, `free_play`: every choice made among a mask of pieces
-SINGLE = 2  # single rolls, the general choice (`choose_move`)
+SINGLE = 2  # single rolls, each roll's moves as a move list (`choose_move`)
 
 
 @njit(**HOT, inline="always")
@@ -224,13 +224,13 @@ def _close_game(
     _rank_rest(lay, w, winner if winner >= 0 else first, nfin)
 
 
-# A single-roll game and a Killer game are separate compiled functions, each
-# with only its own copies of the turn loop: a run compiles one kind only,
-# and numba never even inlines (copies the IR of) the other kind's loop.
-# `scoring` (see `policy.choose_move`) is passed as a literal: numba compiles
-# one copy per value, and the all-random copy has no scoring code in it.
+# Each kind of game is its own compiled function with only its own copy of
+# the turn loop: a run compiles one kind only, and numba never even inlines
+# (copies the IR of) another kind's loop. `scoring` (see `policy.choose_for`)
+# comes as a literal from the batch runners: numba compiles one copy per
+# value, and the all-random copy has no scoring code in it.
 @njit(**HOT)
-def play_single_roll_game(
+def play_free_game(
     lay: np.ndarray,
     w: np.ndarray,
     stream: np.ndarray,
@@ -238,12 +238,24 @@ def play_single_roll_game(
     start_seat: int,
     scoring: bool,
 ) -> None:
-    """`play_game` for single-roll rules (no Killer plan search compiled in)."""
+    """`play_game` for single-roll rules where `turn.free_play` holds (moves as a piece mask)."""
     first = _open_game(lay, w, stream, has_start, start_seat)
-    if free_play(lay):
-        nfin, turns, truncated = _turn_loop(lay, w, stream, first, FREE, has_start, scoring)
-    else:
-        nfin, turns, truncated = _turn_loop(lay, w, stream, first, SINGLE, has_start, scoring)
+    nfin, turns, truncated = _turn_loop(lay, w, stream, first, FREE, has_start, scoring)
+    _close_game(lay, w, first, nfin, turns, truncated)
+
+
+@njit(**HOT)
+def play_listed_game(
+    lay: np.ndarray,
+    w: np.ndarray,
+    stream: np.ndarray,
+    has_start: bool,
+    start_seat: int,
+    scoring: bool,
+) -> None:
+    """`play_game` for the other single-roll rules (each roll's moves as a move list)."""
+    first = _open_game(lay, w, stream, has_start, start_seat)
+    nfin, turns, truncated = _turn_loop(lay, w, stream, first, SINGLE, has_start, scoring)
     _close_game(lay, w, first, nfin, turns, truncated)
 
 
@@ -269,5 +281,7 @@ def play_game(
     """Play one game from `stream` into `w[HEAD:]` and `w[SEATS:]`; the final position stays."""
     if lay[R.ROLL_THEN_MOVE]:
         play_plan_game(lay, w, stream, has_start, start_seat, True)
+    elif free_play(lay):
+        play_free_game(lay, w, stream, has_start, start_seat, True)
     else:
-        play_single_roll_game(lay, w, stream, has_start, start_seat, True)
+        play_listed_game(lay, w, stream, has_start, start_seat, True)
