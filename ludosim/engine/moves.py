@@ -28,6 +28,7 @@ from ludosim.engine.state import (
     HOT,
     MAX_PLAYERS,
     MOVES,
+    NO,
     PROGRESS,
     REV,
     S_CAPTURED,
@@ -363,7 +364,7 @@ def apply_move_inline(
     final = target
     if q != NONE:
         final = q
-        more, alive = _arrive(lay, w, seat, piece, q, False, stats, log)
+        more, alive = _arrive(lay, w, seat, piece, q, NO, stats, log)
         captures += more
         if not alive:
             return captures, False

@@ -594,7 +594,7 @@ def choose_random(lay: np.ndarray, w: np.ndarray, seat: int, k: int, stream: np.
         return 0
     if not lay[R.FORCED_CAPTURE]:
         return below(stream, k)
-    ncap = 0
+    ncap = np.int64(0)
     for j in range(k):
         row = MOVES + 4 * j
         captures = 0
@@ -650,15 +650,17 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
         return 0
     weights = seat_weights(w, seat)
     predict, leader, lead_best, lead_second, occupied = decision_summaries(lay, w, seat, weights)
-    ncap = 0
-    most = 0
-    first = 0
-    union = 0
+    # Plain int64 zeros, not literals: numba would also compile `note_skip`
+    # and `below` for a literal 0 met while it infers the types.
+    ncap = np.int64(0)
+    most = np.int64(0)
+    first = np.int64(0)
+    union = np.int64(0)
     # The best score over every option and its ties, kept on the way: without
     # a forced capture among the options that is the pool, and a decision
     # without ties needs no second look at the options.
     best = NEG_SCORE
-    ties = 0
+    ties = np.int64(0)
     best_j = -1
     base = NEG_SCORE  # `prepare_trying` not called yet
     for j in range(k):

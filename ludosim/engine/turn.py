@@ -166,7 +166,7 @@ def single_roll_turn(
         if piece < 0:
             if lay[R.NO_MOVE_ENDS_TURN]:
                 break
-            pending += face_bonus(lay, face, False)
+            pending += face_bonus(lay, face, NO)
             continue
         captures, reached = apply_move_inline(
             lay, w, seat, piece, target, flags, np.int64(STATS), NO
