@@ -129,63 +129,6 @@ FREE = 1  # single rolls, `free_play`: every choice made among a mask of pieces
 SINGLE = 2  # single rolls, each roll's moves as a move list (`choose_move`)
 
 
-@njit(**HOT, inline="always")
-def _turn_loop(
-    lay: np.ndarray,
-    w: np.ndarray,
-    stream: np.ndarray,
-    first: int,
-    mode: int,
-    has_start: bool,
-    scoring: bool,
-) -> tuple:
-    """Turns from seat `first` until the game ends: (finishers, turns, truncated).
-
-    Finishing order goes to `SB_ORDER`, and the winner's turns and rolls to
-    `w[HEAD]`. Inlined once per `mode`, a literal in each copy, so that every
-    copy is a tight loop with only its own kind of turn in it.
-    """
-    n = lay[R.PLAYERS]
-    done = SEATBUF + MAX_PLAYERS * SB_DONE
-    order = SEATBUF + MAX_PLAYERS * SB_ORDER
-    nfin = 0
-    turns = 0
-    truncated = False
-    seat = first
-    while True:
-        if turns >= lay[R.MAX_TURNS]:
-            truncated = True
-            break
-        turns += 1
-        if mode == PLANS:
-            plan_turn(lay, w, seat, stream, scoring)
-            home = finished(lay, w, seat)
-        else:
-            home = single_roll_turn(lay, w, seat, stream, mode == FREE, scoring)
-            if has_start and not home:
-                # A seat of a start position may have had every piece home
-                # before its turn: it is done after that turn, as in `Game.play`.
-                home = finished(lay, w, seat)
-        if home and not w[ix(done + seat)]:
-            w[ix(done + seat)] = 1
-            w[ix(order + nfin)] = seat
-            nfin += 1
-            if nfin == 1:
-                w[HEAD + H_TURNS] = turns
-                w[HEAD + H_ROLLS] = w[CTR + C_ROLLS]
-        if nfin > 0 and not lay[R.PLAY_TO_END]:
-            break
-        if nfin >= max(n - 1, 1):
-            break
-        nxt = seat
-        for _ in range(n):  # the next seat clockwise that has not finished (no division)
-            nxt = nxt + 1 if nxt + 1 < n else 0
-            if not w[ix(done + nxt)]:
-                seat = nxt
-                break
-    return nfin, turns, truncated
-
-
 @njit(**HOT)
 def _open_game(
     lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
@@ -224,6 +167,64 @@ def _close_game(
     _rank_rest(lay, w, winner if winner >= 0 else first, nfin)
 
 
+@njit(**HOT, inline="always")
+def _whole_game(
+    lay: np.ndarray,
+    w: np.ndarray,
+    stream: np.ndarray,
+    has_start: bool,
+    start_seat: int,
+    mode: int,
+    scoring: bool,
+) -> None:
+    """One game: who starts, the turns until the game ends, the results.
+
+    Finishing order goes to `SB_ORDER`, and the winner's turns and rolls to
+    `w[HEAD]`. Inlined once per `mode`, a literal in each copy, so that every
+    copy is a tight loop with only its own kind of turn in it.
+    """
+    first = _open_game(lay, w, stream, has_start, start_seat)
+    n = lay[R.PLAYERS]
+    done = SEATBUF + MAX_PLAYERS * SB_DONE
+    order = SEATBUF + MAX_PLAYERS * SB_ORDER
+    nfin = 0
+    turns = 0
+    truncated = False
+    seat = first
+    while True:
+        if turns >= lay[R.MAX_TURNS]:
+            truncated = True
+            break
+        turns += 1
+        if mode == PLANS:
+            plan_turn(lay, w, seat, stream, scoring)
+            home = finished(lay, w, seat)
+        else:
+            home = single_roll_turn(lay, w, seat, stream, mode == FREE, scoring)
+            if has_start and not home:
+                # A seat of a start position may have had every piece home
+                # before its turn: it is done after that turn, as in `Game.play`.
+                home = finished(lay, w, seat)
+        if home and not w[ix(done + seat)]:
+            w[ix(done + seat)] = 1
+            w[ix(order + nfin)] = seat
+            nfin += 1
+            if nfin == 1:
+                w[HEAD + H_TURNS] = turns
+                w[HEAD + H_ROLLS] = w[CTR + C_ROLLS]
+        if nfin > 0 and not lay[R.PLAY_TO_END]:
+            break
+        if nfin >= max(n - 1, 1):
+            break
+        nxt = seat
+        for _ in range(n):  # the next seat clockwise that has not finished (no division)
+            nxt = nxt + 1 if nxt + 1 < n else 0
+            if not w[ix(done + nxt)]:
+                seat = nxt
+                break
+    _close_game(lay, w, first, nfin, turns, truncated)
+
+
 # Each kind of game is its own compiled function with only its own copy of
 # the turn loop: a run compiles one kind only, and numba never even inlines
 # (copies the IR of) another kind's loop. `scoring` (see `policy.choose_for`)
@@ -239,9 +240,7 @@ def play_free_game(
     scoring: bool,
 ) -> None:
     """`play_game` for single-roll rules where `turn.free_play` holds (moves as a piece mask)."""
-    first = _open_game(lay, w, stream, has_start, start_seat)
-    nfin, turns, truncated = _turn_loop(lay, w, stream, first, FREE, has_start, scoring)
-    _close_game(lay, w, first, nfin, turns, truncated)
+    _whole_game(lay, w, stream, has_start, start_seat, FREE, scoring)
 
 
 @njit(**HOT)
@@ -254,9 +253,7 @@ def play_listed_game(
     scoring: bool,
 ) -> None:
     """`play_game` for the other single-roll rules (each roll's moves as a move list)."""
-    first = _open_game(lay, w, stream, has_start, start_seat)
-    nfin, turns, truncated = _turn_loop(lay, w, stream, first, SINGLE, has_start, scoring)
-    _close_game(lay, w, first, nfin, turns, truncated)
+    _whole_game(lay, w, stream, has_start, start_seat, SINGLE, scoring)
 
 
 @njit(**HOT)
@@ -269,9 +266,7 @@ def play_plan_game(
     scoring: bool,
 ) -> None:
     """`play_game` for roll-then-move (Killer) rules."""
-    first = _open_game(lay, w, stream, has_start, start_seat)
-    nfin, turns, truncated = _turn_loop(lay, w, stream, first, PLANS, has_start, scoring)
-    _close_game(lay, w, first, nfin, turns, truncated)
+    _whole_game(lay, w, stream, has_start, start_seat, PLANS, scoring)
 
 
 @njit(**HOT)

@@ -523,10 +523,10 @@ def score_by_trying(
 def decision_summaries(lay: np.ndarray, w: np.ndarray, seat: int, weights: tuple) -> tuple:
     """What `option_score` needs of the position before a decision, computed once per decision.
 
-    (predict, leader, lead_best, lead_second, occupied): whether options can
+    (predict, leader, lead_best, lead_second, occupied, weights): whether options can
     be predicted rather than tried, the `lead_summary` when `lead` counts, and
     the `opponent_squares` mask when `safe` or `exposed` counts (predict is
-    False on tracks too long for the mask).
+    False on tracks too long for the mask), and the seat's weights.
     """
     leader = -1
     lead_best = 0
@@ -539,7 +539,7 @@ def decision_summaries(lay: np.ndarray, w: np.ndarray, seat: int, weights: tuple
         predict = lay[R.TRACK_LEN] <= MASK_TRACK
         if predict:
             occupied = opponent_squares(lay, w, seat)
-    return predict, leader, lead_best, lead_second, occupied
+    return predict, leader, lead_best, lead_second, occupied, weights
 
 
 @njit(**HOT, inline="always")
@@ -550,21 +550,18 @@ def option_score(
     piece: int,
     target: int,
     flags: int,
-    predict: bool,
-    leader: int,
-    lead_best: int,
-    lead_second: int,
-    occupied: int,
-    weights: tuple,
+    summary: tuple,
     base: int,
 ) -> tuple:
     """(captures, score, base) of one legal move of a scoring seat.
 
-    Predicted from the counts (`predict_landing`, `score_predicted`), or tried
-    and taken back when a star jump follows (or `predict` is False); `base`
-    is `NEG_SCORE` until the decision's first tried option calls
-    `prepare_trying`, and is passed on to the next option.
+    `summary` is the decision's `decision_summaries`. Predicted from the
+    counts (`predict_landing`, `score_predicted`), or tried and taken back
+    when a star jump follows (or `predict` is False); `base` is `NEG_SCORE`
+    until the decision's first tried option calls `prepare_trying`, and is
+    passed on to the next option.
     """
+    predict, leader, lead_best, lead_second, occupied, weights = summary
     final, captures, emptied = NONE, 0, -1
     if predict:
         final, captures, emptied = predict_landing(lay, w, seat, piece, target, flags)
@@ -648,8 +645,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     if k == 1 and not (skipper and forced):
         # The only option: nothing to score, nothing drawn, never a skip.
         return 0
-    weights = seat_weights(w, seat)
-    predict, leader, lead_best, lead_second, occupied = decision_summaries(lay, w, seat, weights)
+    summary = decision_summaries(lay, w, seat, seat_weights(w, seat))
     # Plain int64 zeros, not literals: numba would also compile `note_skip`
     # and `below` for a literal 0 met while it infers the types.
     ncap = np.int64(0)
@@ -667,19 +663,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
         row = MOVES + 4 * j
         piece = w[ix(row)]
         captures, score, base = option_score(
-            lay,
-            w,
-            seat,
-            piece,
-            w[ix(row + 1)],
-            w[ix(row + 2)],
-            predict,
-            leader,
-            lead_best,
-            lead_second,
-            occupied,
-            weights,
-            base,
+            lay, w, seat, piece, w[ix(row + 1)], w[ix(row + 2)], summary, base
         )
         w[ix(OPT + j)] = score
         w[ix(row + 3)] = captures
@@ -760,12 +744,10 @@ def choose_free_piece(
     `moves.free_target`, and there are no forced captures, so the best score
     wins with ties by `below(t)`, exactly as `choose_move` decides.
     """
-    if is_random(w, seat):
+    if is_random(w, seat) or (_POPCOUNT4 >> (3 * movers)) & 7 <= 1:
+        # Random, or no piece or only one to move (then nothing is scored or drawn).
         return pick_random_piece(movers, stream)
-    if (_POPCOUNT4 >> (3 * movers)) & 7 <= 1:
-        return pick_random_piece(movers, stream)  # no piece, or the only one: nothing drawn
-    weights = seat_weights(w, seat)
-    predict, leader, lead_best, lead_second, occupied = decision_summaries(lay, w, seat, weights)
+    summary = decision_summaries(lay, w, seat, seat_weights(w, seat))
     best = NEG_SCORE
     tied = 0  # mask of the pieces with the best score so far
     base = NEG_SCORE
@@ -773,21 +755,7 @@ def choose_free_piece(
         if not (movers >> piece) & 1:
             continue
         target, flags = free_target(w, seat, piece, face)
-        _, score, base = option_score(
-            lay,
-            w,
-            seat,
-            piece,
-            target,
-            flags,
-            predict,
-            leader,
-            lead_best,
-            lead_second,
-            occupied,
-            weights,
-            base,
-        )
+        _, score, base = option_score(lay, w, seat, piece, target, flags, summary, base)
         if score > best:
             best = score
             tied = np.int64(1) << piece

@@ -131,7 +131,7 @@ def single_roll_turn(
     """One whole turn under single-roll rules, bonus rolls and puster included.
 
     `free` is `free_play(lay)`, a constant in each inlined copy (see
-    `game._turn_loop`), so the free copy has no trace of the general choice.
+    `game._whole_game`), so the free copy has no trace of the general choice.
     `scoring` goes to `choose_move`. Returns whether the seat got its last
     piece home this turn.
     """
