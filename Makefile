@@ -51,10 +51,10 @@ reports: $(RUN_STAMP)
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/pytest -n $(PYTEST_WORKERS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 verify: $(TEST_STAMP)
-	LUDOSIM_VERIFY=1 $(BIN)/pytest -n $(PYTEST_WORKERS)
+	LUDOSIM_VERIFY=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 	$(PY) benchmarks/exact_agreement.py --games 200000 --seed 2026
 
 bench: $(RUN_STAMP)
