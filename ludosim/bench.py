@@ -1,12 +1,14 @@
 """Games per second of the compiled kernel and the reference engine, measured in one run.
 
 `run_bench` times `simulate` (kernel) at each thread count and
-`ludosim.reference.play_game` (reference) on the same rules, after a warm-up
-call so compilation is not timed, and reports ratios from the same run:
-kernel over reference, N threads over 1 thread, and the cost of a game
-relative to the "plain app" rules of the kernel issue (the yardstick a
-hand-written C program plays at about 87,000 games/s on one core).
-Timings are wall-clock; on a shared machine they vary with its load.
+`ludosim.reference.play_game` (reference) on the same rules and policy,
+after a warm-up call so compilation is not timed, and reports ratios from
+the same run: kernel over reference, N threads over 1 thread, the cost of a
+game relative to the "plain app" rules of the kernel issue (the yardstick a
+hand-written C program plays at about 87,000 games/s on one core), and,
+when policies other than `random` are timed, the cost of a game relative to
+`random` on the same rules. Timings are wall-clock; on a shared machine they
+vary with its load (`benchmarks/policy_speed.py` compares policies by CPU time).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import time
 
 import pandas as pd
 
+from ludosim.policies import parse_policy
 from ludosim.reference import play_game
 from ludosim.rules import Rules
 
@@ -38,20 +41,32 @@ def _rules(name: str) -> Rules:
     return plain_app_rules() if name == PLAIN_APP else Rules.preset(name)
 
 
-def _time_kernel(rules: Rules, games: int, threads: int, seed: int) -> tuple[float, pd.DataFrame]:
+def _time_kernel(
+    rules: Rules, games: int, threads: int, seed: int, policy: str
+) -> tuple[float, pd.DataFrame]:
     from ludosim.simulate import simulate
 
-    simulate(rules, games=min(games, 200), seed=seed, threads=threads)  # warm-up, compile
+    # Warm-up: compiles (or loads) the kernel, which is not timed.
+    simulate(rules, games=min(games, 200), seed=seed, policies=policy, threads=threads)
     start = time.perf_counter()
-    df = simulate(rules, games=games, seed=seed, threads=threads)
+    df = simulate(rules, games=games, seed=seed, policies=policy, threads=threads)
     return time.perf_counter() - start, df
 
 
-def _time_reference(rules: Rules, games: int, seed: int) -> float:
+def _time_reference(rules: Rules, games: int, seed: int, policy: str) -> float:
     start = time.perf_counter()
     for game in range(games):
-        play_game(rules, seed, game, record=False)
+        play_game(rules, seed, game, policies=policy, record=False)
     return time.perf_counter() - start
+
+
+def bench_policies(policies: list[str] | None) -> list[str]:
+    """Canonical names of the policies to time; `random` first, the baseline of their cost.
+
+    Raises `PolicyError` for a name that is not a policy.
+    """
+    names = [parse_policy(name).name for name in policies or ["random"]]
+    return ["random", *dict.fromkeys(n for n in names if n != "random")]
 
 
 def run_bench(
@@ -61,62 +76,77 @@ def run_bench(
     reference_games: int = 100,
     seed: int = 1,
     include_plain_app: bool = True,
+    policies: list[str] | None = None,
 ) -> pd.DataFrame:
-    """One row per (rules, engine, threads): games/s and ratios measured in this run.
+    """One row per (rules, policy, engine, threads): games/s and ratios measured in this run.
 
     `presets` are preset names (the plain-app yardstick is added first unless
-    `include_plain_app=False`); `threads` defaults to 1 and every core.
-    Columns: rules, engine, threads, games, seconds, games_per_s, mean_turns,
-    mean_rolls, vs_reference (kernel games/s over reference games/s),
-    vs_one_thread, cost_vs_plain_app (seconds per game over plain-app's at the
-    same thread count).
+    `include_plain_app=False`); `threads` defaults to 1 and every core;
+    `policies` (every seat plays the same one) defaults to `random`, which is
+    also timed first whenever others are given (`bench_policies`).
+    Columns: rules, policy, engine, threads, games, seconds, games_per_s,
+    mean_turns, mean_rolls, vs_reference (kernel games/s over reference
+    games/s, same policy), vs_one_thread, cost_vs_plain_app (seconds per game
+    over plain-app's at the same thread count and policy), and with policies
+    other than random, cost_vs_random (seconds per game over random's on the
+    same rules and thread count).
     """
     import numba
 
     if threads is None:
         threads = sorted({1, numba.config.NUMBA_NUM_THREADS})
     names = ([PLAIN_APP] if include_plain_app and PLAIN_APP not in presets else []) + list(presets)
+    timed = bench_policies(policies)
     rows = []
     for name in names:
         rules = _rules(name)
-        ref_rate = float("nan")
-        if reference_games > 0:
-            seconds = _time_reference(rules, reference_games, seed)
-            ref_rate = reference_games / seconds
-            rows.append(
-                {
-                    "rules": name,
-                    "engine": "reference",
-                    "threads": 1,
-                    "games": reference_games,
-                    "seconds": seconds,
-                    "games_per_s": ref_rate,
-                }
-            )
-        for count in threads:
-            seconds, df = _time_kernel(rules, games, count, seed)
-            rows.append(
-                {
-                    "rules": name,
-                    "engine": "kernel",
-                    "threads": count,
-                    "games": games,
-                    "seconds": seconds,
-                    "games_per_s": games / seconds,
-                    "mean_turns": float(df["turns"].mean()),
-                    "mean_rolls": float(df["rolls"].mean()),
-                    "vs_reference": games / seconds / ref_rate,
-                }
-            )
+        for policy in timed:
+            ref_rate = float("nan")
+            if reference_games > 0:
+                seconds = _time_reference(rules, reference_games, seed, policy)
+                ref_rate = reference_games / seconds
+                rows.append(
+                    {
+                        "rules": name,
+                        "policy": policy,
+                        "engine": "reference",
+                        "threads": 1,
+                        "games": reference_games,
+                        "seconds": seconds,
+                        "games_per_s": ref_rate,
+                    }
+                )
+            for count in threads:
+                seconds, df = _time_kernel(rules, games, count, seed, policy)
+                rows.append(
+                    {
+                        "rules": name,
+                        "policy": policy,
+                        "engine": "kernel",
+                        "threads": count,
+                        "games": games,
+                        "seconds": seconds,
+                        "games_per_s": games / seconds,
+                        "mean_turns": float(df["turns"].mean()),
+                        "mean_rolls": float(df["rolls"].mean()),
+                        "vs_reference": games / seconds / ref_rate,
+                    }
+                )
     out = pd.DataFrame(rows)
-    kernel = out["engine"] == "kernel"
-    one = out[kernel & (out["threads"] == 1)].set_index("rules")["games_per_s"]
-    out.loc[kernel, "vs_one_thread"] = out.loc[kernel, "games_per_s"] / out.loc[
-        kernel, "rules"
-    ].map(one)
+    kernel = out[out["engine"] == "kernel"]
+    rate = kernel.set_index(["rules", "policy", "threads"])["games_per_s"]
+
+    def counterpart(**fixed: object) -> pd.Series:
+        """Games/s of the kernel row that differs from each kernel row only in `fixed`."""
+        keys = pd.MultiIndex.from_frame(kernel[["rules", "policy", "threads"]].assign(**fixed))
+        return pd.Series(rate.reindex(keys).to_numpy(), index=kernel.index)
+
+    out.loc[kernel.index, "vs_one_thread"] = kernel["games_per_s"] / counterpart(threads=1)
     if PLAIN_APP in names:
-        plain = out[kernel & (out["rules"] == PLAIN_APP)].set_index("threads")["games_per_s"]
-        out.loc[kernel, "cost_vs_plain_app"] = (
-            out.loc[kernel, "threads"].map(plain) / out.loc[kernel, "games_per_s"]
+        cost = counterpart(rules=PLAIN_APP) / kernel["games_per_s"]
+        out.loc[kernel.index, "cost_vs_plain_app"] = cost
+    if len(timed) > 1:
+        out.loc[kernel.index, "cost_vs_random"] = (
+            counterpart(policy="random") / kernel["games_per_s"]
         )
     return out

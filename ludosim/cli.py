@@ -131,9 +131,19 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def _show(table: Table) -> None:
+    """Print a table whole: wider than the terminal (or than 80 columns when the
+    output is not a terminal) rather than with its cells cut to "…"."""
+    console = _console()
+    width = Console(width=10_000).measure(table).maximum
+    if width > console.width:
+        console = Console(highlight=False, width=width)
+    console.print(table)
+
+
 def _frame_table(df: pd.DataFrame, title: str | None = None) -> Table:
-    """A rich table of a small DataFrame."""
-    table = Table(title=title)
+    """A rich table of a small DataFrame, at least as wide as its title (which never wraps)."""
+    table = Table(title=title, min_width=len(title) if title else None)
     for column in df.columns:
         table.add_column(str(column), justify="right" if df[column].dtype.kind in "iuf" else "left")
     for row in df.itertuples(index=False):
@@ -268,34 +278,55 @@ def simulate(
         ),
     ] = None,
     summary: Annotated[
-        bool, typer.Option("--summary", help="Ask the library for its summary table.")
+        bool,
+        typer.Option(
+            "--summary",
+            help="Accumulate in the kernel instead of keeping per-game rows (memory flat in "
+            "--games); prints wins by turn order and the mean game length.",
+        ),
     ] = False,
 ) -> None:
     """Simulate many games with the compiled engine; print a summary or write Parquet.
 
     Example: ludosim simulate --preset app --set pass_opponents=all --games 10000 --seed 1
     """
+    if summary and out is not None:
+        raise LudosimError("--summary keeps no per-game rows for --out to write; use one of them")
     chosen = rules_from_options(preset, sets or ())
     run_simulation, write_parquet = _lazy("ludosim.simulate", "simulate", "write_parquet")
     kwargs: dict[str, Any] = {"policies": _policies(policy), "summary": summary}
     if threads is not None:
         kwargs["threads"] = threads
-    df = run_simulation(chosen, games, seed, **kwargs)
+    result = run_simulation(chosen, games, seed, **kwargs)
+    if summary:
+        headline = _headline(preset, result.games, result.mean("turns"), result.truncated)
+        _show(_frame_table(summarise_wins(result.wins_by_position, result.games), title=headline))
+        return
     if out is not None:
-        write_parquet(df, out)
-        typer.echo(f"wrote {len(df)} rows to {out}")
+        write_parquet(result, out)
+        typer.echo(f"wrote {len(result)} rows to {out}")
         return
-    console = _console()
-    if summary or not {"turns", "winner", "first"} <= set(df.columns):
-        console.print(_frame_table(df, title=f"{preset}: summary"))
-        return
-    console.print(_frame_table(summarise(df, chosen.players), title=_headline(preset, df)))
+    truncated = int(result["truncated"].sum()) if "truncated" in result.columns else 0
+    headline = _headline(preset, len(result), result["turns"].mean(), truncated)
+    _show(_frame_table(summarise(result, chosen.players), title=headline))
 
 
-def _headline(preset: str, df: pd.DataFrame) -> str:
-    truncated = int(df["truncated"].sum()) if "truncated" in df.columns else 0
-    return f"{preset}: {len(df)} games, mean {df['turns'].mean():.1f} turns" + (
+def _headline(preset: str, games: int, mean_turns: float, truncated: int) -> str:
+    return f"{preset}: {games} games, mean {mean_turns:.1f} turns" + (
         f", {truncated} truncated" if truncated else ""
+    )
+
+
+def summarise_wins(wins_by_position: pd.Series, games: int) -> pd.DataFrame:
+    """Wins and win rate by turn-order position (1 = took the first turn), from kernel totals."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "turn order": [int(k) + 1 for k in wins_by_position.index],
+            "wins": [int(v) for v in wins_by_position],
+            "win rate": [int(v) / max(games, 1) for v in wins_by_position],
+        }
     )
 
 
@@ -341,20 +372,32 @@ def bench(
             "--reference-games", metavar="N", help="Games timed with the reference engine."
         ),
     ] = 100,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--policy",
+            metavar="POLICY",
+            help="Policy of every seat to time; repeat for more (random is timed too, "
+            "as the baseline of cost_vs_random). Default: random.",
+        ),
+    ] = None,
 ) -> None:
     """Time the compiled engine (and the reference engine) in games per second.
 
-    Example: ludosim bench --preset app --games 100000 --threads 1
+    Example: ludosim bench --preset app --games 100000 --threads 1 --policy balanced
     """
     names = list(preset) if preset else list(PRESETS)
     for name in names:
         Rules.preset(name)  # an unknown name fails before any timing starts
-    (run_bench,) = _lazy("ludosim.bench", "run_bench")
+    run_bench, bench_policies = _lazy("ludosim.bench", "run_bench", "bench_policies")
+    bench_policies(policy)  # so does an unknown policy
     kwargs: dict[str, Any] = {"presets": names, "games": games, "reference_games": reference_games}
     if threads:
         kwargs["threads"] = list(threads)
+    if policy:
+        kwargs["policies"] = list(policy)
     df = run_bench(**kwargs)
-    _console().print(_frame_table(df, title="Benchmark (games/s)"))
+    _show(_frame_table(df, title="Benchmark (games/s)"))
 
 
 def _split_policies(text: str) -> list[str]:
@@ -417,7 +460,7 @@ def tournament(
         f"{preset}: {int(table['games'].iloc[0])} games, "
         f"{chosen.players} rotations (95% Wilson intervals)"
     )
-    _console().print(_frame_table(table, title=title))
+    _show(_frame_table(table, title=title))
 
 
 @app.command()
@@ -506,7 +549,7 @@ def sweep(
     if dry_run:
         cells = plan(spec)[["cell", "name", "policies", "games", "chunks"]]
         title = f"{len(cells)} cells x {spec.games:,} games, seed {spec.seed} -> {folder}"
-        _console().print(_frame_table(cells, title=title))
+        _show(_frame_table(cells, title=title))
         return
     try:
         result = run_sweep(

@@ -18,9 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 from ludosim import RulesError, play
+from ludosim.bench import bench_policies
 from ludosim.cli import app, command_names, main
 from ludosim.options import parse_sets, rules_from_options
 from ludosim.rules import PRESETS, TOGGLES, Rules, presets
+from ludosim.simulate import Summary
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -248,7 +250,17 @@ def fake_simulate(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     def simulate(rules: Rules, games: int, seed: int, **kwargs: Any) -> pd.DataFrame:
         calls["simulate"] = (rules, games, seed, kwargs)
         if kwargs.get("summary"):
-            return pd.DataFrame({"metric": ["mean turns"], "value": [123.5]})
+            return Summary(
+                games=games,
+                truncated=1,
+                no_winner=1,
+                sums={"turns": 247 * games, "rolls": 0, "end_turns": 0},
+                sums_sq={"turns": 0, "rolls": 0, "end_turns": 0},
+                seats=pd.DataFrame(),
+                wins_by_position=pd.Series([games - 2, 1, 0, 0]),
+                places=pd.DataFrame(),
+                hist=pd.DataFrame(),
+            )
         n = rules.players
         return pd.DataFrame(
             {
@@ -298,7 +310,26 @@ def test_simulate_summary_flag(fake_simulate: dict[str, Any]) -> None:
     result = invoke("simulate", "-p", "italian", "--games", "4", "--seed", "1", "--summary")
     assert result.exit_code == 0, result.stderr
     assert fake_simulate["simulate"][3]["summary"] is True
-    assert "mean turns" in result.stdout and "123.5" in result.stdout
+    assert "4 games, mean 247.0 turns, 1 truncated" in result.stdout
+    assert "turn order" in result.stdout and "0.5" in result.stdout  # 2 wins of 4 in position 1
+    both = invoke("simulate", "-p", "app", "--games", "4", "--seed", "1", "--summary", "--out", "x")
+    assert both.exit_code == 2 and "--summary keeps no per-game rows" in both.stderr
+
+
+def test_simulate_summary_with_the_real_kernel() -> None:
+    """`--summary` prints the wins by turn order that the per-game rows give (it once crashed:
+    the adapter test above stood in a DataFrame for the library's `Summary`)."""
+    rows = invoke("simulate", "-p", "app", "--games", "300", "--seed", "12")
+    totals = invoke("simulate", "-p", "app", "--games", "300", "--seed", "12", "--summary")
+    assert rows.exit_code == 0 and totals.exit_code == 0, rows.stderr + totals.stderr
+    assert "app: 300 games, mean" in totals.stdout
+
+    def wins(text: str) -> list[tuple[str, str, str]]:
+        cells = [line.split("│")[1:4] for line in text.splitlines() if line.startswith("│")]
+        return [tuple(c.strip() for c in row) for row in cells]
+
+    assert len(wins(totals.stdout)) == 4
+    assert wins(totals.stdout) == wins(rows.stdout)
 
 
 def test_bench_calls_run_bench(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -310,13 +341,20 @@ def test_bench_calls_run_bench(monkeypatch: pytest.MonkeyPatch) -> None:
 
     module = types.ModuleType("ludosim.bench")
     module.run_bench = run_bench  # type: ignore[attr-defined]
+    module.bench_policies = bench_policies  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "ludosim.bench", module)
     result = invoke("bench", "--preset", "app", "--games", "1000", "--threads", "1")
     assert result.exit_code == 0, result.stderr
     assert calls == {"presets": ["app"], "games": 1000, "threads": [1], "reference_games": 100}
     assert "12345" in result.stdout
+    calls.clear()
+    result = invoke("bench", "-p", "app", "--policy", "balanced", "--policy", "skipper:0.5")
+    assert result.exit_code == 0, result.stderr
+    assert calls["policies"] == ["balanced", "skipper:0.5"]
     bad = invoke("bench", "--preset", "dutch")
     assert bad.exit_code == 2 and "unknown preset" in bad.stderr
+    bad = invoke("bench", "--preset", "app", "--policy", "lucky")
+    assert bad.exit_code == 2 and "unknown policy 'lucky'" in bad.stderr
 
 
 def test_missing_library_module_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> None:
