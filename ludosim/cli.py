@@ -10,9 +10,10 @@ are imported inside their commands, so the light commands start fast.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -129,6 +130,18 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}"
     return str(value)
+
+
+@contextlib.contextmanager
+def _compile_notice() -> Iterator[None]:
+    """Say on stderr why the first run after install (or after a kernel change) is slow."""
+    (on_slow_compile,) = _lazy("ludosim.engine", "on_slow_compile")
+    message = (
+        "compiling the kernel for these rules and policies (only on first use after "
+        "install or a kernel change; 15-30 s) ..."
+    )
+    with on_slow_compile(lambda: typer.echo(message, err=True)):
+        yield
 
 
 def _show(table: Table) -> None:
@@ -297,7 +310,8 @@ def simulate(
     kwargs: dict[str, Any] = {"policies": _policies(policy), "summary": summary}
     if threads is not None:
         kwargs["threads"] = threads
-    result = run_simulation(chosen, games, seed, **kwargs)
+    with _compile_notice():
+        result = run_simulation(chosen, games, seed, **kwargs)
     if summary:
         headline = _headline(preset, result.games, result.mean("turns"), result.truncated)
         _show(_frame_table(summarise_wins(result.wins_by_position, result.games), title=headline))
@@ -396,7 +410,8 @@ def bench(
         kwargs["threads"] = list(threads)
     if policy:
         kwargs["policies"] = list(policy)
-    df = run_bench(**kwargs)
+    with _compile_notice():
+        df = run_bench(**kwargs)
     _show(_frame_table(df, title="Benchmark (games/s)"))
 
 
@@ -455,7 +470,8 @@ def tournament(
     names = _split_policies(policies) if policies is not None else list(policy or ())
     chosen = rules_from_options(preset, sets or ())
     (run_tournament,) = _lazy("ludosim.tournament", "tournament")
-    table = run_tournament(chosen, names, games, seed, threads=threads)
+    with _compile_notice():
+        table = run_tournament(chosen, names, games, seed, threads=threads)
     title = (
         f"{preset}: {int(table['games'].iloc[0])} games, "
         f"{chosen.players} rotations (95% Wilson intervals)"
@@ -552,10 +568,11 @@ def sweep(
         _show(_frame_table(cells, title=title))
         return
     try:
-        result = run_sweep(
-            spec, folder, new=new, dask=dask, workers=workers, threads=threads,
-            quiet=True if quiet else None,
-        )  # fmt: skip
+        with _compile_notice():
+            result = run_sweep(
+                spec, folder, new=new, dask=dask, workers=workers, threads=threads,
+                quiet=True if quiet else None,
+            )  # fmt: skip
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished chunks are kept in {folder}; rerun to resume", err=True)
         raise typer.Exit(130) from None

@@ -31,9 +31,13 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numba
+from numba.core import event
 
 
 def source_hash() -> str:
@@ -71,6 +75,54 @@ def cache_dir() -> str:
     return ""  # nowhere writable: numba falls back to its own locators
 
 
+class _SlowCompile(event.Listener):
+    """Calls `callback` once, when a compile has been running for `after` seconds."""
+
+    def __init__(self, callback: Callable[[], None], after: float) -> None:
+        self.callback = callback
+        self.after = after
+        self.depth = 0  # compiles nest: a function compiles its callees
+        self.timer: threading.Timer | None = None
+        self.fired = threading.Event()
+
+    def _fire(self) -> None:
+        if not self.fired.is_set():
+            self.fired.set()
+            self.callback()
+
+    def on_start(self, event: event.Event) -> None:
+        self.depth += 1
+        if self.depth == 1 and not self.fired.is_set():
+            self.timer = threading.Timer(self.after, self._fire)
+            self.timer.daemon = True
+            self.timer.start()
+
+    def on_end(self, event: event.Event) -> None:
+        self.depth -= 1
+        if self.depth == 0 and self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+@contextmanager
+def on_slow_compile(callback: Callable[[], None], after: float = 1.0) -> Iterator[None]:
+    """Call `callback` once (from a timer thread) if the kernel compiles for `after` seconds.
+
+    Numba signals "numba:compile" only when a function's machine code is
+    neither loaded nor in its on-disk cache, but also for the short typing
+    pass of a function that asks for literal arguments (`batch.run_batch`),
+    which then loads from the cache: hence the delay. The command line uses
+    this to say why a first run is slow.
+    """
+    listener = _SlowCompile(callback, after)
+    try:
+        with event.install_listener("numba:compile", listener):
+            yield
+    finally:
+        if listener.timer is not None:
+            listener.timer.cancel()
+
+
 if not os.environ.get("NUMBA_CACHE_DIR"):
     _folder = cache_dir()
     if _folder:
@@ -92,6 +144,7 @@ __all__ = [
     "compile_layout",
     "compile_rules",
     "new_work",
+    "on_slow_compile",
     "play_one",
     "run_batch",
     "run_summary",
