@@ -8,14 +8,14 @@ and the puster), `turn` (one turn), `game` (one game) and `batch` (many games in
 parallel). `ludosim.simulate` is the public wrapper that validates inputs and
 packages results.
 
-The batch runners (`batch.run_batch`, `batch.run_summary`) take two flags
-compiled in as constants: whether the rules roll then move (Killer) and
-whether any seat scores its options (any policy but random). A run compiles
-only the code its games can reach, so a first random run compiles neither
-the other kind of turn nor any scoring. A single-roll game plays in one of
-two compiled turn loops, a short one where a roll's moves are a mask of
-movable pieces (`turn.free_play`: no move list is written) and the general one. All of them
-play the same games as the reference engine.
+The batch runners (`batch.run_batch`, `batch.run_summary`) take three flags
+compiled in as constants: whether the rules roll then move (Killer), whether
+a roll's moves are a mask of movable pieces (`turn.free_play`: no move list
+is written) and whether any seat scores its options (any policy but random).
+A run compiles only the code its games can reach, so a first random run
+compiles neither the other kinds of game nor any scoring. All of them play
+the same games as the reference engine. `on_slow_compile` lets the command
+line say when a first run is compiling.
 
 Every helper is `@njit(cache=True)`. Numba invalidates a cached function only
 when its own source file changes, not when a helper it calls in another module
