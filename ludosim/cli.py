@@ -345,23 +345,12 @@ def summarise_wins(wins_by_position: pd.Series, games: int) -> pd.DataFrame:
 
 
 def summarise(df: pd.DataFrame, players: int) -> pd.DataFrame:
-    """Win rate by turn-order position (1 = took the first turn), with mean turns of those wins."""
-    import pandas as pd
-
+    """`summarise_wins` of per-game rows, with the mean turns of each position's wins."""
     won = df[df["winner"] >= 0]
-    order = (won["winner"] - won["first"]) % players + 1
-    rows = []
-    for position in range(1, players + 1):
-        mask = order == position
-        rows.append(
-            {
-                "turn order": position,
-                "wins": int(mask.sum()),
-                "win rate": float(mask.sum()) / max(len(df), 1),
-                "mean turns": float(won.loc[mask, "turns"].mean()) if mask.any() else float("nan"),
-            }
-        )
-    return pd.DataFrame(rows)
+    order = (won["winner"] - won["first"]) % players
+    table = summarise_wins(order.value_counts().reindex(range(players), fill_value=0), len(df))
+    table["mean turns"] = [float(won.loc[order == k, "turns"].mean()) for k in range(players)]
+    return table
 
 
 @app.command()
