@@ -28,7 +28,7 @@ from ludosim.engine import compile_layout, new_work
 from ludosim.engine.layout import FACE_GLOBE, FACE_STAR, MAX_PIECES, NONE
 from ludosim.engine.policy import MASK_TRACK, choose_move, compile_policies, predict_landing
 from ludosim.engine.rng import new_stream
-from ludosim.engine.state import CNT, MOVES, OPT, PROGRESS, TOT, reset_state
+from ludosim.engine.state import CNT, CTR, MOVES, OPT, PROGRESS, TOT, reset_state
 from ludosim.policies import FEATURES, parse_policy
 from ludosim.reference import Position, play_game
 from ludosim.reference.events import Captured, Jumped
@@ -105,11 +105,11 @@ def _kernel_options(
     lay = compile_layout(rules)
     w = new_work(compile_policies([policy] * rules.players), np.array(pos.progress))
     reset_state(lay, w, True)
-    before = w[:TOT].copy()
+    before = w[:CTR].copy()
     code = _FACE_CODES.get(face, face)
     chosen = choose_move(lay, w, seat, code, new_stream(np.uint64(7), np.uint64(seat)))
     # Options are scored in place of playing them or tried and taken back: nothing moved.
-    assert np.array_equal(w[:TOT], before)
+    assert np.array_equal(w[:CTR], before)
     k = len(legal_moves(rules, pos, seat, face))
     if chosen < 0 or k < 2:
         return None

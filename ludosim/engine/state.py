@@ -9,6 +9,8 @@ so every index below is a compile-time constant plus a small product:
     w[REV + MAX_PIECES * seat + piece]        1 while a bounce_on piece walks backwards
     w[CNT + STRIDE * seat + square]           pieces of `seat` on a track square
     w[TOT + square]                           pieces of all seats on a track square
+    w[OCC + seat]                             bit `square % 64` set where `seat` has a piece
+                                              (exact on tracks of up to 64 squares)
     w[CTR + C_*]                              per-game counters
     w[STATS + MAX_PLAYERS * S_* + seat]       per-seat statistics of the game
     w[DUMMY + ...]                            the same, a sink for moves only tried
@@ -185,7 +187,8 @@ PROGRESS = 0
 REV = PROGRESS + PIECE_SLOTS
 CNT = REV + PIECE_SLOTS
 TOT = CNT + STRIDE * MAX_PLAYERS
-CTR = TOT + STRIDE
+OCC = TOT + STRIDE
+CTR = OCC + MAX_PLAYERS
 STATS = CTR + C_SIZE
 DUMMY = STATS + S_SIZE * MAX_PLAYERS
 SEATBUF = DUMMY + S_SIZE * MAX_PLAYERS
@@ -272,6 +275,7 @@ def reset_state(lay: np.ndarray, w: np.ndarray, has_start: bool) -> None:
             if sq >= 0:
                 w[ix(CNT + STRIDE * seat + sq)] += 1
                 w[ix(TOT + sq)] += 1
+                w[ix(OCC + seat)] |= np.int64(1) << (sq & 63)
 
 
 @njit(**HOT)
@@ -288,12 +292,17 @@ def relocate(
     """`put` for a caller that already knows the old and new squares (-1: off the track)."""
     slot = MAX_PIECES * seat + piece
     if old >= 0:
-        w[ix(CNT + STRIDE * seat + old)] -= 1
+        left = w[ix(CNT + STRIDE * seat + old)] - 1
+        w[ix(CNT + STRIDE * seat + old)] = left
         w[ix(TOT + old)] -= 1
+        # The occupancy bit goes with the last piece; `& 63` keeps the shift defined
+        # on six-sided tracks, whose masks alias and are never read (`policy.MASK_TRACK`).
+        w[ix(OCC + seat)] &= ~(np.int64(left == 0) << (old & 63))
     w[ix(PROGRESS + slot)] = p
     if new >= 0:
         w[ix(CNT + STRIDE * seat + new)] += 1
         w[ix(TOT + new)] += 1
+        w[ix(OCC + seat)] |= np.int64(1) << (new & 63)
     if p == YARD or p == lay[R.GOAL]:
         w[ix(REV + slot)] = 0
 
