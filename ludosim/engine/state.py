@@ -9,8 +9,8 @@ so every index below is a compile-time constant plus a small product:
     w[REV + MAX_PIECES * seat + piece]        1 while a bounce_on piece walks backwards
     w[CNT + STRIDE * seat + square]           pieces of `seat` on a track square
     w[TOT + square]                           pieces of all seats on a track square
-    w[OCC + seat]                             bit `square % 64` set where `seat` has a piece
-                                              (exact on tracks of up to 64 squares)
+    w[OCC + seat]                             bit `square` set where `seat` has a piece
+                                              (squares 0-63: every square up to four sides)
     w[CTR + C_*]                              per-game counters
     w[STATS + MAX_PLAYERS * S_* + seat]       per-seat statistics of the game
     w[DUMMY + ...]                            the same, a sink for moves only tried
@@ -275,7 +275,7 @@ def reset_state(lay: np.ndarray, w: np.ndarray, has_start: bool) -> None:
             if sq >= 0:
                 w[ix(CNT + STRIDE * seat + sq)] += 1
                 w[ix(TOT + sq)] += 1
-                w[ix(OCC + seat)] |= np.int64(1) << (sq & 63)
+                w[ix(OCC + seat)] |= np.int64(sq < 64) << (sq & 63)
 
 
 @njit(**HOT)
@@ -295,14 +295,15 @@ def relocate(
         left = w[ix(CNT + STRIDE * seat + old)] - 1
         w[ix(CNT + STRIDE * seat + old)] = left
         w[ix(TOT + old)] -= 1
-        # The occupancy bit goes with the last piece; `& 63` keeps the shift defined
-        # on six-sided tracks, whose masks alias and are never read (`policy.MASK_TRACK`).
-        w[ix(OCC + seat)] &= ~(np.int64(left == 0) << (old & 63))
+        # The occupancy bit goes with the last piece. Squares from 64 on (six-sided
+        # tracks, where no mask is read: `policy.MASK_TRACK`) have no bit; `& 63`
+        # keeps the shift defined for them.
+        w[ix(OCC + seat)] &= ~(np.int64((left == 0) & (old < 64)) << (old & 63))
     w[ix(PROGRESS + slot)] = p
     if new >= 0:
         w[ix(CNT + STRIDE * seat + new)] += 1
         w[ix(TOT + new)] += 1
-        w[ix(OCC + seat)] |= np.int64(1) << (new & 63)
+        w[ix(OCC + seat)] |= np.int64(new < 64) << (new & 63)
     if p == YARD or p == lay[R.GOAL]:
         w[ix(REV + slot)] = 0
 
