@@ -2,7 +2,7 @@
 
 `ludosim.engine.policy.choose_move` predicts a move's landing from the
 square counts (`predict_landing`) and its `safe`/`exposed` features from a
-once-per-decision summary (`guard_summary`, `guard_change`, `guarded_after`
+once-per-decision summary (`opponent_squares`, `guard_change`, `guard_change_capturing`
 for captures), and plays and takes back only the moves it cannot predict (a
 star jump follows) or, for guard weights, every move on tracks too long for
 the occupancy mask (six sides). Here every option's captures and score are

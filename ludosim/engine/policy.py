@@ -12,8 +12,9 @@ it. A single move changes one own piece and, by capturing, empties one
 square of opponents, so most options are scored without playing them
 (`score_predicted`): the square counts say how the landing resolves and what
 it captures, and `safe`/`exposed` change only on the squares the mover
-leaves and reaches (`guard_change`, with an opponent occupancy mask made once
-per decision, `opponent_squares`). A move followed by a star jump is tried
+leaves and reaches (`guard_change`: two entries of the seat's weighted
+`guard_table`, with an opponent occupancy mask made once per decision,
+`opponent_squares`). A move followed by a star jump is tried
 on the live state instead (`score_by_trying`: apply, `score_position`
 against `note_before`, undo), as the Killer plan search does for every move.
 
@@ -59,6 +60,7 @@ from ludosim.engine.state import (
     OPT,
     POLW,
     PROGRESS,
+    PW_GUARD,
     PW_RANDOM,
     PW_SIZE,
     PW_SKIP_MODE,
@@ -101,7 +103,33 @@ def compile_policies(names: Sequence[str]) -> np.ndarray:
         q = policy.skip
         rows[seat, PW_SKIP_MODE] = 0 if q <= 0.0 else (1 if q >= 1.0 else 2)
         rows[seat, PW_SKIP_THRESHOLD] = detect_threshold(q)
+        rows[seat, PW_GUARD : PW_GUARD + 32] = guard_table(
+            policy.weights[F_SAFE], policy.weights[F_EXPOSED]
+        )
     return rows
+
+
+def guard_table(safe_weight: int, exposed_weight: int) -> list[int]:
+    """Weighted change of `safe` and `exposed` when one own piece leaves or reaches a square.
+
+    Entry `16 * arriving + 4 * count + 2 * protected + threat`: `count` own
+    pieces there before (3 stands for 3 or more: the change is the same), on a
+    safe square or not, an opponent 1-6 squares behind or not. Built once per
+    seat from `square_guard`, so that scoring an option reads two entries
+    instead of working out both features for both squares.
+    """
+    guard = square_guard.py_func
+    table = []
+    for step in (-1, 1):
+        for count in range(4):
+            for protected in (False, True):
+                for threat in (False, True):
+                    safe0, exposed0 = guard(count, protected, threat)
+                    safe1, exposed1 = guard(max(count + step, 0), protected, threat)
+                    table.append(
+                        safe_weight * (safe1 - safe0) + exposed_weight * (exposed1 - exposed0)
+                    )
+    return table
 
 
 @njit(**HOT)
@@ -346,39 +374,32 @@ def square_guard(count: int, safe_square: bool, threat: bool) -> tuple:
 
 
 @njit(**HOT, inline="always")
-def square_change(
-    lay: np.ndarray, w: np.ndarray, seat: int, sq: int, step: int, behind: int
-) -> tuple:
-    """Change of (safe, exposed) when the own count on square `sq` changes by `step`.
+def square_value(
+    lay: np.ndarray, w: np.ndarray, seat: int, sq: int, arriving: int, behind: int
+) -> int:
+    """Weighted change of (safe, exposed) when an own piece leaves or reaches square `sq`.
 
-    (0, 0) off the track (`sq` < 0). Written without branches: which squares
-    a move leaves and reaches is close to random from option to option.
+    Read from the seat's `guard_table`; 0 off the track (`sq` < 0).
     """
     at = max(sq, 0)
-    before = w[ix(CNT + STRIDE * seat + at)]
-    after = before + step
-    protected = lay[ix(SAFE + at)] != 0
-    lone = np.int64((behind >> at) & 63 != 0) * np.int64(not protected)  # exposed if alone
-    safe = after * np.int64(protected or after >= 2) - before * np.int64(protected or before >= 2)
-    exposed = lone * (np.int64(after == 1) - np.int64(before == 1))
-    on = np.int64(sq >= 0)
-    return safe * on, exposed * on
+    count = min(w[ix(CNT + STRIDE * seat + at)], 3)
+    threat = np.int64((behind >> at) & 63 != 0)
+    protected = np.int64(lay[ix(SAFE + at)] != 0)
+    row = POLW + PW_SIZE * seat + PW_GUARD + 16 * arriving + 4 * count + 2 * protected + threat
+    return w[ix(row)] * np.int64(sq >= 0)
 
 
 @njit(**HOT, inline="always")
-def guard_change(
-    lay: np.ndarray, w: np.ndarray, seat: int, sq0: int, sq1: int, behind: int
-) -> tuple:
-    """Change of (safe, exposed) when an own piece goes from square `sq0` to `sq1` (-1: off).
+def guard_change(lay: np.ndarray, w: np.ndarray, seat: int, sq0: int, sq1: int, behind: int) -> int:
+    """Weighted change of (safe, exposed) when an own piece goes from `sq0` to `sq1` (-1: off).
 
     Both features add up per square (`square_guard`), and only the counts of
-    the two squares change when the move captures nothing.
+    the two squares change when the move captures nothing: one `guard_table`
+    entry for each.
     """
     if sq0 == sq1:
-        return 0, 0
-    safe0, exposed0 = square_change(lay, w, seat, sq0, -1, behind)
-    safe1, exposed1 = square_change(lay, w, seat, sq1, 1, behind)
-    return safe0 + safe1, exposed0 + exposed1
+        return 0
+    return square_value(lay, w, seat, sq0, 0, behind) + square_value(lay, w, seat, sq1, 1, behind)
 
 
 @njit(**HOT)
@@ -462,9 +483,10 @@ def score_predicted(
     total = weights[F_PROGRESS] * (final - p)
     total += weights[F_LEAD] * max(lead_others, final + 1)
     total += weights[F_CAPTURE] * captures
-    # Without branches (see `square_change`); an entering move never sends its piece home.
+    # Without branches: which features an option changes is close to random from option to
+    # option. An entering move never sends its piece home.
     total += weights[F_ENTER] * np.int64(p == YARD)
-    total += weights[F_SENT_HOME] * np.int64(final == YARD and p != YARD)
+    total += weights[F_SENT_HOME] * (np.int64(final == YARD) & np.int64(p != YARD))
     total += weights[F_FINISH] * np.int64(final == lay[R.GOAL])
     if weights[F_SAFE] or weights[F_EXPOSED]:
         track = lay[R.TRACK_LEN]
@@ -475,9 +497,9 @@ def score_predicted(
             # The captured pieces leave: every own piece's threat is looked at again.
             after = behind_mask(occupied & ~(np.int64(1) << emptied), track)
             safe, exposed = guard_change_capturing(lay, w, seat, piece, sq0, sq1, before, after)
+            total += weights[F_SAFE] * safe + weights[F_EXPOSED] * exposed
         else:
-            safe, exposed = guard_change(lay, w, seat, sq0, sq1, before)
-        total += weights[F_SAFE] * safe + weights[F_EXPOSED] * exposed
+            total += guard_change(lay, w, seat, sq0, sq1, before)
     return total
 
 
@@ -730,7 +752,10 @@ def _choose_for(lay, w, seat, face, stream, scoring):
     return lambda lay, w, seat, face, stream, scoring: choose_move(lay, w, seat, face, stream)
 
 
-@njit(**HOT)
+# Inlined into the free turn loop: about 5% faster balanced games on italian than an
+# ordinary call, for about 5 s more on the first compile of a scoring run on free-play
+# rules (benchmarks/README.md, session 5).
+@njit(**HOT, inline="always")
 def choose_free_piece(
     lay: np.ndarray, w: np.ndarray, seat: int, face: int, movers: int, stream: np.ndarray
 ) -> int:
@@ -753,11 +778,10 @@ def choose_free_piece(
             continue
         target, flags = free_target(w, seat, piece, face)
         _, score, base = option_score(lay, w, seat, piece, target, flags, summary, base)
-        if score > best:
-            best = score
-            tied = np.int64(1) << piece
-        elif score == best:
-            tied |= np.int64(1) << piece
+        # Without branches: which option scores best is close to random.
+        bit = np.int64(1) << piece
+        tied = bit if score > best else tied | (bit * np.int64(score == best))
+        best = max(best, score)
     # The want-th tied piece in piece order, drawn only among several.
     return pick_random_piece(tied, stream)
 

@@ -107,7 +107,8 @@ PW_WEIGHTS = 0  # PW_WEIGHTS + f: weight of feature f (FEATURES order), in thous
 PW_RANDOM = 8  # 1 when every weight is 0: no feature is ever computed
 PW_SKIP_MODE = 9  # skipper: 0 never skips, 1 always may, 2 draws uniform()
 PW_SKIP_THRESHOLD = 10  # skips when (next64 >> 11) < threshold (see `detect_threshold`)
-PW_SIZE = 12
+PW_GUARD = 12  # PW_GUARD + 16 * arriving + index: weighted guard change (`policy.guard_table`)
+PW_SIZE = PW_GUARD + 32
 N_FEATURES = 8
 
 # Slots of the position before an option (the features compare with it).
