@@ -1,10 +1,12 @@
 """Building blocks of the scenario tests: hand-made positions, scripted dice, one turn.
 
-Shared by `test_scenarios_*.py` and `test_choices.py` (pytest puts `tests/`
-on the import path).
+Shared by `test_scenarios_*.py` and `test_choices.py`, and `random_position` by
+the property tests of the engines (pytest puts `tests/` on the import path).
 """
 
 from __future__ import annotations
+
+import random
 
 from ludosim.board import YARD, Board
 from ludosim.reference import Game, Move, Position, legal_moves
@@ -17,6 +19,15 @@ def make(rules: Rules, placed: dict[int, list[int]]) -> Position:
     rows = [[YARD] * rules.pieces for _ in range(rules.players)]
     for seat, row in placed.items():
         rows[seat] = list(row)
+    return Position.from_progress(rules, rows)
+
+
+def random_position(rules: Rules, rng: random.Random) -> Position:
+    """A random position: each piece in its yard with probability 2/3, else up to the goal."""
+    rows = [
+        [rng.choice([YARD, YARD, rng.randrange(0, rules.goal + 1)]) for _ in range(rules.pieces)]
+        for _ in range(rules.players)
+    ]
     return Position.from_progress(rules, rows)
 
 

@@ -15,6 +15,7 @@ import random
 
 import numpy as np
 import pytest
+from scenario_helpers import random_position
 
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.layout import MAX_PIECES, MAX_PLAYERS, STRIDE
@@ -74,10 +75,7 @@ def test_counts_and_occupancy_follow_moves_and_undo(name: str) -> None:
     rng = random.Random(f"occupancy {name}")
     moves_played = 0
     for _ in range(40):
-        start = [
-            [rng.choice([-1, -1, rng.randrange(0, rules.goal + 1)]) for _ in range(rules.pieces)]
-            for _ in range(rules.players)
-        ]
+        start = random_position(rules, rng).progress
         w = new_work(compile_policies(["random"] * rules.players), np.array(start))
         reset_state(lay, w, True)
         _assert_in_step(lay, w, rules, "after reset")

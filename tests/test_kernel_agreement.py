@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from scenario_helpers import random_position
 
 from ludosim import Rules, RulesError, presets, simulate
 from ludosim.policies import parse_policy
@@ -92,14 +93,6 @@ def test_kernel_agrees_on_skipped_forced_captures(detect_skip: float) -> None:
     assert df["skipped_2"].sum() == 0 and df["skipped_3"].sum() == 0  # only skippers skip
 
 
-def _random_position(rules: Rules, rng: random.Random) -> Position:
-    rows = [
-        [rng.choice([-1, -1, rng.randrange(0, rules.goal + 1)]) for _ in range(rules.pieces)]
-        for _ in range(rules.players)
-    ]
-    return Position.from_progress(rules, rows)
-
-
 @pytest.mark.parametrize("memo_slots", [1 << 15, 8])
 @pytest.mark.parametrize("policy", ["random", "balanced"])
 def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> None:
@@ -131,7 +124,7 @@ def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> Non
     rng = random.Random(5)
     checked = 0
     for _ in range(40):
-        pos = _random_position(rules, rng)
+        pos = random_position(rules, rng)
         rolls = [6] * rng.choice([1, 2, 3, 4]) + [rng.randrange(1, 6)]
         seat = rng.randrange(rules.players)
         w = new_work(compile_policies([policy] * rules.players), np.array(pos.progress), memo_slots)

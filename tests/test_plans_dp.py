@@ -10,18 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from scenario_helpers import random_position
 
 from ludosim import Rules
 from ludosim.reference import Position
 from ludosim.reference.plans import PlanTree, all_plans, best_plans, forced
-
-
-def _random_position(rules: Rules, rng: random.Random) -> Position:
-    rows = [
-        [rng.choice([-1, -1, rng.randrange(0, rules.goal + 1)]) for _ in range(rules.pieces)]
-        for _ in range(rules.players)
-    ]
-    return Position.from_progress(rules, rows)
 
 
 @pytest.mark.parametrize(
@@ -33,7 +26,7 @@ def test_plan_tree_lists_the_same_legal_plans_as_all_plans(changes: dict) -> Non
     rng = random.Random(20261129)
     compared = 0
     for _ in range(150):
-        pos = _random_position(rules, rng)
+        pos = random_position(rules, rng)
         rolls = [6] * rng.choice([0, 1, 2, 3]) + [rng.randrange(1, 6)]
         seat = rng.randrange(rules.players)
         legal = forced(rules, best_plans(all_plans(rules, pos, seat, rolls)))

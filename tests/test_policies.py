@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from scenario_helpers import random_position
 
 from ludosim.board import YARD, Board
 from ludosim.policies import FEATURES, NAMED, PolicyError, parse_policy, resolve_policies
@@ -187,14 +188,6 @@ def test_puster_catches_a_skipper(detect_skip: float, draws: list, caught: int):
 ALL_POLICIES = [*NAMED, "skipper:0.5", "skipper:1", "weights:lead=2,exposed=-1,capture=-3"]
 
 
-def _random_position(rules: Rules, rng: random.Random) -> Position:
-    rows = [
-        [rng.choice([YARD, YARD, rng.randrange(0, rules.goal + 1)]) for _ in range(rules.pieces)]
-        for _ in range(rules.players)
-    ]
-    return Position.from_progress(rules, rows)
-
-
 @pytest.mark.parametrize("policy", ALL_POLICIES)
 @pytest.mark.parametrize("preset", ["danish", "killer"])
 def test_every_policy_obeys_the_rules(policy: str, preset: str):
@@ -204,7 +197,7 @@ def test_every_policy_obeys_the_rules(policy: str, preset: str):
     skipper = parse_policy(policy).skip > 0
     skipped = 0
     for trial in range(100):
-        pos = _random_position(rules, rng)
+        pos = random_position(rules, rng)
         rolls = [rng.randrange(1, 7)]
         if rules.roll_then_move:
             rolls = [6] * rng.choice([0, 0, 1, 2]) + [rng.randrange(1, 6)]
