@@ -435,8 +435,8 @@ def test_choice_places_by_pieces_home_then_progress_then_seat_order():
 
     Seat 0 wins; seat 2 has a piece home but little progress and ranks above seats 1
     and 3, whose pieces went further; seats 1 and 3 tie and follow seat order after the
-    winner. (Pinned reading, see the report: when nobody finished, seat `first` itself
-    ranks first among ties.)
+    winner. When nobody finished, seat `first` itself ranks first among ties (a pinned
+    reading).
     """
     rules = DANISH.replace(first_player="seat0", players=4)
     placed = {0: [55, 56, 56, 56], 1: [40, 40, -1, -1], 2: [56, -1, -1, -1], 3: [40, 40, -1, -1]}
@@ -454,7 +454,7 @@ def test_choice_places_by_pieces_home_then_progress_then_seat_order():
 def test_choice_next_lap_jump_needs_the_next_star_inside_the_lap():
     """[choice] semantics.md: with `star_jump=next_lap` and `entry` before the lap's last
     star, the next star lies behind the own start square in the next lap: no jump.
-    Regression test for the reference jumping to progress -9 (notes/reference_bugs.md)."""
+    Regression test: the reference engine once jumped to progress -9 here."""
     from ludosim.reference import legal_moves, play_move
 
     rules = Rules.preset("danish").replace(star_jump="next_lap", entry=40)

@@ -258,7 +258,7 @@ def test_killer_two_own_pieces_are_safe():
 
 def test_block_of_two_colours_is_a_block():
     """docs/rules.md section 3: a block is two or more opponent pieces on one track square: two
-    pieces of different opponents also send a Danish lander home (see report: ambiguity)."""
+    pieces of different opponents also send a Danish lander home ([choice]: a mixed block)."""
     other = on_square(DANISH, 2, 14)
     pos = make(DANISH, {0: [10, 56, 56, 56], 1: [1, -1, -1, -1], 2: [other, -1, -1, -1]})
     assert len(pos.at(14)) == 2

@@ -754,7 +754,7 @@ def _choose_for(lay, w, seat, face, stream, scoring):
 
 # Inlined into the free turn loop: about 5% faster balanced games on italian than an
 # ordinary call, for about 5 s more on the first compile of a scoring run on free-play
-# rules (benchmarks/README.md, session 5).
+# rules (measured with benchmarks/policy_speed.py).
 @njit(**HOT, inline="always")
 def choose_free_piece(
     lay: np.ndarray, w: np.ndarray, seat: int, face: int, movers: int, stream: np.ndarray
