@@ -113,7 +113,7 @@ def test_one_start_attempt_in_app():
 def test_three_roll_start_applies_to_a_bonus_roll():
     """000: "Reglerne om de tre slag gælder hvergang en spiller ikke har brikker i spil"
     (the three-roll rule applies whenever a player has no pieces in play); docs/rules.md section 2:
-    "including a bonus roll"."""
+    also before a bonus roll."""
     rules = Rules.preset("danish")
     # the 6 brings piece 0 home (choice 0 of 2); its bonus roll finds nothing in play
     script = [*dice(rules, 6), 0, *dice(rules, 1, 2, 3)]
