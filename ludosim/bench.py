@@ -4,8 +4,8 @@
 `ludosim.reference.play_game` (reference) on the same rules and policy,
 after a warm-up call so compilation is not timed, and reports ratios from
 the same run: kernel over reference, N threads over 1 thread, the cost of a
-game relative to the "plain app" rules of the kernel issue (the yardstick a
-hand-written C program plays at about 87,000 games/s on one core), and,
+game relative to the "plain app" rules (the yardstick: a hand-written C
+program plays those at about 87,000 games/s on one core), and,
 when policies other than `random` are timed, the cost of a game relative to
 `random` on the same rules. Timings are wall-clock; on a shared machine they
 vary with its load (`benchmarks/policy_speed.py` compares policies by CPU time).
@@ -25,7 +25,7 @@ PLAIN_APP = "plain-app"
 
 
 def plain_app_rules() -> Rules:
-    """The issue's yardstick: app rules with every passing and landing restriction lifted."""
+    """The speed yardstick: app rules with every passing and landing restriction lifted."""
     return Rules.preset("app").replace(
         pass_opponents="all",
         block_landing="coexist",

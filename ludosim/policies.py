@@ -6,7 +6,7 @@ before it, plus a skip probability for forced-capture rules. The option with
 the highest score is played; ties are broken with the game's random stream
 (`below(t)` among the `t` tied options, in option order). The `random` policy
 has all weights zero, so every option ties and it draws `below(k)` among all
-`k` options: exactly RULES.md section 7.
+`k` options: exactly docs/rules.md section 7.
 
 Features (all computed from the position before and after the option, so a
 Killer plan is scored by where it leaves the pieces):
@@ -61,7 +61,7 @@ _BALANCED = dict(
 )  # fmt: skip
 
 NAMED: dict[str, tuple[tuple[int, ...], str]] = {
-    "random": (_weights(), "uniform among the legal moves (or Killer plans), RULES.md section 7"),
+    "random": (_weights(), "uniform among the legal moves or plans (docs/rules.md section 7)"),
     "runner": (
         _weights(lead=10, finish=5, progress=1),
         "advances its leading piece (then the most progress)",

@@ -1,6 +1,6 @@
 """The rules of a Ludo variant as plain, validated data.
 
-`Rules` is a frozen dataclass holding every toggle of RULES.md section 6 under
+`Rules` is a frozen dataclass holding every toggle of docs/rules.md section 6 under
 its exact name. `TOGGLES` describes each toggle (allowed values, one-line
 description) and is the single table the CLI, the docs and the reports list
 toggles from. `PRESETS` bundles toggles into the five seed rule sets, each
@@ -22,7 +22,7 @@ from typing import Any
 
 from ludosim.errors import RulesError
 
-# Faces of a die are numbers 1-6 or these two symbols (RULES.md section 4).
+# Faces of a die are numbers 1-6 or these two symbols (docs/rules.md section 4).
 GLOBE = "globe"
 STAR = "star"
 SYMBOL_FACES = (GLOBE, STAR)
@@ -296,10 +296,10 @@ def parse_value(name: str, value: Any) -> Any:
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
-    """Every toggle of RULES.md section 6; build with `Rules.preset(name)` and `replace`.
+    """Every toggle of docs/rules.md section 6; build with `Rules.preset(name)` and `replace`.
 
     Defaults are the plain Danish rules; `entry=None` means "the track length
-    minus 2" (RULES.md section 1) and is resolved on construction, so
+    minus 2" (docs/rules.md section 1) and is resolved on construction, so
     `rules.entry` is always a number.
     """
 
@@ -475,7 +475,7 @@ def _validate(r: Rules) -> None:
                 "seating/players", f"seating lists {len(r.seating)} arms for {r.players} players"
             )
         if list(r.seating) != sorted(set(r.seating)) or max(r.seating) >= r.sides:
-            # Seats are numbered in clockwise play order (API.md), so arms must increase.
+            # Seats are numbered in clockwise play order (docs/api.md), so arms must increase.
             _refuse(
                 "seating/sides",
                 f"seating={format_value(r.seating)} must list increasing arms in 0..{r.sides - 1}",

@@ -3,7 +3,7 @@
 `simulate` validates its inputs, compiles the rules to the kernel's flat
 arrays (`ludosim.engine.layout`), allocates the outputs, runs the parallel
 batch and packages the result as a pandas DataFrame with the per-game
-columns of API.md. Game `g` of a run always draws from stream
+columns of docs/api.md. Game `g` of a run always draws from stream
 `(seed, first_game + g)`, so rows do not depend on threads or chunking.
 
 `simulate(..., summary=True)` returns a `Summary` instead: counts, sums, sums
@@ -156,7 +156,7 @@ def _attrs(rules: Rules, prep: dict[str, Any]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ per-game rows
 def columns(rules: Rules) -> list[str]:
-    """The per-game column names of API.md for `rules`, in order."""
+    """The per-game column names of docs/api.md for `rules`, in order."""
     n = rules.players
     out = ["game", "first", "winner", "turns", "rolls", "end_turns", "truncated"]
     out += [f"place_{s}" for s in range(n)]
@@ -168,7 +168,7 @@ def columns(rules: Rules) -> list[str]:
 
 
 def _returned_dtype(returned: np.ndarray) -> type:
-    """int8 for `returned_<s>` when every value fits, else int16 (API.md leaves its type open).
+    """int8 for `returned_<s>` when every value fits, else int16 (docs/api.md).
 
     Self-inflicted returns are rare (at most 14 in 200,000 Killer games), and
     the byte saved per seat keeps a 4-player row at 63 bytes. The choice is
@@ -424,7 +424,7 @@ def simulate(
     chunk_size: int | None = None,
     first_game: int = 0,
 ) -> pd.DataFrame | Summary:
-    """Play `games` games with the compiled kernel; one row per game (API.md columns).
+    """Play `games` games with the compiled kernel; one row per game (docs/api.md columns).
 
     `policies` is one policy name for every seat or one per seat. `start` (a
     `ludosim.reference.Position` or rows of progress, one per seat) plays
