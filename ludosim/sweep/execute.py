@@ -208,7 +208,9 @@ def run_sweep(
     kernel's thread count per chunk (default: all cores of the machine, split
     between the workers of a LocalCluster). `quiet=None` shows a progress bar
     only when stdout is a terminal. Ctrl-C stops after the chunk being written;
-    running the same call again resumes.
+    running the same call again resumes. With `spec.precision` the cells are
+    played in two stages (pilot, then the games the target needs) and
+    `SweepResult.precision` holds what each cell achieved.
     """
     from ludosim import __version__
 
