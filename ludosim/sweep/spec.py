@@ -584,7 +584,7 @@ def _check_precision_keys(precision: Any, games: bool, sizing: Sequence[str]) ->
         )
     if precision is None and sizing:
         raise SweepError(
-            f"{sizing[0]} applies only with a precision target (precision = \"0.25pp\" "
+            f'{sizing[0]} applies only with a precision target (precision = "0.25pp" '
             "in a sweep file, --precision 0.25pp on the command line); add one or remove it"
         )
 
