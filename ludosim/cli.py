@@ -577,6 +577,11 @@ def sweep(
         size = f"precision {spec.precision}" if spec.precision else f"{spec.games:,} games"
         title = f"{len(cells)} cells x {size}, seed {spec.seed} -> {folder}"
         _show(_frame_table(cells, title=title))
+        if extra and (table["plan"] == "pilot first").any():
+            typer.echo(
+                "pilot first: the sweep plays each cell's pilot, then the games its "
+                "variance asks for; rerun --dry-run after the pilots to see them"
+            )
         return
     try:
         with _compile_notice():

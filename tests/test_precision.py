@@ -338,3 +338,23 @@ def test_fixed_size_sweep_has_no_precision_section(tmp_path: Path, calls: list) 
     assert "precision" not in json.loads((tmp_path / "out" / store.MANIFEST).read_text())
     assert "precision" not in spec.to_dict()
     assert precision_status(tmp_path / "out").empty
+
+
+def test_cli_dry_run_then_run(tmp_path: Path, calls: list) -> None:
+    out = tmp_path / "out"
+    args = ["sweep", "--preset", "app", "--seed", "1", "--out", str(out), "--precision", "2pp"]
+    args += ["--pilot", "2000"]
+    dry = runner.invoke(cli_app, [*args, "--dry-run"])
+    assert dry.exit_code == 0, dry.stderr
+    assert "pilot first" in dry.stdout and "precision 2pp" in dry.stdout
+    assert calls == [] and not out.exists()
+    # 2pp needs about (1.96 * 0.43 / 0.02)^2 ~ 1,800 games: the 2,000-game pilot suffices.
+    run = runner.invoke(cli_app, args)
+    assert run.exit_code == 0, run.stderr
+    assert "precision 2pp met in 1/1 cells" in run.stdout
+    assert calls == [(0, 2_000)]
+    status = precision_status(out).iloc[0]
+    assert status["games"] == status["planned"] == 2_000
+    assert status["half_width"] <= 2.0
+    again = runner.invoke(cli_app, [*args, "--dry-run"])
+    assert "from pilot" in again.stdout
