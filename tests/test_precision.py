@@ -284,7 +284,10 @@ def test_resume_after_the_pilot_gives_the_same_rows(
         run_sweep(spec, out, quiet=True)
     manifest = results.load_manifest(out)
     assert manifest["complete"] is False
-    assert [r["status"] for r in manifest["runs"]] == ["complete", "interrupted"]
+    assert [(r["stage"], r["status"]) for r in manifest["runs"]] == [
+        ("pilot", "complete"),
+        ("second", "interrupted"),
+    ]
     planned = manifest["precision"]["cells"]["c000"]["planned"]
     # The dry run now shows the plan from the pilot on disk.
     after = plan(spec, out)

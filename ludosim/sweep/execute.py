@@ -238,8 +238,11 @@ def _run_to_precision(
     """Stein's two stages: the pilot chunks, then every cell up to its planned games."""
     target = spec.target()
     assert target is not None  # only called with a precision target
-    first = _run(spec, pilots, spec_id, folder, dask, workers, threads, quiet)
-    folder.manifest["runs"][-1]["stage"] = "pilot"
+    runs = len(folder.manifest["runs"])
+    try:
+        first = _run(spec, pilots, spec_id, folder, dask, workers, threads, quiet)
+    finally:
+        _tag_run(folder, runs, "pilot")
     plans: dict[str, CellPlan] = {}
     for cell in pilots:
         moments = store.cell_moments(folder.root, spec.summary_only, spec_id, cell, spec.chunk_size)
@@ -249,8 +252,11 @@ def _run_to_precision(
     cells = [_planned(c, plans[c.id]) for c in pilots]
     store.record_plan(folder, spec, cells, spec_id)
     _record_precision(spec, target, cells, plans, spec_id, folder)
-    second = _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
-    folder.manifest["runs"][-1]["stage"] = "second"
+    runs = len(folder.manifest["runs"])
+    try:
+        second = _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
+    finally:
+        _tag_run(folder, runs, "second")
     _record_precision(spec, target, cells, plans, spec_id, folder)
     return SweepResult(
         out=folder.root,
@@ -265,6 +271,13 @@ def _run_to_precision(
         moved_aside=folder.moved_aside,
         precision=folder.manifest["precision"],
     )
+
+
+def _tag_run(folder: store.Folder, before: int, stage: str) -> None:
+    """Mark the run entry `_run` added (also an interrupted one) with its stage."""
+    if len(folder.manifest["runs"]) > before:
+        folder.manifest["runs"][-1]["stage"] = stage
+        folder.save_manifest()
 
 
 def _record_precision(
