@@ -423,7 +423,8 @@ def precision_status(path: str | Path) -> pd.DataFrame:
     first-player advantage in pp, or the mean turns), half_width (of its 95%
     interval, in the target's unit, from the games played), capped (the target
     needs more than max_games) and met (every planned game played and not
-    capped). Empty (with these columns) for a sweep without a target.
+    capped). Empty (with these columns) for a sweep without a target, or one
+    whose pilots are not finished yet; `SweepError` for a folder that is not a sweep.
     """
     import pandas as pd
 
