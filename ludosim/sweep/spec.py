@@ -231,11 +231,7 @@ class SweepSpec:
         `games` replaces a file's `precision` (a fixed size instead of a target)
         and `precision` replaces its `games`; giving both is an error.
         """
-        if games is not None and precision is not None:
-            raise SweepError(
-                "precision and games are exclusive: give --precision (games per cell follow "
-                "from the target, at most --max-games) or --games, not both"
-            )
+        _check_precision_keys(precision, games is not None, ())
         changes = {
             k: v
             for k, v in dict(
@@ -464,7 +460,9 @@ def spec_from_command(
         )  # fmt: skip
         if spec.precision is None:
             _check_precision_keys(
-                None, False, [f for f, v in (("pilot", pilot), ("max_games", max_games)) if v]
+                None,
+                False,
+                [f for f, v in (("pilot", pilot), ("max_games", max_games)) if v is not None],
             )
         folder = out or spec.out or Path("runs") / Path(spec_file).stem
         return spec, Path(folder)
@@ -473,13 +471,10 @@ def spec_from_command(
     if seed is None:
         # Results must be reproducible: no hidden default seed on the command line.
         raise SweepError("--seed is required; e.g. --seed 1")
-    if precision is not None and games is not None:
-        raise SweepError(
-            "precision and games are exclusive: give --precision (games per cell follow "
-            "from the target, at most --max-games) or --games, not both"
-        )
     _check_precision_keys(
-        precision, False, [f for f, v in (("pilot", pilot), ("max_games", max_games)) if v]
+        precision,
+        games is not None,
+        [f for f, v in (("pilot", pilot), ("max_games", max_games)) if v is not None],
     )
     spec = SweepSpec.from_options(
         preset=preset,
@@ -579,8 +574,8 @@ def _check_precision_keys(precision: Any, games: bool, sizing: Sequence[str]) ->
     """`games` and `precision` exclude each other; `pilot`/`max_games` need a target."""
     if precision is not None and games:
         raise SweepError(
-            "precision and games are exclusive: with precision each cell plays as many "
-            "games as the target needs (at most max_games); remove games"
+            "precision and games are exclusive: with a precision target each cell plays "
+            "as many games as the target needs (at most max_games); give one of them"
         )
     if precision is None and sizing:
         raise SweepError(
