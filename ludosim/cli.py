@@ -496,6 +496,22 @@ def sweep(
         str | None, typer.Option("--mode", help="grid (full factorial) or one-at-a-time.")
     ] = None,
     games: Annotated[int | None, typer.Option("--games", "-n", help="Games per cell.")] = None,
+    precision: Annotated[
+        str | None,
+        typer.Option(
+            "--precision",
+            help="Play each cell until the 95% interval has this half-width: 0.25pp "
+            "(first-player advantage) or 1turn (mean game length); instead of --games.",
+        ),
+    ] = None,
+    pilot: Annotated[
+        int | None,
+        typer.Option("--pilot", help="Pilot games per cell of --precision (default 20000)."),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option("--max-games", help="Most games per cell of --precision (default 10000000)."),
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Master seed of every cell.")] = None,
     policy: Annotated[
         str | None,
@@ -550,11 +566,22 @@ def sweep(
         chunk_size=chunk_size,
         summary_only=summary_only or None,
         out=out,
+        precision=precision,
+        pilot=pilot,
+        max_games=max_games,
     )
     if dry_run:
-        cells = plan(spec)[["cell", "name", "policies", "games", "chunks"]]
-        title = f"{len(cells)} cells x {spec.games:,} games, seed {spec.seed} -> {folder}"
+        table = plan(spec, folder)
+        extra = ["pilot", "planned", "plan"] if spec.precision else []
+        cells = table[["cell", "name", "policies", "games", "chunks", *extra]]
+        size = f"precision {spec.precision}" if spec.precision else f"{spec.games:,} games"
+        title = f"{len(cells)} cells x {size}, seed {spec.seed} -> {folder}"
         _show(_frame_table(cells, title=title))
+        if extra and (table["plan"] == "pilot first").any():
+            typer.echo(
+                "pilot first: the sweep plays each cell's pilot, then the games its "
+                "variance asks for; rerun --dry-run after the pilots to see them"
+            )
         return
     try:
         with _compile_notice():

@@ -14,11 +14,17 @@ depend on the backend:
 Because game g always draws from stream (seed, g), a chunk [a, b) is exactly
 rows a..b-1 of the whole cell: same seed, same rows, whatever the backend,
 worker count or chunk order.
+
+With a precision target a sweep runs in two stages (Stein's two-stage
+procedure, `ludosim.sweep.precision`): the pilot chunks of every cell, then,
+from the pilot's variance, games pilot..n-1 of each cell. The plan follows
+from the pilot chunk files alone, so a resumed sweep finds the same n.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import sys
@@ -33,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from ludosim.errors import LudosimError
 from ludosim.rules import Rules
 from ludosim.sweep import store
+from ludosim.sweep.precision import CellPlan, Target, achieved, plan_cell
 from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame, expand, spec_hash
 
 if TYPE_CHECKING:
@@ -75,6 +82,9 @@ class SweepResult:
     games_computed: int = 0
     seconds: float = 0.0
     moved_aside: Path | None = None
+    # With a precision target: manifest["precision"] (target, and per cell planned
+    # games, achieved half-width, met).
+    precision: dict[str, Any] | None = None
 
     @property
     def complete(self) -> bool:
@@ -97,6 +107,10 @@ class SweepResult:
             text += f" ({self.games_per_s:,.0f} games/s)"
         if self.repaired:
             text += f"; {len(self.repaired)} damaged chunks recomputed"
+        if self.precision is not None:
+            cells = self.precision["cells"].values()
+            met = sum(1 for c in cells if c.get("met"))
+            text += f"; precision {self.precision['target']} met in {met}/{len(cells)} cells"
         if self.moved_aside is not None:
             text += f"; the old folder was moved to {self.moved_aside}"
         return f"{text} -> {self.out}"
@@ -137,9 +151,42 @@ def compute_chunk(task: ChunkTask, threads: int | None = None) -> pd.DataFrame:
     return df
 
 
-def plan(spec: SweepSpec) -> pd.DataFrame:
-    """The `--dry-run` table: one row per cell, with its chunk count; plays nothing."""
-    return cells_frame(expand(spec), spec.chunk_size)
+def plan(spec: SweepSpec, out: str | Path | None = None) -> pd.DataFrame:
+    """The `--dry-run` table: one row per cell, with its chunk count; plays nothing.
+
+    With a precision target the table adds `pilot`, `planned` (games the target
+    needs, from the pilot chunks already in `out`; missing before the pilot has
+    been played) and `plan` (`pilot first`, `from pilot` or `capped at max_games`);
+    `games` and `chunks` are then the planned ones where known, else the pilot's.
+    """
+    import pandas as pd
+
+    cells = expand(spec)
+    target = spec.target()
+    if target is None:
+        return cells_frame(cells, spec.chunk_size)
+    plans: dict[str, CellPlan | None] = dict.fromkeys((c.id for c in cells), None)
+    if out is not None:
+        spec_id = spec_hash(spec, cells)
+        for cell in cells:
+            pilot = store.cell_moments(Path(out), spec.summary_only, spec_id, cell, spec.chunk_size)
+            if pilot is not None:
+                plans[cell.id] = plan_cell(pilot, target, spec.max_games)
+    shown = [_planned(c, plans[c.id]) for c in cells]
+    frame = cells_frame(shown, spec.chunk_size)
+    frame["pilot"] = spec.pilot
+    frame["planned"] = pd.array(
+        [None if p is None else p.planned for p in plans.values()], dtype="Int64"
+    )
+    frame["plan"] = [
+        "pilot first" if p is None else "capped at max_games" if p.capped else "from pilot"
+        for p in plans.values()
+    ]
+    return frame
+
+
+def _planned(cell: Cell, cell_plan: CellPlan | None) -> Cell:
+    return cell if cell_plan is None else dataclasses.replace(cell, games=cell_plan.planned)
 
 
 # ------------------------------------------------------------------- run
@@ -161,7 +208,9 @@ def run_sweep(
     kernel's thread count per chunk (default: all cores of the machine, split
     between the workers of a LocalCluster). `quiet=None` shows a progress bar
     only when stdout is a terminal. Ctrl-C stops after the chunk being written;
-    running the same call again resumes.
+    running the same call again resumes. With `spec.precision` the cells are
+    played in two stages (pilot, then the games the target needs) and
+    `SweepResult.precision` holds what each cell achieved.
     """
     from ludosim import __version__
 
@@ -169,9 +218,122 @@ def run_sweep(
     spec_id = spec_hash(spec, cells)
     folder = store.open_folder(out, spec, cells, spec_id, new=new, version=__version__)
     try:
-        return _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
+        if spec.precision is None:
+            return _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
+        return _run_to_precision(spec, cells, spec_id, folder, dask, workers, threads, quiet)
     finally:
         folder.close()
+
+
+def _run_to_precision(
+    spec: SweepSpec,
+    pilots: list[Cell],
+    spec_id: str,
+    folder: store.Folder,
+    dask: str | Any | None,
+    workers: int | None,
+    threads: int | None,
+    quiet: bool | None,
+) -> SweepResult:
+    """Stein's two stages: the pilot chunks, then every cell up to its planned games."""
+    target = spec.target()
+    assert target is not None  # only called with a precision target
+    runs = len(folder.manifest["runs"])
+    try:
+        first = _run(spec, pilots, spec_id, folder, dask, workers, threads, quiet)
+    finally:
+        _tag_run(folder, runs, "pilot")
+    plans: dict[str, CellPlan] = {}
+    for cell in pilots:
+        moments = store.cell_moments(folder.root, spec.summary_only, spec_id, cell, spec.chunk_size)
+        if moments is None:  # the pilot run completed, so its chunks are on disk
+            raise SweepError(f"cell {cell.id}: the pilot chunks are missing after the pilot run")
+        plans[cell.id] = plan_cell(moments, target, spec.max_games)
+    cells = [_planned(c, plans[c.id]) for c in pilots]
+    store.record_plan(folder, spec, cells, spec_id)
+    _record_precision(spec, target, cells, plans, spec_id, folder)
+    runs = len(folder.manifest["runs"])
+    try:
+        second = _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
+    finally:
+        _tag_run(folder, runs, "second")
+    _record_precision(spec, target, cells, plans, spec_id, folder)
+    return SweepResult(
+        out=folder.root,
+        cells=cells,
+        chunks_total=second.chunks_total,
+        # The second stage sees the pilot's fresh chunks as done: count them once.
+        chunks_skipped=second.chunks_skipped - first.chunks_computed,
+        chunks_computed=first.chunks_computed + second.chunks_computed,
+        repaired=first.repaired + second.repaired,
+        games_computed=first.games_computed + second.games_computed,
+        seconds=first.seconds + second.seconds,
+        moved_aside=folder.moved_aside,
+        precision=folder.manifest["precision"],
+    )
+
+
+def _tag_run(folder: store.Folder, before: int, stage: str) -> None:
+    """Mark the run entry `_run` added (also an interrupted one) with its stage."""
+    if len(folder.manifest["runs"]) > before:
+        folder.manifest["runs"][-1]["stage"] = stage
+        folder.save_manifest()
+
+
+def _record_precision(
+    spec: SweepSpec,
+    target: Target,
+    cells: Sequence[Cell],
+    plans: dict[str, CellPlan],
+    spec_id: str,
+    folder: store.Folder,
+) -> None:
+    """manifest["precision"]: the target and, per cell, the plan and what the games achieve.
+
+    `games` counts the games of the cell's complete chunks; `half_width` is the
+    interval the report shows, from those games; `met` says the cell played
+    every game the two-stage rule asks for (not cut by `max_games`), so that
+    its estimate +- the target is the procedure's 95% interval.
+    """
+    entries: dict[str, Any] = {}
+    for cell in cells:
+        cell_plan = plans[cell.id]
+        # Only complete chunks count: an interrupted second stage reports what it has.
+        moments = store.cell_moments(
+            folder.root, spec.summary_only, spec_id, cell, spec.chunk_size, partial=True
+        )
+        assert moments is not None  # partial=True always sums what is there
+        estimate, half_width = achieved(moments, target)
+        if target.unit == "pp":
+            estimate -= 100.0 / cell.rules.players  # advantage over a fair 1/n share
+        entries[cell.id] = {
+            "name": cell.name,
+            "pilot": cell_plan.pilot,
+            "pilot_sd": _finite(cell_plan.sd),
+            "required": cell_plan.required,
+            "planned": cell_plan.planned,
+            "capped": cell_plan.capped,
+            "games": moments.games,
+            "estimate": _finite(estimate),
+            "half_width": _finite(half_width),
+            "met": not cell_plan.capped and moments.games == cell_plan.planned,
+        }
+    folder.manifest["precision"] = {
+        "target": str(target),
+        "measure": target.measure,
+        "unit": target.unit,
+        "half_width": target.value,
+        "confidence": 0.95,
+        "pilot": spec.pilot,
+        "max_games": spec.max_games,
+        "cells": entries,
+    }
+    folder.save_manifest()
+
+
+def _finite(value: float) -> float | None:
+    """JSON has no NaN: an undefined value is written as null."""
+    return None if value != value else round(value, 6)
 
 
 def _run(
