@@ -29,7 +29,16 @@ import pandas as pd
 
 from ludosim.errors import LudosimError
 from ludosim.results import CELL_INFO  # cell descriptors that are not toggles
-from ludosim.stats import Z95, chi2_sf, mean_ci, wilson_interval
+from ludosim.stats import (
+    Z95,
+    chi2_sf,
+    diff_means,
+    diff_proportions,
+    mean_ci,
+    median_ci,
+    wilson_interval,
+    zero_crossing,
+)
 
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
 
@@ -88,38 +97,6 @@ def _seat_wins(winner: np.ndarray, seat: int) -> np.ndarray:
     return (winner == seat).astype(float)
 
 
-def median_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """(median, lower, upper): distribution-free order-statistic CI of the median.
-
-    The number B of observations below the true median is Binomial(n, 1/2), so the
-    interval [x_(j), x_(n+1-j)] (1-based order statistics) covers the median with
-    probability 1 - 2 P(B <= j - 1). j is the largest rank with
-    P(B <= j - 1) <= alpha / 2, so the coverage is at least 95% (conservative; ties,
-    as in integer turn counts, only make it more so). The binomial tail is summed
-    exactly in log space, which stays accurate for millions of games.
-    """
-    x = np.sort(np.asarray(values, dtype=float))
-    n = x.size
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    median = float(np.median(x))
-    alpha = 2.0 * (1.0 - _normal_cdf(z))
-    k = np.arange(n)
-    # log pmf(k) of Binomial(n, 1/2) by the ratio pmf(k+1)/pmf(k) = (n-k)/(k+1).
-    log_pmf = np.concatenate(([0.0], np.cumsum(np.log(n - k) - np.log(k + 1)))) - n * math.log(2)
-    cdf = np.cumsum(np.exp(log_pmf))  # cdf[i] = P(B <= i)
-    # j - 1 = the largest i with cdf[i] <= alpha/2, so j = that i + 1 (1-based rank).
-    small = np.nonzero(cdf <= alpha / 2 + 1e-12)[0]
-    if small.size == 0:
-        return (median, math.nan, math.nan)  # too few games for a 95% interval
-    j = int(small[-1]) + 1
-    return (median, float(x[j - 1]), float(x[n - j]))
-
-
-def _normal_cdf(z: float) -> float:
-    return 0.5 * math.erfc(-z / math.sqrt(2.0))
-
-
 def _paired(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     """True when both tables hold exactly the same game indices (common random numbers)."""
     if "game" not in a.columns or "game" not in b.columns or len(a) != len(b):
@@ -130,41 +107,6 @@ def _paired(a: pd.DataFrame, b: pd.DataFrame) -> bool:
 
 def _align(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return a.sort_values("game", kind="stable"), b.sort_values("game", kind="stable")
-
-
-def diff_proportions(
-    x1: int, n1: int, x0: int, n0: int, z: float = Z95
-) -> tuple[float, float, float]:
-    """(p1 - p0, lower, upper) for independent samples: Newcombe's hybrid score interval.
-
-    L = d - sqrt((p1 - l1)^2 + (u0 - p0)^2), U = d + sqrt((u1 - p1)^2 + (p0 - l0)^2)
-    with (l, u) the Wilson intervals of each proportion (Newcombe 1998, method 10).
-    Unlike the Wald interval it stays inside [-1, 1] and behaves near 0 and 1.
-    """
-    if n1 <= 0 or n0 <= 0:
-        return (math.nan, math.nan, math.nan)
-    p1, p0 = x1 / n1, x0 / n0
-    l1, u1 = wilson_interval(x1, n1, z)
-    l0, u0 = wilson_interval(x0, n0, z)
-    d = p1 - p0
-    return (
-        d,
-        d - math.sqrt((p1 - l1) ** 2 + (u0 - p0) ** 2),
-        d + math.sqrt((u1 - p1) ** 2 + (p0 - l0) ** 2),
-    )
-
-
-def diff_means(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """(mean(a) - mean(b), lower, upper) for independent samples: Welch's normal interval.
-
-    se = sqrt(s_a^2 / n_a + s_b^2 / n_b) with sample variances (ddof=1).
-    """
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.size < 2 or b.size < 2:
-        return (math.nan, math.nan, math.nan)
-    d = float(a.mean() - b.mean())
-    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-    return (d, d - z * se, d + z * se)
 
 
 def _difference(
@@ -191,7 +133,7 @@ def game_length(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
     games, truncated (games stopped at max_turns: their length is a lower bound, kept
     in every statistic), mean, sd (ddof=1), mean_ci_low/high (normal approximation,
     mean +- 1.96 sd/sqrt(n)), median, median_ci_low/high (order-statistic interval,
-    see `median_ci`), q05, q25, q75, q95 (linear interpolation between order
+    see `ludosim.stats.median_ci`), q05, q25, q75, q95 (linear interpolation between order
     statistics, numpy's default), min, max.
     """
     _require(df, ["turns"], "game_length")
@@ -454,21 +396,6 @@ def seat_effect(
     )
 
 
-def zero_crossing(x: Sequence[float], y: Sequence[float]) -> float:
-    """First x where y, positive before, reaches zero (linear interpolation); NaN if never.
-
-    Points are taken in increasing x. A y of exactly 0 after a positive one is its own
-    crossing; a curve that starts at or below zero never "stops paying" and gives NaN.
-    """
-    order = np.argsort(np.asarray(x, dtype=float), kind="stable")
-    xs = np.asarray(x, dtype=float)[order]
-    ys = np.asarray(y, dtype=float)[order]
-    for i in range(1, xs.size):
-        if ys[i - 1] > 0 >= ys[i]:
-            return float(xs[i - 1] + (xs[i] - xs[i - 1]) * ys[i - 1] / (ys[i - 1] - ys[i]))
-    return math.nan
-
-
 def skip_cost(
     df: pd.DataFrame,
     seat: int = 0,
@@ -488,7 +415,7 @@ def skip_cost(
     probability only is used for all (its policy never skips, so detection cannot
     change its games). Columns: detect_skip, policy, baseline, then `seat_effect`'s,
     and break_even (repeated): the detection probability at which the difference first
-    falls to zero (`zero_crossing`: linear interpolation; NaN if skipping never stops
+    falls to zero (`ludosim.stats.zero_crossing`: linear interpolation; NaN if skipping never stops
     paying in the range, or never paid).
     """
     _require(df, [detect, "policies", "winner"], "skip_cost")

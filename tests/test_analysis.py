@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ludosim import analysis
+from ludosim import analysis, stats
 from ludosim.stats import Z95, chi2_sf
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_small"
@@ -87,20 +87,6 @@ def test_game_length_reports_end_turns_when_it_differs_and_groups() -> None:
     ]
     # 2 games: a 95% order-statistic interval needs at least 6 (1/32 > 0.025).
     assert math.isnan(out.iloc[0]["median_ci_low"])
-
-
-def test_median_ci_matches_an_exact_binomial_sum() -> None:
-    n = 101
-    x = np.arange(n, dtype=float)
-    cdf = np.cumsum([math.comb(n, k) / 2**n for k in range(n)])
-    j = int(np.nonzero(cdf <= 0.025)[0][-1]) + 1
-    median, low, high = analysis.median_ci(x)
-    assert (median, low, high) == (50.0, x[j - 1], x[n - j])
-    assert 1 - 2 * cdf[j - 1] >= 0.95 > 1 - 2 * cdf[j]
-    # For large n the ranks approach n/2 -+ 1.96 sqrt(n)/2.
-    _, low, high = analysis.median_ci(np.arange(1_000_000, dtype=float))
-    assert abs(low - (500_000 - Z95 * 500)) <= 2
-    assert abs(high - (500_000 + Z95 * 500)) <= 2
 
 
 def test_length_distribution_pmf_and_cdf() -> None:
@@ -185,28 +171,13 @@ def test_win_table_reads_the_policies_column_of_a_sweep() -> None:
 
 
 # -------------------------------------------------------------------------- skip cost
-def test_diff_proportions_is_newcombe_hybrid_score() -> None:
-    d, low, high = analysis.diff_proportions(30, 50, 20, 50)
-    l1, u1 = wilson(30, 50)
-    l0, u0 = wilson(20, 50)
-    assert d == pytest.approx(0.2)
-    assert low == pytest.approx(0.2 - math.sqrt((0.6 - l1) ** 2 + (u0 - 0.4) ** 2))
-    assert high == pytest.approx(0.2 + math.sqrt((u1 - 0.6) ** 2 + (0.4 - l0) ** 2))
-
-
-def test_diff_means_is_welch_normal() -> None:
-    a, b = np.array([1.0, 2.0, 3.0, 6.0]), np.array([1.0, 1.0, 4.0])
-    se = math.sqrt(np.var(a, ddof=1) / 4 + np.var(b, ddof=1) / 3)
-    assert analysis.diff_means(a, b) == pytest.approx((1.0, 1 - Z95 * se, 1 + Z95 * se))
-
-
 def test_seat_effect_independent_uses_newcombe() -> None:
     treated = games(2, [0] * 10, [0] * 7 + [1] * 3, game=np.arange(10))
     baseline = games(2, [0] * 10, [0] * 5 + [1] * 5, game=np.arange(10, 20))
     row = analysis.seat_effect(treated, baseline, seat=0).iloc[0]
     assert row["method"] == "newcombe"
     assert (row["diff"], row["diff_ci_low"], row["diff_ci_high"]) == pytest.approx(
-        analysis.diff_proportions(7, 10, 5, 10)
+        stats.diff_proportions(7, 10, 5, 10)
     )
     assert (row["win_rate"], row["win_rate_base"]) == pytest.approx((0.7, 0.5))
 
@@ -223,14 +194,6 @@ def test_seat_effect_paired_by_game() -> None:
     assert (row["diff"], row["diff_ci_low"], row["diff_ci_high"]) == pytest.approx(
         (0.4, 0.4 - half, 0.4 + half)
     )
-
-
-def test_zero_crossing() -> None:
-    assert analysis.zero_crossing([0, 0.5, 1], [0.1, 0.02, -0.06]) == pytest.approx(0.625)
-    assert analysis.zero_crossing([1, 0, 0.5], [-0.06, 0.1, 0.02]) == pytest.approx(0.625)
-    assert analysis.zero_crossing([0, 0.5], [0.1, 0.0]) == pytest.approx(0.5)
-    assert math.isnan(analysis.zero_crossing([0, 1], [0.1, 0.05]))  # always pays
-    assert math.isnan(analysis.zero_crossing([0, 1], [-0.1, -0.2]))  # never paid
 
 
 def test_skip_cost_curve_and_break_even() -> None:
@@ -323,11 +286,11 @@ def test_toggle_effects_independent_cells() -> None:
     df = pd.concat([base.assign(cell="c0"), x2.assign(cell="c1")])
     row = analysis.toggle_effects(df, cells_table().iloc[:2]).iloc[0]
     assert row["method"] == "welch/newcombe"
-    expected = analysis.diff_means(np.array([12, 21, 35, 40.0]), np.array([10, 20, 30, 40.0]))
+    expected = stats.diff_means(np.array([12, 21, 35, 40.0]), np.array([10, 20, 30, 40.0]))
     assert (row["turns_effect"], row["turns_ci_low"], row["turns_ci_high"]) == pytest.approx(
         expected
     )
-    d, low, _ = analysis.diff_proportions(3, 4, 2, 4)
+    d, low, _ = stats.diff_proportions(3, 4, 2, 4)
     assert (row["fpa_effect_pp"], row["fpa_ci_low"]) == pytest.approx((100 * d, 100 * low))
 
 

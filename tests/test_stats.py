@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from ludosim.stats import chi2_sf, mean_ci, wilson_interval
+from ludosim import stats
+from ludosim.stats import Z95, chi2_sf, mean_ci, wilson_interval
 
 
 @pytest.mark.parametrize(
@@ -51,3 +52,40 @@ def test_mean_ci_uses_sample_standard_error() -> None:
     assert mean == 2.5
     assert high - mean == pytest.approx(1.959963984540054 * se)
     assert mean - low == pytest.approx(high - mean)
+
+
+def test_median_ci_matches_an_exact_binomial_sum() -> None:
+    n = 101
+    x = np.arange(n, dtype=float)
+    cdf = np.cumsum([math.comb(n, k) / 2**n for k in range(n)])
+    j = int(np.nonzero(cdf <= 0.025)[0][-1]) + 1
+    median, low, high = stats.median_ci(x)
+    assert (median, low, high) == (50.0, x[j - 1], x[n - j])
+    assert 1 - 2 * cdf[j - 1] >= 0.95 > 1 - 2 * cdf[j]
+    # For large n the ranks approach n/2 -+ 1.96 sqrt(n)/2.
+    _, low, high = stats.median_ci(np.arange(1_000_000, dtype=float))
+    assert abs(low - (500_000 - Z95 * 500)) <= 2
+    assert abs(high - (500_000 + Z95 * 500)) <= 2
+
+
+def test_diff_proportions_is_newcombe_hybrid_score() -> None:
+    d, low, high = stats.diff_proportions(30, 50, 20, 50)
+    l1, u1 = wilson_interval(30, 50)
+    l0, u0 = wilson_interval(20, 50)
+    assert d == pytest.approx(0.2)
+    assert low == pytest.approx(0.2 - math.sqrt((0.6 - l1) ** 2 + (u0 - 0.4) ** 2))
+    assert high == pytest.approx(0.2 + math.sqrt((u1 - 0.6) ** 2 + (0.4 - l0) ** 2))
+
+
+def test_diff_means_is_welch_normal() -> None:
+    a, b = np.array([1.0, 2.0, 3.0, 6.0]), np.array([1.0, 1.0, 4.0])
+    se = math.sqrt(np.var(a, ddof=1) / 4 + np.var(b, ddof=1) / 3)
+    assert stats.diff_means(a, b) == pytest.approx((1.0, 1 - Z95 * se, 1 + Z95 * se))
+
+
+def test_zero_crossing() -> None:
+    assert stats.zero_crossing([0, 0.5, 1], [0.1, 0.02, -0.06]) == pytest.approx(0.625)
+    assert stats.zero_crossing([1, 0, 0.5], [-0.06, 0.1, 0.02]) == pytest.approx(0.625)
+    assert stats.zero_crossing([0, 0.5], [0.1, 0.0]) == pytest.approx(0.5)
+    assert math.isnan(stats.zero_crossing([0, 1], [0.1, 0.05]))  # always pays
+    assert math.isnan(stats.zero_crossing([0, 1], [-0.1, -0.2]))  # never paid
