@@ -29,6 +29,7 @@ import pandas as pd
 
 from ludosim.errors import LudosimError
 from ludosim.results import CELL_INFO  # cell descriptors that are not toggles
+from ludosim.rules import PRESETS, TOGGLES, Rules, format_value, parse_value
 from ludosim.stats import (
     Z95,
     chi2_sf,
@@ -403,21 +404,30 @@ def skip_cost(
     skipper: str | None = None,
     baseline: str | None = None,
     detect: str = "detect_skip",
+    cells: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Win-rate change of a `skipper:Q` seat as a function of the detection probability.
+    """Win-rate change of a `skipper:Q` seat at each detection probability played.
 
-    `df` holds rows of several cells with a `detect` column and a `policies` column
-    (`ludosim.results.load(path, cells=True)` of a sweep varying `detect_skip` and
-    `policies`). At each detection probability, the rows where `seat` plays `skipper`
+    `df` holds rows of several cells with a `policies` column and a `detect` column
+    (`ludosim.results.load(path, cells=True)` of a sweep varying `policies`, and
+    perhaps `detect_skip`). A sweep that plays one detection probability only keeps no
+    `detect` column in its rows (only varying toggles are joined): pass its `cells`
+    table (`results.load_cells`) and the value is read from there. At each detection
+    probability present, one included, the rows where `seat` plays `skipper`
     (default: the one policy of that seat starting with `skipper:`) are compared with the
     rows where it plays `baseline` (default: its one other policy) by `seat_effect`
     (paired by game under common random numbers). A baseline seen at one detection
     probability only is used for all (its policy never skips, so detection cannot
     change its games). Columns: detect_skip, policy, baseline, then `seat_effect`'s,
     and break_even (repeated): the detection probability at which the difference first
-    falls to zero (`ludosim.stats.zero_crossing`: linear interpolation; NaN if skipping never stops
-    paying in the range, or never paid).
+    falls to zero (`ludosim.stats.zero_crossing`: linear interpolation). It is NaN with
+    one detection probability (nothing to interpolate), when skipping never stops paying
+    in the range, or when it never paid.
     """
+    if detect not in df.columns and cells is not None and detect in cells.columns:
+        _require(df, ["cell"], "skip_cost")
+        level_of = dict(zip(cells["cell"].astype(str), cells[detect].astype(float), strict=True))
+        df = df.assign(**{detect: _per_cell(df, level_of)})
     _require(df, [detect, "policies", "winner"], "skip_cost")
     n = players_of(df)
     # Map each distinct policies text once, not every row (sweeps have millions of rows).
@@ -472,33 +482,106 @@ def _differences(cells: pd.DataFrame, a: int, b: int, columns: Sequence[str]) ->
     return [c for c in columns if str(cells.iloc[a][c]) != str(cells.iloc[b][c])]
 
 
-def find_baselines(cells: pd.DataFrame) -> list[str]:
-    """Cells from which every other cell of their variant differs in exactly one toggle.
+# How a variant's base cell was chosen, in order of precedence (the `base_rule` column).
+BASE_RULES = ("given", "sweep start", "preset", "first cell")
 
-    In a one-at-a-time sweep that is the base of each starting point (the first such cell
-    of a variant, in expansion order, when only two cells make the choice ambiguous).
-    Policies count as a toggle here. Returns [] when no cell is such a centre.
+
+def _is_start(name: Any, variant: Any) -> bool:
+    """True for a one-at-a-time starting point: its name carries no `toggle=value` change.
+
+    A sweep names cells by their changes (`six_limit=0`); the starting point of a
+    one-at-a-time sweep is named after its variant alone, or `base`.
+    """
+    return "=" not in str(name) and str(name) in {str(variant or ""), "base", ""}
+
+
+def _matches_preset(row: pd.Series, columns: Sequence[str]) -> bool:
+    """True when the cell holds its preset's own value for every one of `columns`."""
+    preset = str(row.get("preset") or "")
+    if preset not in PRESETS:
+        return False
+    rules = Rules.preset(preset)
+    for name in columns:
+        if name not in TOGGLES:
+            continue  # policies: a preset names none, so any policy matches
+        value = row[name]
+        value = value.item() if isinstance(value, np.generic) else value
+        try:
+            same = parse_value(name, value) == getattr(rules, name)
+        except (LudosimError, TypeError, ValueError):
+            same = str(value) == format_value(getattr(rules, name))
+        if not same:
+            return False
+    return True
+
+
+def baselines(cells: pd.DataFrame) -> pd.DataFrame:
+    """The base cell of each variant's one-toggle comparisons, and why it is the base.
+
+    A *centre* is a cell from which every other cell of its variant differs in exactly
+    one toggle (policies count as a toggle). In a one-at-a-time sweep only the starting
+    point is a centre; when every cell is one (one toggle varied, as in a grid of
+    `six_limit=0,3`), the base is, in this order: the sweep's own starting point (a
+    one-at-a-time cell named after its variant or `base`, rule `sweep start`), the cell
+    holding the preset's own value of the varied toggles (rule `preset`: the change
+    is read from the rules as published, not from the first value listed), else the
+    first centre in expansion order (rule `first cell`). Variants of one cell, or
+    with no centre (a full grid of two or more toggles), have no base.
+    Columns: variant, base, rule.
     """
     columns = [*toggle_columns(cells), *(["policies"] if "policies" in cells.columns else [])]
     groups = (
         cells["variant"].fillna("") if "variant" in cells.columns else pd.Series([""] * len(cells))
     )
     found = []
-    for _, members in cells.groupby(groups.to_numpy(), sort=False):
+    for variant, members in cells.groupby(groups.to_numpy(), sort=False):
         positions = [cells.index.get_loc(i) for i in members.index]
         if len(positions) < 2:
             continue
-        for a in positions:
-            if all(len(_differences(cells, a, b, columns)) == 1 for b in positions if b != a):
-                found.append(str(cells.iloc[a]["cell"]))
-                break
-    return found
+        centres = [
+            a
+            for a in positions
+            if all(len(_differences(cells, a, b, columns)) == 1 for b in positions if b != a)
+        ]
+        if not centres:
+            continue
+        varied = [c for c in columns if members[c].astype(str).nunique() > 1]
+        starts = [a for a in centres if _is_start(cells.iloc[a].get("name"), variant)]
+        presets = [a for a in centres if _matches_preset(cells.iloc[a], varied)]
+        if starts:
+            chosen, rule = starts[0], "sweep start"
+        elif presets:
+            chosen, rule = presets[0], "preset"
+        else:
+            chosen, rule = centres[0], "first cell"
+        found.append({"variant": variant, "base": str(cells.iloc[chosen]["cell"]), "rule": rule})
+    return pd.DataFrame(found, columns=["variant", "base", "rule"])
+
+
+def find_baselines(cells: pd.DataFrame) -> list[str]:
+    """The base cells of `baselines(cells)`, one per variant that has one ([] if none)."""
+    return baselines(cells.reset_index(drop=True))["base"].tolist()
 
 
 def _rows_by_cell(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     # Group on the column itself: a categorical `cell` is grouped by its codes, while
     # astype(str) would build one Python string per row of a million-game sweep.
     return {str(k): g for k, g in df.groupby("cell", observed=True, sort=False)}
+
+
+def _per_cell(df: pd.DataFrame, value_of: dict[str, float]) -> np.ndarray:
+    """Per row, the value of its cell (NaN for a cell not in `value_of`).
+
+    A categorical `cell` is mapped through its categories: one lookup per cell rather
+    than one Python string per row of a million-game sweep.
+    """
+    column = df["cell"]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        table = np.array(
+            [value_of.get(str(c), math.nan) for c in column.cat.categories] + [math.nan]
+        )
+        return table[column.cat.codes.to_numpy()]  # code -1 (missing) reads the trailing NaN
+    return np.array([value_of.get(str(c), math.nan) for c in column], dtype=float)
 
 
 def _first_wins(rows: pd.DataFrame) -> np.ndarray:
@@ -522,19 +605,25 @@ def toggle_effects(
     equal player counts that is the difference of first-player win rates. CIs: paired by
     game index when both cells hold the same games (a sweep's common random numbers:
     normal CI of the mean per-game difference), else Welch (turns) and Newcombe (rates).
-    `baseline_cell=None` uses every cell found by `find_baselines` (one per variant).
-    Columns: base, cell, name, toggle, value, base_value, games, mean_turns,
-    base_mean_turns, turns_effect, turns_ci_low/high, fpa_pp, base_fpa_pp, fpa_effect_pp,
-    fpa_ci_low/high, method.
+    `baseline_cell=None` uses every base found by `baselines` (one per variant): the
+    sweep's starting point, else the cell holding the preset's own values, so that a
+    change reads from the published rules. `base_rule` says which (`given` for
+    `baseline_cell`). Columns: base, base_rule, cell, name, toggle, value, base_value,
+    games, mean_turns, base_mean_turns, turns_effect, turns_ci_low/high, fpa_pp,
+    base_fpa_pp, fpa_effect_pp, fpa_ci_low/high, method.
     """
     _require(df, ["cell", "turns", "winner", "first"], "toggle_effects")
     cells = cells.reset_index(drop=True)
     columns = [*toggle_columns(cells), *(["policies"] if "policies" in cells.columns else [])]
-    bases = [baseline_cell] if baseline_cell is not None else find_baselines(cells)
+    if baseline_cell is not None:
+        bases = [(baseline_cell, "given")]
+    else:
+        found = baselines(cells)
+        bases = list(zip(found["base"], found["rule"], strict=True))
     ids = cells["cell"].astype(str).tolist()
     rows_of = _rows_by_cell(df)
     out = []
-    for base in bases:
+    for base, rule in bases:
         if base not in ids:
             raise AnalysisError(f"baseline cell {base!r} is not one of {', '.join(ids)}")
         b = ids.index(base)
@@ -566,6 +655,7 @@ def toggle_effects(
             out.append(
                 {
                     "base": base,
+                    "base_rule": rule,
                     "cell": cell,
                     "name": cells.iloc[i]["name"] if "name" in cells.columns else cell,
                     "toggle": toggle,
