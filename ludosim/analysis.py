@@ -35,8 +35,11 @@ from ludosim.stats import (
     chi2_sf,
     diff_means,
     diff_proportions,
+    holm,
+    interval_p,
     mean_ci,
     median_ci,
+    score_test_p,
     wilson_interval,
     zero_crossing,
 )
@@ -283,6 +286,29 @@ def seat_win_rates(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def first_player_tests(df: pd.DataFrame, by: By = "cell") -> pd.DataFrame:
+    """The first player's advantage per group, each tested against zero, Holm over the groups.
+
+    The position-0 rows of `first_player_advantage` (players, games, wins, win_rate with
+    Wilson ci_low/high, fair, advantage_pp with advantage_ci_low/high), plus p_zero: the
+    two-sided score test of win_rate = 1/n, the test the Wilson interval inverts (p_zero
+    < 0.05 exactly when the interval excludes 1/n), and p_holm: Holm's step-down
+    adjustment over the groups' tests (`ludosim.stats.holm`), so that "differs from
+    zero in k cells" holds at a 5% family-wise error rate however many cells there are.
+    """
+    table = first_player_advantage(df, by)
+    if table.empty:
+        return table
+    out = table[table["position"] == 0].drop(columns=["position", "chi2", "dof", "p_value"])
+    out = out.reset_index(drop=True)
+    out["p_zero"] = [
+        score_test_p(int(w), int(g), 1.0 / int(n))
+        for w, g, n in zip(out["wins"], out["games"], out["players"], strict=True)
+    ]
+    out["p_holm"] = holm(out["p_zero"].tolist())
+    return out
+
+
 def _seat_policies(text: Any, players: int) -> list[str]:
     """Per-seat policies of a `policies` cell value: one name for all, or one per seat."""
     names = [p.strip() for p in str(text).strip("[]").split(",") if p.strip()]
@@ -345,6 +371,76 @@ def win_table(
                 }
             )
     return pd.DataFrame(rows)
+
+
+def rotated_policies(df: pd.DataFrame) -> list[str]:
+    """The policies of a tournament sweep: each one played in every seat; [] otherwise.
+
+    A tournament plays the rotations of a seating as cells, so every distinct policy
+    holds every seat in some cell. Rows of several player counts, a single policy, or a
+    policy kept in some seats only (a skipper against baselines) give [].
+    """
+    if "policies" not in df.columns or "winner" not in df.columns or df.empty:
+        return []
+    seats_of: dict[str, set[int]] = {}
+    counts = set()
+    for text, rows in df.groupby("policies", observed=True, sort=False):
+        n = players_of(rows)
+        counts.add(n)
+        for seat, name in enumerate(_seat_policies(text, n)):
+            seats_of.setdefault(name, set()).add(seat)
+    if len(counts) != 1 or len(seats_of) < 2:
+        return []
+    every = set(range(counts.pop()))
+    return list(seats_of) if all(s == every for s in seats_of.values()) else []
+
+
+def policy_differences(df: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of policies: the difference of their win rates, paired game by game, Holm.
+
+    Per game, each policy scores the share of its seats that won (1 or 0 with one seat,
+    a truncated game is 0 for all, as in `win_table`); a pair's difference is the mean
+    per-game difference of scores, with the normal CI of that mean. Both policies play
+    in every game of a tournament, so this pairing is exact. p_value: two-sided, from the
+    estimate and its interval; p_holm: Holm's adjustment over all pairs. Columns:
+    policy, other, games, diff_pp (percentage points), ci_low, ci_high, p_value, p_holm.
+    """
+    _require(df, ["winner", "policies"], "policy_differences")
+    parts: list[dict[str, np.ndarray]] = []
+    names: dict[str, None] = {}
+    for text, rows in df.groupby("policies", observed=True, sort=False):
+        n = players_of(rows)
+        seated = _seat_policies(text, n)
+        winner = rows["winner"].to_numpy(int)
+        score: dict[str, np.ndarray] = {}
+        for seat, name in enumerate(seated):
+            names[name] = None
+            score[name] = score.get(name, np.zeros(len(rows))) + (winner == seat)
+        parts.append({name: v / seated.count(name) for name, v in score.items()})
+    order = list(names)
+    out = []
+    for i, name in enumerate(order):
+        for other in order[i + 1 :]:
+            both = [p for p in parts if name in p and other in p]
+            if not both:
+                continue
+            d = np.concatenate([p[name] - p[other] for p in both])
+            mean, low, high = mean_ci(d)
+            out.append(
+                {
+                    "policy": name,
+                    "other": other,
+                    "games": int(d.size),
+                    "diff_pp": 100.0 * mean,
+                    "ci_low": 100.0 * low,
+                    "ci_high": 100.0 * high,
+                    "p_value": interval_p(mean, low, high),
+                }
+            )
+    columns = ["policy", "other", "games", "diff_pp", "ci_low", "ci_high", "p_value"]
+    table = pd.DataFrame(out, columns=columns)
+    table["p_holm"] = holm(table["p_value"].tolist())
+    return table
 
 
 # -------------------------------------------------------------------------- skip cost
@@ -676,6 +772,55 @@ def toggle_effects(
                 }
             )
     return pd.DataFrame(out)
+
+
+def first_player_differences(df: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of cells: the difference of their first-player advantages, Holm over pairs.
+
+    For cells a, b (in the order of the table): diff_pp = advantage(a) - advantage(b) in
+    percentage points, the advantage being P(first player wins) - 1/n over games with a
+    finisher. Paired by game when both cells hold the same games (common random
+    numbers: normal CI of the mean per-game difference, games dropped where either side
+    has no finisher), else Newcombe's interval. p_value: two-sided, from the estimate
+    and its interval (`ludosim.stats.interval_p`); p_holm: Holm's adjustment over all
+    pairs. Columns: cell, other, games, diff_pp, ci_low, ci_high, method, p_value, p_holm.
+    """
+    _require(df, ["cell", "winner", "first", "game"], "first_player_differences")
+    prepared = []
+    for cell, rows in _rows_by_cell(df).items():
+        rows = rows.sort_values("game", kind="stable")
+        games = rows["game"].to_numpy()
+        unique = bool(games.size == 0 or np.all(games[1:] != games[:-1]))
+        prepared.append((cell, games, unique, _first_wins(rows), players_of(rows)))
+    out = []
+    for i, (cell, games_a, unique_a, wins_a, n_a) in enumerate(prepared):
+        for other, games_b, unique_b, wins_b, n_b in prepared[i + 1 :]:
+            paired = unique_a and unique_b and np.array_equal(games_a, games_b)
+            if paired:
+                keep = ~np.isnan(wins_a) & ~np.isnan(wins_b)
+                a, b = wins_a[keep], wins_b[keep]
+            else:
+                a, b = wins_a[~np.isnan(wins_a)], wins_b[~np.isnan(wins_b)]
+            d, low, high, method = _difference(a, b, paired, binary=True)
+            shift = 1.0 / n_a - 1.0 / n_b  # advantage = rate - 1/n
+            out.append(
+                {
+                    "cell": cell,
+                    "other": other,
+                    "games": int(min(a.size, b.size)),
+                    "diff_pp": 100.0 * (d - shift),
+                    "ci_low": 100.0 * (low - shift),
+                    "ci_high": 100.0 * (high - shift),
+                    "method": method,
+                    "p_value": interval_p(d, low, high),
+                }
+            )
+    table = pd.DataFrame(
+        out,
+        columns=["cell", "other", "games", "diff_pp", "ci_low", "ci_high", "method", "p_value"],
+    )
+    table["p_holm"] = holm(table["p_value"].tolist())
+    return table
 
 
 def _response(rows: pd.DataFrame, response: str) -> np.ndarray:

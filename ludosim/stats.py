@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from statistics import NormalDist
 
 import numpy as np
 
@@ -212,15 +213,24 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return out
 
 
-def games_needed(games: int, estimate: float, low: float, high: float) -> int | None:
-    """About how many games would make a 95% interval of this width exclude zero.
+def games_needed(
+    games: int, estimate: float, low: float, high: float, z_needed: float = Z95
+) -> int | None:
+    """About how many games would make an interval like this one exclude zero.
 
-    A normal interval's half-width h shrinks as 1/sqrt(n); it excludes zero once
-    h < |estimate|. With the observed spread and effect that happens near
-    n = games (h / |estimate|)^2. Returns None when the estimate is zero (no size
-    decides a null effect) or the inputs are not finite.
+    (low, high) is a 95% interval from `games` games. Its half-width h shrinks as
+    1/sqrt(n), and the interval at `z_needed` (Z95, or a larger quantile when several
+    tests share the 5%) excludes zero once h z_needed / Z95 < |estimate|: with the
+    observed spread and effect that is near n = games (h z_needed / (Z95 |estimate|))^2,
+    the normal-approximation sample size at 50% power. Returns None when the estimate
+    is zero (no size decides a null effect) or the inputs are not finite.
     """
-    half = (high - low) / 2.0
+    half = (high - low) / 2.0 * z_needed / Z95
     if games <= 0 or not math.isfinite(half) or not math.isfinite(estimate) or estimate == 0:
         return None
     return max(games, math.ceil(games * (half / abs(estimate)) ** 2))
+
+
+def z_for(alpha: float) -> float:
+    """The two-sided normal quantile for level `alpha`: z_for(0.05) == Z95."""
+    return NormalDist().inv_cdf(1.0 - alpha / 2.0)
