@@ -21,7 +21,7 @@ is stated at each function and in docs/analysis.md:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -319,6 +319,44 @@ def _seat_policies(text: Any, players: int) -> list[str]:
     return names
 
 
+def policy_wins(seatings: Iterable[tuple[Sequence[str], np.ndarray]]) -> pd.DataFrame:
+    """Wins of each distinct policy pooled over the seats it held, with Wilson 95% CIs.
+
+    `seatings`: (policy of every seat, winner of every game) pairs, one per seating
+    (a tournament's rotation, a sweep cell). A policy's trials are the games of each
+    seating times the seats it held there; every game counts (a truncated game without
+    a finisher, winner -1, is a loss for everyone); `fair` is the mean of 1/n over its
+    trials. The one tally behind `win_table` and `ludosim.tournament.tournament`.
+    Columns: policy (in order of first appearance), seat_games (trials), wins,
+    win_rate, ci_low, ci_high, fair.
+    """
+    tally: dict[str, list[float]] = {}  # policy -> [trials, wins, sum of 1/n]
+    for seated, winner in seatings:
+        n = len(seated)
+        winner = np.asarray(winner)
+        for seat, name in enumerate(seated):
+            entry = tally.setdefault(name, [0, 0, 0.0])
+            entry[0] += winner.size
+            entry[1] += int((winner == seat).sum())
+            entry[2] += winner.size / n
+    rows = []
+    for name, (trials, wins, inverse) in tally.items():
+        low, high = wilson_interval(int(wins), int(trials))
+        rows.append(
+            {
+                "policy": name,
+                "seat_games": int(trials),
+                "wins": int(wins),
+                "win_rate": wins / trials if trials else math.nan,
+                "ci_low": low,
+                "ci_high": high,
+                "fair": inverse / trials if trials else math.nan,
+            }
+        )
+    columns = ["policy", "seat_games", "wins", "win_rate", "ci_low", "ci_high", "fair"]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def win_table(
     df: pd.DataFrame, policies: str | Sequence[str] | None = None, by: By = None
 ) -> pd.DataFrame:
@@ -326,51 +364,32 @@ def win_table(
 
     `policies`: the policy of every seat (one name, or one per seat) for all rows; None
     reads each row's `policies` column (rows loaded with `cells=True`), so the rotations
-    of a tournament played as a sweep pool into one table. As in
-    `ludosim.tournament.tournament`, a policy's trials are the games it played times the
-    seats it held in each, every game counts (a truncated game without a finisher is a
-    loss for everyone), and `fair` is the mean of 1/n over those trials.
-    Columns: policy, seat_games (trials), wins, win_rate, ci_low, ci_high, fair.
+    of a tournament played as a sweep pool into one table. The tally is `policy_wins`,
+    the same as `ludosim.tournament.tournament`'s: a policy's trials are the games it
+    played times the seats it held in each, every game counts (a truncated game without
+    a finisher is a loss for everyone), and `fair` is the mean of 1/n over those trials.
+    Columns: the `by` columns, policy, seat_games (trials), wins, win_rate, ci_low,
+    ci_high, fair.
     """
     _require(df, ["winner"], "win_table")
     if policies is None:
         _require(df, ["policies"], "win_table without `policies`")
-    rows = []
+    parts = []
     for keys, group in _groups(df, by):
-        tally: dict[str, list[float]] = {}  # policy -> [trials, wins, sum of 1/n]
         if policies is None:
-            parts = group.groupby("policies", observed=True, sort=False)
-            pieces = [(text, part) for text, part in parts]
+            pieces = list(group.groupby("policies", observed=True, sort=False))
         else:
             pieces = [(policies, group)]
+        seatings = []
         for text, part in pieces:
             n = players_of(part)
-            seated = (
-                _seat_policies(text, n)
-                if isinstance(text, str)
-                else _seat_policies(",".join(text), n)
-            )
-            winner = part["winner"].to_numpy(int)
-            for seat, name in enumerate(seated):
-                entry = tally.setdefault(name, [0, 0, 0.0])
-                entry[0] += len(part)
-                entry[1] += int((winner == seat).sum())
-                entry[2] += len(part) / n
-        for name, (trials, wins, inverse) in tally.items():
-            low, high = wilson_interval(int(wins), int(trials))
-            rows.append(
-                {
-                    **keys,
-                    "policy": name,
-                    "seat_games": int(trials),
-                    "wins": int(wins),
-                    "win_rate": wins / trials if trials else math.nan,
-                    "ci_low": low,
-                    "ci_high": high,
-                    "fair": inverse / trials if trials else math.nan,
-                }
-            )
-    return pd.DataFrame(rows)
+            names = text if isinstance(text, str) else ",".join(text)
+            seatings.append((_seat_policies(names, n), part["winner"].to_numpy(int)))
+        table = policy_wins(seatings)
+        for i, (name, value) in enumerate(keys.items()):
+            table.insert(i, name, value)
+        parts.append(table)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
 def rotated_policies(df: pd.DataFrame) -> list[str]:
