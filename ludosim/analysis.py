@@ -949,6 +949,55 @@ def factorial_effects(
     return pd.DataFrame(out)
 
 
+# ------------------------------------------------------------- command summaries
+def summarise_wins(wins_by_position: pd.Series, games: int) -> pd.DataFrame:
+    """Wins and win rate by turn-order position (1 = took the first turn), from totals.
+
+    `wins_by_position`: wins indexed by position 0..n-1 (a kernel `Summary`'s
+    `wins_by_position`); the rate is over all `games`, games without a finisher
+    included. Columns: turn order, wins, win rate.
+    """
+    return pd.DataFrame(
+        {
+            "turn order": [int(k) + 1 for k in wins_by_position.index],
+            "wins": [int(v) for v in wins_by_position],
+            "win rate": [int(v) / max(games, 1) for v in wins_by_position],
+        }
+    )
+
+
+def summarise(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """`summarise_wins` of per-game rows, with the mean turns of each position's wins."""
+    won = df[df["winner"] >= 0]
+    order = (won["winner"] - won["first"]) % players
+    table = summarise_wins(order.value_counts().reindex(range(players), fill_value=0), len(df))
+    table["mean turns"] = [float(won.loc[order == k, "turns"].mean()) for k in range(players)]
+    return table
+
+
+def ranking(rules: Rules, result: Any, policies: Sequence[str] | None = None) -> pd.DataFrame:
+    """Final ranking of one reference game (a `GameResult`), best place first.
+
+    Columns: place, seat, turn order (1 = took the first turn), pieces home (pieces at
+    the goal), points (megajogos scoring only), policy (when `policies` is given).
+    """
+    n = rules.players
+    rows = []
+    for seat in sorted(range(n), key=lambda s: result.places[s]):
+        row = {
+            "place": int(result.places[seat]),
+            "seat": seat,
+            "turn order": (seat - result.first) % n + 1,
+            "pieces home": sum(p == rules.goal for p in result.final[seat]),
+        }
+        if result.points:
+            row["points"] = int(result.points[seat])
+        if policies:
+            row["policy"] = policies[seat]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def describe_cells(cells: pd.DataFrame) -> dict[Hashable, str]:
     """cell id -> a short label: its name, or the id when the table has no names."""
     names = cells["name"] if "name" in cells.columns else cells["cell"]
