@@ -186,11 +186,14 @@ def interval_p(estimate: float, low: float, high: float, z: float = Z95) -> floa
     """Two-sided p-value of "the effect is zero" from an estimate and its normal CI.
 
     se = (high - low) / (2 z); p = 2 (1 - Phi(|estimate| / se)). Meant for the
-    symmetric normal intervals (paired, Welch, factorial contrasts).
+    symmetric normal intervals (paired, Welch, factorial contrasts). A zero-width
+    interval gives 0 (or 1 when the estimate is exactly zero).
     """
     se = (high - low) / (2.0 * z)
-    if not se > 0 or math.isnan(estimate):
+    if math.isnan(se) or math.isnan(estimate):
         return math.nan
+    if se <= 0:  # no spread at all (an exact contrast): zero is excluded unless it is the value
+        return 1.0 if estimate == 0 else 0.0
     return 2.0 * (1.0 - normal_cdf(abs(estimate) / se))
 
 
