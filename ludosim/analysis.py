@@ -1,6 +1,6 @@
 """Analyses of results tables: pandas over per-game rows only, no simulation inside.
 
-Every function takes a DataFrame of per-game rows (API.md columns, as returned by
+Every function takes a DataFrame of per-game rows (the columns of docs/api.md, as returned by
 `ludosim.simulate` or `ludosim.results.load(path, cells=True)`), optionally grouped by
 one or more `by` columns (typically `cell`), and returns a tidy DataFrame: one row per
 group and measure (or position, policy, toggle, effect), the group columns first.
