@@ -15,9 +15,11 @@ correction over those tests (`ludosim.stats.holm`), and the sentence names it; t
 intervals printed are the plain 95% ones. The games needed are then sized with the
 Bonferroni quantile for that many tests, a slight overestimate for Holm.
 
-Numbers are written as the tables hold them, rounded: turns and percentages to one
-decimal, probabilities to two; toggle values in the spelling `--set` accepts
-(`ludosim.rules.format_value`; an empty set is `none`).
+Numbers are written as the tables hold them, rounded to what their interval
+supports: one decimal for a half-width between 1 and 10 (turns, percentage points),
+one more for each factor of ten narrower; detection probabilities to two decimals.
+Toggle values are in the spelling `--set` accepts (`ludosim.rules.format_value`; an
+empty set is `none`).
 """
 
 from __future__ import annotations
@@ -83,8 +85,17 @@ def _num(x: float, digits: int = 1, sign: bool = False) -> str:
     return f"{float(x):{'+' if sign else ''}.{digits}f}"
 
 
-def _pct(p: float) -> str:
-    return f"{_num(100.0 * p)}%"
+def _digits(low: float, high: float) -> int:
+    """Decimals that show an interval of this width: one for a half-width of 1 to 10,
+    one more per factor of ten below (a million games narrow intervals to hundredths)."""
+    half = (float(high) - float(low)) / 2.0
+    if not math.isfinite(half) or half <= 0:
+        return 1
+    return min(4, max(1, 1 - math.floor(math.log10(half))))
+
+
+def _pct(p: float, digits: int = 1) -> str:
+    return f"{_num(100.0 * p, digits)}%"
 
 
 def _ci(low: float, high: float, digits: int = 1, sign: bool = False, unit: str = "") -> str:
@@ -178,9 +189,10 @@ def _length(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
         median = f"median {_num(row.median, 0)}"
         if math.isfinite(row.median_ci_low):
             median += f" ({_ci(row.median_ci_low, row.median_ci_high, 0)})"
+        d = _digits(row.mean_ci_low, row.mean_ci_high)
         text = (
-            f"{label(row.cell)}: games last {_num(row.mean)} turns on average "
-            f"({_ci(row.mean_ci_low, row.mean_ci_high)}), {median}; "
+            f"{label(row.cell)}: games last {_num(row.mean, d)} turns on average "
+            f"({_ci(row.mean_ci_low, row.mean_ci_high, d)}), {median}; "
             f"{_games(row.games)}{truncated}."
         )
         out.append(Finding("length", text, True))
@@ -216,11 +228,13 @@ def _first_player(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
                 f". It differs from {differs} of the other {m - 1} cells "
                 f"(Holm over the {len(pairs)} pairs of cells)"
             )
+        d = _digits(row.advantage_ci_low, row.advantage_ci_high)
         text = (
-            f"{label(row.cell)}: the first player wins {_pct(row.win_rate)} of "
-            f"{_games(row.games)} with a finisher ({_ci(100 * row.ci_low, 100 * row.ci_high)}%; "
-            f"fair share {_pct(row.fair)}), an advantage of {_num(row.advantage_pp, sign=True)} "
-            f"pp ({_ci(row.advantage_ci_low, row.advantage_ci_high, sign=True)}). {decision}."
+            f"{label(row.cell)}: the first player wins {_pct(row.win_rate, d)} of "
+            f"{_games(row.games)} with a finisher "
+            f"({_ci(100 * row.ci_low, 100 * row.ci_high, d)}%; fair share {_pct(row.fair, d)}), "
+            f"an advantage of {_num(row.advantage_pp, d, sign=True)} pp "
+            f"({_ci(row.advantage_ci_low, row.advantage_ci_high, d, sign=True)}). {decision}."
         )
         out.append(Finding("first_player", text, resolved, needed))
     if m > 1:
@@ -238,12 +252,14 @@ def _family(tests: pd.DataFrame, pairs: pd.DataFrame, label: Callable[[str], str
         top["p_holm"], top["diff_pp"], top["ci_low"], top["ci_high"], int(top["games"]), p
     )
     paired = "paired by game" if top["method"] == "paired" else "independent samples"
+    d = _digits(top["ci_low"], top["ci_high"])
     verdict = _verdict(top["ci_low"], top["ci_high"], resolved, needed, p, "pairs of cells")
     text = (
         f"With Holm's correction over the {m} cells' tests (5% family-wise), the first "
         f"player's advantage differs from zero in {len(nonzero)} of {m} cells: {listed}. "
         f"It differs most between {label(top['cell'])} and {label(top['other'])}: "
-        f"{_num(top['diff_pp'], sign=True)} pp ({_ci(top['ci_low'], top['ci_high'], sign=True)}; "
+        f"{_num(top['diff_pp'], d, sign=True)} pp "
+        f"({_ci(top['ci_low'], top['ci_high'], d, sign=True)}; "
         f"{_games(int(top['games']))}, {paired}); {verdict}."
     )
     return Finding("first_player", text, resolved, needed)
@@ -281,11 +297,13 @@ def _skip_cost(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
             else:
                 verdict = _unresolved(needed)
             paired = "paired by game" if row.method == "paired" else "independent samples"
+            d = _digits(low, high)
             text = (
                 f"At detect_skip = {_spell('detect_skip', row.detect_skip)}, seat {seat} playing "
-                f"{row.policy} wins {_pct(row.win_rate)} of {_games(row.games)} against "
-                f"{_pct(row.win_rate_base)} when it plays {row.baseline}: "
-                f"{_num(diff, sign=True)} pp ({_ci(low, high, sign=True)}, {paired}); {verdict}."
+                f"{row.policy} wins {_pct(row.win_rate, d)} of {_games(row.games)} against "
+                f"{_pct(row.win_rate_base, d)} when it plays {row.baseline}: "
+                f"{_num(diff, d, sign=True)} pp ({_ci(low, high, d, sign=True)}, {paired}); "
+                f"{verdict}."
             )
             out.append(Finding("skip_cost", text, resolved, needed))
         if len(curve) >= 2 and math.isfinite(curve["break_even"].iloc[0]):
@@ -322,15 +340,16 @@ def _policies(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
     pairs = analysis.policy_differences(df)
     seatings = df["policies"].nunique()
     per_cell = max(1, round(len(df) / max(seatings, 1)))
+    d = _digits(100 * table["ci_low"].min(), 100 * table["ci_high"].min())
     ranks = "; ".join(
-        f"{i}. {r.policy} {_pct(r.win_rate)} ({_ci(100 * r.ci_low, 100 * r.ci_high)}%)"
+        f"{i}. {r.policy} {_pct(r.win_rate, d)} ({_ci(100 * r.ci_low, 100 * r.ci_high, d)}%)"
         for i, r in enumerate(table.itertuples(index=False), start=1)
     )
     out = [
         Finding(
             "policies",
             f"Policy ranking over {seatings} seatings, each policy in every seat "
-            f"({_games(len(df))} in all): {ranks}; fair share {_pct(table['fair'].mean())}.",
+            f"({_games(len(df))} in all): {ranks}; fair share {_pct(table['fair'].mean(), d)}.",
             True,
         )
     ]
@@ -348,8 +367,9 @@ def _policies(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
         out.append(
             Finding(
                 "policies",
-                f"{better} wins {_num(diff, sign=True)} pp more often than {worse} "
-                f"({_ci(low, high, sign=True)}; {_games(int(row['games']))}, paired by game); "
+                f"{better} wins {_num(diff, _digits(low, high), sign=True)} pp more often than "
+                f"{worse} ({_ci(low, high, _digits(low, high), sign=True)}; "
+                f"{_games(int(row['games']))}, paired by game); "
                 f"{verdict}.",
                 resolved,
                 needed,
@@ -367,9 +387,9 @@ _RULE_TEXT = {  # how `analysis.baselines` chose the base
 }
 
 _MEASURES = (
-    # (column, interval columns, what it moves, unit, digits)
-    ("turns_effect", "turns_ci_low", "turns_ci_high", "the game length", "turns", 1),
-    ("fpa_effect_pp", "fpa_ci_low", "fpa_ci_high", "the first player's advantage", "pp", 1),
+    # (column, interval columns, what it moves, unit)
+    ("turns_effect", "turns_ci_low", "turns_ci_high", "the game length", "turns"),
+    ("fpa_effect_pp", "fpa_ci_low", "fpa_ci_high", "the first player's advantage", "pp"),
 )
 
 
@@ -393,7 +413,7 @@ def _toggles(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
     for base, changes in effects.groupby("base", sort=False):
         m = len(changes)
         rule = _RULE_TEXT.get(str(changes["base_rule"].iloc[0]), str(changes["base_rule"].iloc[0]))
-        for column, lo_col, hi_col, what, unit, digits in _MEASURES:
+        for column, lo_col, hi_col, what, unit in _MEASURES:
             adjusted = _holm_of(changes[column], changes[lo_col], changes[hi_col])
             top = int(np.nanargmax(np.abs(changes[column].to_numpy(float))))
             row = changes.iloc[top]
@@ -406,9 +426,10 @@ def _toggles(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
                 f"{toggle} {_spell(toggle, row['base_value'])} -> {_spell(toggle, row['value'])}"
             )
             paired = "paired by game" if row["method"] == "paired" else "independent samples"
+            d = _digits(row[lo_col], row[hi_col])
             effect = (
-                f"{_num(row[column], digits, sign=True)} {unit} "
-                f"({_ci(row[lo_col], row[hi_col], digits, sign=True)}; "
+                f"{_num(row[column], d, sign=True)} {unit} "
+                f"({_ci(row[lo_col], row[hi_col], d, sign=True)}; "
                 f"{_games(int(row['games']))} per cell, {paired})"
             )
             verdict = _verdict(row[lo_col], row[hi_col], resolved, needed, m, "changes")
@@ -487,7 +508,8 @@ def _factorial_finding(table: pd.DataFrame, topic: str, kind: str, games: int) -
         name = "interaction" if kind == "interactions" else "main effect"
         text = (
             f"The largest {name} on {what}{_stratum(row, table)} is {term}: "
-            f"{_num(effect, 1, sign=True)} {unit} ({_ci(low, high, 1, sign=True)}; "
+            f"{_num(effect, _digits(low, high), sign=True)} {unit} "
+            f"({_ci(low, high, _digits(low, high), sign=True)}; "
             f"{_games(games)} per cell, {row['method']} contrasts); {verdict}."
         )
         out.append(Finding(topic, text, resolved, needed))
