@@ -105,8 +105,9 @@ def _paired(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     """True when both tables hold exactly the same game indices (common random numbers)."""
     if "game" not in a.columns or "game" not in b.columns or len(a) != len(b):
         return False
-    ga, gb = a["game"].to_numpy(), b["game"].to_numpy()
-    return bool(np.array_equal(np.sort(ga), np.sort(gb))) and len(np.unique(ga)) == len(ga)
+    ga, gb = np.sort(a["game"].to_numpy()), np.sort(b["game"].to_numpy())
+    # Sorted, a repeated game index sits next to its twin: no hash table needed.
+    return bool(np.array_equal(ga, gb)) and not bool(np.any(ga[1:] == ga[:-1]))
 
 
 def _align(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

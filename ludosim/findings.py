@@ -71,10 +71,15 @@ def findings(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
         return []
     if "cell" not in df.columns:
         df = df.assign(cell="all")
-    out: list[Finding] = []
-    for topic in (_length, _first_player, _skip_cost, _policies, _toggles, _interactions):
-        out.extend(topic(df, cells))
-    return out
+    design = _design(df, cells)  # shared by the toggles' main effects and the interactions
+    return [
+        *_length(df, cells),
+        *_first_player(df, cells),
+        *_skip_cost(df, cells),
+        *_policies(df, cells),
+        *_toggles(df, cells, design),
+        *_interactions(df, design),
+    ]
 
 
 # ------------------------------------------------------------------ wording
@@ -220,7 +225,7 @@ def _first_player(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
         )
         decision = decision[0].upper() + decision[1:]
         if m > 1:
-            decision += f" (Holm-adjusted p = {row.p_holm:.2g})"
+            decision += f"; Holm-adjusted p = {row.p_holm:.2g}"
         if m > 1:
             mine = pairs[(pairs["cell"] == row.cell) | (pairs["other"] == row.cell)]
             differs = int((mine["p_holm"] < ALPHA).sum())
@@ -393,7 +398,7 @@ _MEASURES = (
 )
 
 
-def _toggles(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
+def _toggles(df: pd.DataFrame, cells: pd.DataFrame, design: pd.DataFrame) -> list[Finding]:
     """Which one-toggle change from the base moves length and first-player advantage most."""
     if len(cells) < 2 or "cell" not in cells.columns:
         return []
@@ -407,7 +412,7 @@ def _toggles(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
         # A tournament's seatings differ in policies only: the policies findings rank them.
         effects = effects[effects["toggle"] != "policies"]
     if effects.empty:
-        return _main_effects(df, cells)
+        return _main_effects(df, design)
     label = _labeller(cells)
     out = []
     for base, changes in effects.groupby("base", sort=False):
@@ -520,23 +525,20 @@ def _cell_games(df: pd.DataFrame) -> int:
     return int(df.groupby("cell", observed=True).size().min())
 
 
-def _main_effects(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
-    table = _design(df, cells)
-    if table.empty:
+def _main_effects(df: pd.DataFrame, design: pd.DataFrame) -> list[Finding]:
+    """No base cell but a factorial design: the largest main effect per response."""
+    if design.empty:
         return []
-    return _factorial_finding(
-        table[table["factors"] == 1], "toggles", "main effects", _cell_games(df)
-    )
+    main = design[design["factors"] == 1]
+    return _factorial_finding(main, "toggles", "main effects", _cell_games(df))
 
 
-def _interactions(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
+def _interactions(df: pd.DataFrame, design: pd.DataFrame) -> list[Finding]:
     """Factorial designs: the largest two-way interaction and whether it is told from zero."""
-    table = _design(df, cells)
-    if table.empty or not (table["factors"] == 2).any():
+    if design.empty or not (design["factors"] == 2).any():
         return []
-    return _factorial_finding(
-        table[table["factors"] == 2], "interactions", "interactions", _cell_games(df)
-    )
+    pairs = design[design["factors"] == 2]
+    return _factorial_finding(pairs, "interactions", "interactions", _cell_games(df))
 
 
 __all__ = ["TOPICS", "Finding", "findings"]
