@@ -513,6 +513,17 @@ def seat_effect(
     )
 
 
+def skipper_seats(df: pd.DataFrame) -> list[int]:
+    """Seats that play a `skipper:Q` policy in some rows (per each row's `policies`)."""
+    if "policies" not in df.columns or df.empty:
+        return []
+    seats: set[int] = set()
+    for text, rows in df.groupby("policies", observed=True, sort=False):
+        seated = _seat_policies(text, players_of(rows))
+        seats |= {s for s, name in enumerate(seated) if name.startswith("skipper:")}
+    return sorted(seats)
+
+
 def skip_cost(
     df: pd.DataFrame,
     seat: int = 0,

@@ -409,6 +409,12 @@ def test_toggle_effects_name_their_base_rule() -> None:
 
 
 # --------------------------------------------------- skip cost at one probability
+def test_skipper_seats() -> None:
+    df = games(2, [0] * 4, [0, 1, 0, 1], policies=["balanced"] * 2 + ["balanced,skipper:1"] * 2)
+    assert analysis.skipper_seats(df) == [1]
+    assert analysis.skipper_seats(df.assign(policies="random")) == []
+
+
 def test_skip_cost_at_a_single_detection_probability() -> None:
     from ludosim import results
 
