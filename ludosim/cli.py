@@ -229,43 +229,21 @@ def play(
     for line in result.transcript:
         typer.echo(line)
     names = resolve_policies(policies, chosen.players)
-    headline, table = _ranking(chosen, result, names if len(set(names)) > 1 else None)
+    (ranking,) = _lazy("ludosim.analysis", "ranking")
+    table = ranking(chosen, result, names if len(set(names)) > 1 else None)
     typer.echo("")
-    typer.echo(headline)
-    _console().print(table)
+    typer.echo(_game_headline(result))
+    _console().print(_frame_table(table))
 
 
-def _ranking(
-    chosen: Rules, result: Any, policies: Sequence[str] | None = None
-) -> tuple[str, Table]:
-    """Headline and final ranking of a reference `GameResult`: place, seat, turn order, pieces."""
-    n = chosen.players
+def _game_headline(result: Any) -> str:
+    """Who won one reference game, and when it ended."""
     ending = "truncated at max_turns" if result.truncated else "ended"
     winner = f"seat {result.winner} won" if result.winner >= 0 else "nobody finished"
-    headline = (
+    return (
         f"{winner} after {result.turns} turns ({result.rolls} rolls); "
         f"the game {ending} after {result.end_turns} turns"
     )
-    table = Table()
-    for column in ("place", "seat", "turn order", "pieces home"):
-        table.add_column(column, justify="right")
-    if result.points:
-        table.add_column("points", justify="right")
-    if policies:
-        table.add_column("policy")
-    for seat in sorted(range(n), key=lambda s: result.places[s]):
-        cells = [
-            str(result.places[seat]),
-            str(seat),
-            str((seat - result.first) % n + 1),
-            str(sum(p == chosen.goal for p in result.final[seat])),
-        ]
-        if result.points:
-            cells.append(str(result.points[seat]))
-        if policies:
-            cells.append(escape(policies[seat]))
-        table.add_row(*cells)
-    return headline, table
 
 
 @app.command()
@@ -314,6 +292,7 @@ def simulate(
         result = run_simulation(chosen, games, seed, **kwargs)
     if summary:
         headline = _headline(preset, result.games, result.mean("turns"), result.truncated)
+        (summarise_wins,) = _lazy("ludosim.analysis", "summarise_wins")
         _show(_frame_table(summarise_wins(result.wins_by_position, result.games), title=headline))
         return
     if out is not None:
@@ -322,6 +301,7 @@ def simulate(
         return
     truncated = int(result["truncated"].sum()) if "truncated" in result.columns else 0
     headline = _headline(preset, len(result), result["turns"].mean(), truncated)
+    (summarise,) = _lazy("ludosim.analysis", "summarise")
     _show(_frame_table(summarise(result, chosen.players), title=headline))
 
 
@@ -329,28 +309,6 @@ def _headline(preset: str, games: int, mean_turns: float, truncated: int) -> str
     return f"{preset}: {games} games, mean {mean_turns:.1f} turns" + (
         f", {truncated} truncated" if truncated else ""
     )
-
-
-def summarise_wins(wins_by_position: pd.Series, games: int) -> pd.DataFrame:
-    """Wins and win rate by turn-order position (1 = took the first turn), from kernel totals."""
-    import pandas as pd
-
-    return pd.DataFrame(
-        {
-            "turn order": [int(k) + 1 for k in wins_by_position.index],
-            "wins": [int(v) for v in wins_by_position],
-            "win rate": [int(v) / max(games, 1) for v in wins_by_position],
-        }
-    )
-
-
-def summarise(df: pd.DataFrame, players: int) -> pd.DataFrame:
-    """`summarise_wins` of per-game rows, with the mean turns of each position's wins."""
-    won = df[df["winner"] >= 0]
-    order = (won["winner"] - won["first"]) % players
-    table = summarise_wins(order.value_counts().reindex(range(players), fill_value=0), len(df))
-    table["mean turns"] = [float(won.loc[order == k, "turns"].mean()) for k in range(players)]
-    return table
 
 
 @app.command()

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
+from ludosim.analysis import policy_wins
 from ludosim.policies import resolve_policies
 from ludosim.rules import Rules
-from ludosim.stats import wilson_interval
 
 
 def rotations(policies: Sequence[str]) -> list[tuple[str, ...]]:
@@ -37,7 +37,8 @@ def tournament(
     `games` is the total over all rotations (rounded down to a multiple of the
     number of seats). Columns: policy, seats (how many seats it held per game),
     games, wins, win_rate, ci_low, ci_high, fair (1 / players: the rate of a
-    policy no better than the others).
+    policy no better than the others). The tally is `ludosim.analysis.policy_wins`,
+    which `analysis.win_table` uses for the same tournament played as a sweep.
     """
     if simulate_fn is None:
         from ludosim.simulate import simulate as simulate_fn
@@ -46,31 +47,14 @@ def tournament(
     per_rotation = games // n
     if per_rotation < 1:
         raise ValueError(f"games={games} is too few for {n} rotations; use at least {n}")
-    wins: dict[str, int] = {}
-    seats_held = {name: names.count(name) for name in names}
+    seatings = []
     for r, seating in enumerate(rotations(names)):
         df = simulate_fn(
             rules, per_rotation, seed, policies=list(seating), first_game=r * per_rotation,
             threads=threads,
         )  # fmt: skip
-        finished = df["winner"].to_numpy()
-        for s, name in enumerate(seating):
-            wins[name] = wins.get(name, 0) + int((finished == s).sum())
-    rows = []
-    played = per_rotation * n
-    for name in dict.fromkeys(names):
-        trials = played * seats_held[name]
-        low, high = wilson_interval(wins[name], trials)
-        rows.append(
-            {
-                "policy": name,
-                "seats": seats_held[name],
-                "games": played,
-                "wins": wins[name],
-                "win_rate": wins[name] / trials,
-                "ci_low": low,
-                "ci_high": high,
-                "fair": 1.0 / n,
-            }
-        )
-    return pd.DataFrame(rows)
+        seatings.append((seating, df["winner"].to_numpy()))
+    table = policy_wins(seatings)
+    table.insert(1, "seats", [names.count(name) for name in table["policy"]])
+    table.insert(2, "games", per_rotation * n)
+    return table.drop(columns="seat_games")
