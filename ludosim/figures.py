@@ -88,11 +88,17 @@ def rows_height(rows: int, extra: float = 0.0) -> float:
 
 
 def forest(
-    table: pd.DataFrame, labels: Sequence[str], panels: Sequence[Panel], title: str = ""
+    table: pd.DataFrame,
+    labels: Sequence[str],
+    panels: Sequence[Panel],
+    title: str = "",
+    groups: Sequence[str] | None = None,
 ) -> Figure:
     """Dot-and-interval rows, first row at the top, panels side by side sharing the rows.
 
     `table` has one row per label, already in the order to draw (the caller sorts).
+    `groups` (one key per row, equal keys adjacent) shades every other group, so rows
+    that belong together read as a block.
     """
     import matplotlib as mpl
 
@@ -110,6 +116,8 @@ def forest(
                         markersize=4, linewidth=1.2)  # fmt: skip
             if panel.reference is not None:
                 ax.axvline(panel.reference, color="grey", linestyle="--", linewidth=0.8)
+            for start, stop in _shaded(groups or []):
+                ax.axhspan(start - 0.5, stop - 0.5, color="#f0f0f0", zorder=0, linewidth=0)
             ax.set_xlabel(panel.xlabel, fontsize=FONT_SIZE)
             ax.grid(axis="x", color="#e6e6e6", linewidth=0.6)
             ax.set_axisbelow(True)
@@ -386,6 +394,17 @@ def _is_data_axes(ax: Axes) -> bool:
     return ax.get_visible() and ax.get_label() != "<colorbar>"
 
 
+def _shaded(groups: Sequence[str]) -> list[tuple[int, int]]:
+    """(first row, row after the last) of every other run of equal group keys."""
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, len(groups) + 1):
+        if i == len(groups) or groups[i] != groups[start]:
+            runs.append((start, i))
+            start = i
+    return runs[1::2]
+
+
 def _combinations(levels: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
     combos: list[tuple[str, ...]] = [()]
     for options in levels:
@@ -433,7 +452,7 @@ def bokeh_forest(
         plot = figure(
             y_range=y_range,
             width=(1000 if len(panels) == 1 else 620) if k == 0 else 380,
-            height=int(60 + 22 * max(len(names), 1)),
+            height=int(110 + 24 * max(len(names), 1)),
             x_axis_label=panel.xlabel,
             toolbar_location="above",
             tools="pan,wheel_zoom,box_zoom,reset,save",
@@ -452,6 +471,8 @@ def bokeh_forest(
                     line_color="grey",
                 )
             )
+        plot.yaxis.major_label_text_font_size = "12px"
+        plot.xaxis.axis_label_text_font_style = "normal"
         if k > 0:
             plot.yaxis.visible = False
         plots.append(plot)

@@ -429,7 +429,7 @@ def _win_rates(res: _Results, out: Path) -> _Section | None:
             )
         )
     labels = {c: res.label(c) for c in ids}
-    tables = [(by_position, "position", "By turn-order position (0 = first)"),
+    tables = [(by_position, "position", "By position (0 = first turn)"),
               (by_seat, "seat", "By seat")]  # fmt: skip
     if len(ids) <= FEW_CELLS:
         fig = figures.rate_dots(tables, labels)
@@ -620,9 +620,10 @@ def _factorial(res: _Results, out: Path) -> _Section | None:
     both = turns.assign(
         win=100 * first["effect"], win_low=100 * first["ci_low"], win_high=100 * first["ci_high"]
     )
-    labels = []
+    labels, groups = [], []
     for _, row in both.iterrows():
         group = " ".join(f"{c}={value_text(row[c])}" for c in lead)
+        groups.append(group)
         term = str(row["term"])
         if "low" in row.index and isinstance(row["low"], str) and " x " not in term:
             term += f" ({value_text(row['low'])} → {value_text(row['high'])})"
@@ -631,7 +632,7 @@ def _factorial(res: _Results, out: Path) -> _Section | None:
         Panel("effect", "ci_low", "ci_high", "effect on mean player turns"),
         Panel("win", "win_low", "win_high", "effect on first player's win rate (pp)"),
     ]
-    fig = figures.forest(both, labels, panels)
+    fig = figures.forest(both, labels, panels, groups=groups)
     what = (
         "Main effects (second level minus first, levels in brackets) and two-way "
         "interactions on mean game length and on the first player's win rate, with 95% "
