@@ -158,7 +158,11 @@ def heatmap_grid(
         ncols = min(len(combos), 4)
         nrows = math.ceil(len(combos) / ncols)
     rl, cl = list(levels[row]), list(levels[col])
-    width = min(WIDTH * 1.4, 1.6 + ncols * (1.3 + 0.75 * len(cl)))
+    # A column is wide enough for its level written out, up to where labels turn.
+    longest = max(len(str(v)) for v in cl)
+    turn = longest * len(cl) > 36
+    column = 0.75 if turn else max(0.75, 0.09 * longest)
+    width = min(WIDTH * 1.4, 1.6 + ncols * (1.3 + column * len(cl)))
     height = 1.0 + nrows * (1.0 + 0.42 * len(rl))
     fig = new_figure(width, height)
     axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
@@ -192,7 +196,8 @@ def heatmap_grid(
                     dark = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] < 0.5
                     ax.text(j, i, fmt.format(v), ha="center", va="center",
                             fontsize=FONT_SIZE - 1, color="white" if dark else "black")  # fmt: skip
-            ax.set_xticks(range(len(cl)), cl)
+            ax.set_xticks(range(len(cl)), cl, rotation=30 if turn else 0,
+                          ha="right" if turn else "center")  # fmt: skip
             ax.set_yticks(range(len(rl)), rl)
             ax.tick_params(length=0)
             if panel_factors:
