@@ -20,6 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ludosim import tomlio
 from ludosim.errors import RulesError
 
 # Faces of a die are numbers 1-6 or these two symbols (docs/rules.md section 4).
@@ -406,10 +407,7 @@ class Rules:
 
     def to_toml(self) -> str:
         """TOML text of every toggle, one per line, in table order."""
-        lines = []
-        for name, value in self.to_dict().items():
-            lines.append(f"{name} = {_toml_value(value)}")
-        return "\n".join(lines) + "\n"
+        return tomlio.dumps(self.to_dict())
 
     @classmethod
     def from_toml(cls, text: str) -> Rules:
@@ -443,18 +441,6 @@ def format_value(value: Any) -> str:
     if isinstance(value, tuple):
         return ",".join(str(v) for v in value)
     return str(value)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise AssertionError(type(value))
 
 
 def _refuse(fields: str, message: str) -> None:

@@ -17,12 +17,14 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import shlex
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ludosim import tomlio
 from ludosim.errors import LudosimError
 from ludosim.options import parse_sets
 from ludosim.policies import resolve_policies
@@ -341,6 +343,10 @@ class SweepSpec:
             data.update(precision=str(target), pilot=self.pilot, max_games=self.max_games)
         return data
 
+    def to_toml(self) -> str:
+        """The spec as a sweep file: `SweepSpec.from_toml` reads back the same cells."""
+        return spec_toml(self.to_dict())
+
 
 @dataclass(frozen=True, kw_only=True)
 class Cell:
@@ -567,6 +573,76 @@ def format_policies(policies: str | Sequence[str]) -> str:
     if isinstance(policies, str):
         return policies
     return policies[0] if len(set(policies)) == 1 else ",".join(policies)
+
+
+# ------------------------------------------------------------------ rendering
+def spec_toml(spec: Mapping[str, Any]) -> str:
+    """A spec dict (`SweepSpec.to_dict`, a manifest's `spec`) as sweep-file text.
+
+    Unset values and empty tables are left out; variants become `[variants.NAME]`
+    tables. `ludosim sweep FILE` plays the same cells.
+    """
+    data: dict[str, Any] = {}
+    for key, item in spec.items():
+        if key == "variants":
+            data[key] = {
+                str(v["name"]): {
+                    k: x for k, x in v.items() if k != "name" and x is not None and x != {}
+                }
+                for v in item or []
+            }
+        elif item is not None and item != {}:
+            data[key] = item
+    if not data.get("variants"):
+        data.pop("variants", None)
+    return tomlio.dumps(data)
+
+
+def spec_command(spec: Mapping[str, Any], out: str | Path) -> str | None:
+    """The `ludosim sweep` command line of a spec dict, or None if options cannot say it.
+
+    Variants with their own `set` or policies exist only in sweep files (`spec_toml`).
+    """
+    words = ["ludosim", "sweep"]
+    if spec.get("preset"):
+        words += ["--preset", str(spec["preset"])]
+    for variant in spec.get("variants") or []:
+        if variant.get("set") or variant.get("policies"):
+            return None
+        words += ["--variant", f"{variant['name']}={variant.get('preset') or spec['preset']}"]
+    for key, value in (spec.get("set") or {}).items():
+        words += ["--set", f"{key}={_option_text(value)}"]
+    for key, values in (spec.get("vary") or {}).items():
+        words += ["--vary", f"{key}=" + ",".join(_vary_text(v) for v in values)]
+    if spec.get("mode", "grid") != "grid":
+        words += ["--mode", str(spec["mode"])]
+    policies = spec.get("policies", "random")
+    if policies != "random":
+        words += ["--policy", _option_text(policies)]
+    words += ["--games", str(spec["games"]), "--seed", str(spec["seed"])]
+    if spec.get("chunk_size", DEFAULT_CHUNK_SIZE) != DEFAULT_CHUNK_SIZE:
+        words += ["--chunk-size", str(spec["chunk_size"])]
+    if spec.get("summary_only"):
+        words.append("--summary-only")
+    words += ["--out", str(out)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _option_text(value: Any) -> str:
+    """A value as `--set`/`--policy` text: lists with commas, booleans lower case."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_option_text(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _vary_text(value: Any) -> str:
+    # A value with commas of its own is bracketed, as `--vary` reads it.
+    text = _option_text(value)
+    return f"[{text}]" if isinstance(value, (list, tuple)) else text
 
 
 # -------------------------------------------------------------------- helpers
