@@ -49,6 +49,31 @@ QUANTILES = (0.05, 0.25, 0.75, 0.95)
 By = str | Sequence[str] | None
 
 
+EMPTY_SET = "{}"  # how tables and labels write an empty set; `--set safe={}` reads it back
+
+
+def value_text(value: Any, name: str | None = None) -> str:
+    """A toggle value, as a cells table holds it, spelled the way `--set` takes it back.
+
+    Booleans are `true`/`false`, lists comma separated, an empty set `{}`. With `name`
+    a toggle, the value is first read as that toggle's value, so recorded strings such
+    as `"True"` or `""` are spelled the same as the Python values.
+    """
+    value = value.item() if isinstance(value, np.generic) else value
+    if name in TOGGLES:
+        try:
+            value = parse_value(name, value)
+        except (LudosimError, TypeError, ValueError):
+            pass  # a value the rules no longer accept is shown as recorded
+    if isinstance(value, str):
+        text = {"True": "true", "False": "false"}.get(value, value)
+    elif isinstance(value, float) and math.isnan(value):
+        text = ""
+    else:
+        text = format_value(tuple(value) if isinstance(value, list) else value)
+    return text if text not in ("", "()") else EMPTY_SET
+
+
 class AnalysisError(LudosimError, ValueError):
     """A results table lacks what an analysis needs; the message says what and how to get it."""
 
@@ -786,8 +811,8 @@ def toggle_effects(
                     "cell": cell,
                     "name": cells.iloc[i]["name"] if "name" in cells.columns else cell,
                     "toggle": toggle,
-                    "value": str(cells.iloc[i][toggle]),
-                    "base_value": str(cells.iloc[b][toggle]),
+                    "value": value_text(cells.iloc[i][toggle], toggle),
+                    "base_value": value_text(cells.iloc[b][toggle], toggle),
                     "games": len(rows),
                     "mean_turns": float(rows["turns"].mean()),
                     "base_mean_turns": float(base_rows["turns"].mean()),

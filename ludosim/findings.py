@@ -34,8 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ludosim import analysis
-from ludosim.errors import LudosimError
-from ludosim.rules import TOGGLES, format_value, parse_value
+from ludosim.analysis import value_text
 from ludosim.stats import games_needed, holm, interval_p, z_for, zero_crossing
 
 TOPICS = ("length", "first_player", "skip_cost", "policies", "toggles", "interactions")
@@ -130,19 +129,6 @@ def _unresolved(n: int | None) -> str:
     if n is None:
         return "not resolved at this size"
     return f"not resolved at this size: needs about {n:,} games per cell"
-
-
-def _spell(name: str, value: Any) -> str:
-    """A toggle value as `--set NAME=VALUE` writes it; an empty set is `none`."""
-    if name in TOGGLES:
-        try:
-            value = parse_value(name, value)
-        except (LudosimError, TypeError, ValueError):
-            pass  # a value the rules no longer accept is shown as recorded
-    value = value.item() if isinstance(value, np.generic) else value
-    text = format_value(value) if isinstance(value, (bool, tuple)) or name in TOGGLES else value
-    text = str(text)
-    return "none" if text in ("", "()") else text
 
 
 def _labeller(cells: pd.DataFrame) -> Callable[[str], str]:
@@ -297,7 +283,8 @@ def _skip_cost(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
             paired = "paired by game" if row.method == "paired" else "independent samples"
             d = _digits(low, high)
             text = (
-                f"At detect_skip = {_spell('detect_skip', row.detect_skip)}, seat {seat} playing "
+                f"At detect_skip = {value_text(row.detect_skip, 'detect_skip')}, "
+                f"seat {seat} playing "
                 f"{row.policy} wins {_pct(row.win_rate, d)} of {_games(row.games)} against "
                 f"{_pct(row.win_rate_base, d)} when it plays {row.baseline}: "
                 f"{_num(diff, d, sign=True)} pp ({_ci(low, high, d, sign=True)}, {paired}); "
@@ -420,9 +407,8 @@ def _toggles(df: pd.DataFrame, cells: pd.DataFrame, design: pd.DataFrame) -> lis
             )
             moving = sum(1 for q in adjusted if q < ALPHA)
             toggle = str(row["toggle"])
-            change = (
-                f"{toggle} {_spell(toggle, row['base_value'])} -> {_spell(toggle, row['value'])}"
-            )
+            before, after = value_text(row["base_value"], toggle), value_text(row["value"], toggle)
+            change = f"{toggle} {before} -> {after}"
             paired = "paired by game" if row["method"] == "paired" else "independent samples"
             d = _digits(row[lo_col], row[hi_col])
             effect = (
@@ -473,7 +459,7 @@ def _design(df: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
 def _stratum(row: pd.Series, table: pd.DataFrame) -> str:
     """`with players=2` for the toggles outside the design that lead the table."""
     keys = [c for c in table.columns[: list(table.columns).index("term")]]
-    return "".join(f" with {k}={_spell(k, row[k])}" for k in keys)
+    return "".join(f" with {k}={value_text(row[k], k)}" for k in keys)
 
 
 def _effect_units(response: str) -> tuple[str, str, float]:
@@ -502,7 +488,8 @@ def _factorial_finding(table: pd.DataFrame, topic: str, kind: str, games: int) -
         verdict = _verdict(low, high, resolved, needed, m, kind)
         term = str(row["term"])
         if row["factors"] == 1:
-            term = f"{term} {_spell(term, row['low'])} -> {_spell(term, row['high'])}"
+            level_low, level_high = value_text(row["low"], term), value_text(row["high"], term)
+            term = f"{term} {level_low} -> {level_high}"
         name = "interaction" if kind == "interactions" else "main effect"
         text = (
             f"The largest {name} on {what}{_stratum(row, table)} is {term}: "

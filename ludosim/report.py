@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ludosim import analysis, figures
+from ludosim.analysis import EMPTY_SET, value_text
 from ludosim.errors import LudosimError
 from ludosim.figures import Panel
 from ludosim.findings import Finding, findings
@@ -57,7 +58,6 @@ SPEC_FILE = "sweep.toml"
 FEW_CELLS = 6
 # A full-factorial grid is drawn as small multiples up to this many panels.
 MAX_PANELS = 16
-EMPTY = "{}"  # how a label writes an empty set of squares (`safe=` on the command line)
 
 
 class ReportError(LudosimError, ValueError):
@@ -155,19 +155,7 @@ def cell_labels(cells: pd.DataFrame) -> dict[str, str]:
 def cli_spelling(text: str) -> str:
     """`name=value` pairs of a label with values spelled as the command line takes them."""
     text = re.sub(r"=(True|False)\b", lambda m: "=" + m.group(1).lower(), text)
-    return re.sub(r"=(?=\s|$)", "=" + EMPTY, text)
-
-
-def value_text(value: Any) -> str:
-    """One toggle value as a label shows it (`format_value`, with `{}` for an empty set)."""
-    value = value.item() if isinstance(value, np.generic) else value
-    if isinstance(value, str):
-        text = {"True": "true", "False": "false"}.get(value, value)
-    elif isinstance(value, float) and math.isnan(value):
-        text = ""
-    else:
-        text = format_value(tuple(value) if isinstance(value, list) else value)
-    return text or EMPTY
+    return re.sub(r"=(?=\s|$)", "=" + EMPTY_SET, text)
 
 
 # -------------------------------------------------------------------- reading
@@ -476,8 +464,6 @@ def _toggles(res: _Results, out: Path) -> _Section | None:
     effects = effects[effects["toggle"] != POLICIES_KEY].reset_index(drop=True)
     if effects.empty:
         return None
-    effects["base_value"] = effects["base_value"].map(value_text)
-    effects["value"] = effects["value"].map(value_text)
     effects.to_csv(out / "toggle_effects.csv", index=False)
     bases = effects["base"].astype(str).unique()
     effects["label"] = [
@@ -516,26 +502,14 @@ def _toggles(res: _Results, out: Path) -> _Section | None:
 
 
 def _skip(res: _Results, out: Path) -> _Section | None:
+    """Skip cost whenever a skipper plays, at every `detect_skip` present (one included)."""
     df = res.df
-    if not _per_game(res) or not {"detect_skip", "policies"} <= set(df.columns):
+    if not _per_game(res) or "policies" not in df.columns:
         return None
-    if (
-        df["detect_skip"].nunique() < 2
-        or not df["policies"].astype(str).str.contains("skipper:").any()
-    ):
-        return None
-    seats = sorted(
-        {
-            s
-            for text, rows in df.groupby("policies", observed=True, sort=False)
-            for s, p in enumerate(analysis._seat_policies(text, analysis.players_of(rows)))
-            if p.startswith("skipper:")
-        }
-    )
     curves = []
-    for seat in seats:
+    for seat in analysis.skipper_seats(df):
         try:
-            curves.append(analysis.skip_cost(df, seat))
+            curves.append(analysis.skip_cost(df, seat, cells=res.cells))
         except analysis.AnalysisError:
             continue  # that seat's policies do not form a skipper-vs-baseline pair
     if not curves:

@@ -383,3 +383,28 @@ def test_cli_dry_run_then_run(tmp_path: Path, calls: list) -> None:
     assert status["half_width"] <= 2.0
     again = runner.invoke(cli_app, [*args, "--dry-run"])
     assert "from pilot" in again.stdout
+
+
+def test_a_precision_spec_renders_as_a_command_and_a_file_that_rebuild_it(tmp_path: Path) -> None:
+    from ludosim.sweep.spec import spec_command, spec_hash
+
+    spec = SweepSpec.from_options(
+        preset="app", vary=["six_limit=0,3"], seed=4, precision="0.5pp", pilot=3_000
+    )
+    command = spec_command(spec.to_dict(), "runs/x")
+    assert command is not None and "--precision 0.5pp" in command and "--games" not in command
+    words = command.split()[2:]
+    flags = dict(zip(words[::2], words[1::2], strict=True))
+    again = SweepSpec.from_options(
+        preset=flags["--preset"],
+        vary=[flags["--vary"]],
+        seed=int(flags["--seed"]),
+        precision=flags["--precision"],
+        pilot=int(flags["--pilot"]),
+    )
+    assert spec_hash(again) == spec_hash(spec)
+    file = tmp_path / "spec.toml"
+    file.write_text(spec.to_toml(), encoding="utf-8")
+    keys = [line.split("=")[0].strip() for line in file.read_text(encoding="utf-8").splitlines()]
+    assert "games" not in keys and "precision" in keys
+    assert spec_hash(SweepSpec.from_toml(file)) == spec_hash(spec)

@@ -593,6 +593,9 @@ def spec_toml(spec: Mapping[str, Any]) -> str:
             }
         elif item is not None and item != {}:
             data[key] = item
+    if data.get("precision") is not None:
+        # A target replaces the fixed size: a sweep file may not give both.
+        data.pop("games", None)
     if not data.get("variants"):
         data.pop("variants", None)
     return tomlio.dumps(data)
@@ -619,7 +622,15 @@ def spec_command(spec: Mapping[str, Any], out: str | Path) -> str | None:
     policies = spec.get("policies", "random")
     if policies != "random":
         words += ["--policy", _option_text(policies)]
-    words += ["--games", str(spec["games"]), "--seed", str(spec["seed"])]
+    if spec.get("precision") is not None:
+        words += ["--precision", str(spec["precision"])]
+        if spec.get("pilot", DEFAULT_PILOT) != DEFAULT_PILOT:
+            words += ["--pilot", str(spec["pilot"])]
+        if spec.get("max_games", DEFAULT_MAX_GAMES) != DEFAULT_MAX_GAMES:
+            words += ["--max-games", str(spec["max_games"])]
+    else:
+        words += ["--games", str(spec["games"])]
+    words += ["--seed", str(spec["seed"])]
     if spec.get("chunk_size", DEFAULT_CHUNK_SIZE) != DEFAULT_CHUNK_SIZE:
         words += ["--chunk-size", str(spec["chunk_size"])]
     if spec.get("summary_only"):
