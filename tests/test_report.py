@@ -261,7 +261,7 @@ def test_grid_sweep_gets_factorial_effects(tmp_path: Path, stand_in_kernel: None
     spec = SweepSpec.from_options(
         preset="app", vary=["six_limit=0,3", "finish=exact,bounce"], games=60, seed=3
     )
-    run_sweep(spec, tmp_path / "grid", quiet=True)
+    run_sweep(spec, tmp_path / "grid")
     page = make_report(tmp_path / "grid", tmp_path / "report")
     effects = pd.read_csv(page.parent / "factorial_effects.csv")
     turns = effects[effects["response"] == "turns"].set_index("term")["effect"]

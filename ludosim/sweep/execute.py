@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -151,7 +150,7 @@ def run_sweep(
     dask: str | Any | None = None,
     workers: int | None = None,
     threads: int | None = None,
-    quiet: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SweepResult:
     """Play every cell of `spec` into the folder `out`, resuming what is already there.
 
@@ -159,9 +158,10 @@ def run_sweep(
     processes; `"tcp://host:port"` uses a running scheduler; a
     `distributed.Client` is used as it is (any cluster built in Python). `threads` is the
     kernel's thread count per chunk (default: all cores of the machine, split
-    between the workers of a LocalCluster). `quiet=None` shows a progress bar
-    only when stdout is a terminal. Ctrl-C stops after the chunk being written;
-    running the same call again resumes.
+    between the workers of a LocalCluster). `progress`, if given, is called as
+    `progress(games_done, games_total)` (over all cells, finished chunks on disk
+    included) at the start and after each chunk is written. Ctrl-C stops after
+    the chunk being written; running the same call again resumes.
     """
     from ludosim import __version__
 
@@ -169,7 +169,7 @@ def run_sweep(
     spec_id = spec_hash(spec, cells)
     folder = store.open_folder(out, spec, cells, spec_id, new=new, version=__version__)
     try:
-        return _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
+        return _run(spec, cells, spec_id, folder, dask, workers, threads, progress)
     finally:
         folder.close()
 
@@ -182,7 +182,7 @@ def _run(
     dask: str | Any | None,
     workers: int | None,
     threads: int | None,
-    quiet: bool | None,
+    progress: Callable[[int, int], None] | None,
 ) -> SweepResult:
     started = time.perf_counter()
     store.remove_stale_temporaries(folder.root)
@@ -240,15 +240,7 @@ def _run(
     folder.save_manifest()
 
     total_games = sum(c.games for c in cells)
-    todo_games = sum(t.games for t in todo)
-    cells_done = sum(1 for n in left_in_cell.values() if n == 0)
-    progress = _Progress(
-        enabled=_show_progress(quiet),
-        total_games=total_games,
-        done_games=total_games - todo_games,
-        total_cells=len(cells),
-        done_cells=cells_done,
-    )
+    done_games = [total_games - sum(t.games for t in todo)]
     lock = threading.Lock()
     last_save = [time.monotonic()]
 
@@ -270,18 +262,22 @@ def _run(
             result.games_computed += task.games
             run_log["computed"] = result.chunks_computed
             left_in_cell[task.cell] -= 1
+            done_games[0] += task.games
             if time.monotonic() - last_save[0] >= MANIFEST_INTERVAL_S:
                 folder.save_manifest()
                 last_save[0] = time.monotonic()
-        progress.advance(task.games, cell_done=left_in_cell[task.cell] == 0)
+        if progress is not None:
+            progress(done_games[0], total_games)
 
     status = "failed"
     try:
-        with progress:
-            for message in result.repaired:
-                progress.note(message)
-            if todo:  # nothing to do: no cluster to start
-                _write_all(_execute(todo, dask, workers, threads), record)
+        for message in result.repaired:
+            # Logged, so a run without a terminal (a batch job) still leaves a trace.
+            _log.warning(message)
+        if progress is not None:
+            progress(done_games[0], total_games)
+        if todo:  # nothing to do: no cluster to start
+            _write_all(_execute(todo, dask, workers, threads), record)
         status = "complete"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -435,89 +431,3 @@ def _stream_dask(
     finally:
         if in_flight:
             client.cancel(list(in_flight))
-
-
-# --------------------------------------------------------------- progress
-def _show_progress(quiet: bool | None) -> bool:
-    if quiet is not None:
-        return not quiet
-    return sys.stdout.isatty()
-
-
-class _Progress:
-    """A rich progress bar (games, cells done, games/s, ETA), or nothing when quiet."""
-
-    def __init__(
-        self, *, enabled: bool, total_games: int, done_games: int, total_cells: int, done_cells: int
-    ) -> None:
-        self.enabled = enabled
-        self.total_cells = total_cells
-        self.done_cells = done_cells
-        self._bar: Any = None
-        self._task: Any = None
-        self._total = total_games
-        self._done = done_games
-        self.notes: list[str] = []
-
-    def __enter__(self) -> _Progress:
-        if not self.enabled:
-            return self
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            Progress,
-            TaskProgressColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self._bar = Progress(
-            TextColumn("[bold]sweep"),
-            BarColumn(),
-            TaskProgressColumn(),
-            TextColumn("cells {task.fields[cells]}"),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=Console(),
-            refresh_per_second=4,
-        )
-        self._bar.__enter__()
-        self._task = self._bar.add_task(
-            "sweep",
-            total=self._total,
-            completed=self._done,
-            cells=f"{self.done_cells}/{self.total_cells}",
-            rate="",
-        )
-        self._t0 = time.perf_counter()
-        self._games = 0
-        return self
-
-    def advance(self, games: int, *, cell_done: bool) -> None:
-        self.done_cells += int(cell_done)
-        if self._bar is None:
-            return
-        self._games += games
-        rate = self._games / max(time.perf_counter() - self._t0, 1e-9)
-        self._bar.update(
-            self._task,
-            advance=games,
-            cells=f"{self.done_cells}/{self.total_cells}",
-            rate=f"{rate:,.0f} games/s",
-        )
-
-    def note(self, message: str) -> None:
-        self.notes.append(message)
-        # Also to logging, so a quiet run (a batch job) still leaves a trace.
-        _log.warning(message)
-        if self._bar is not None:
-            from rich.markup import escape
-
-            self._bar.console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(*exc)
