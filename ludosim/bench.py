@@ -135,6 +135,7 @@ def run_bench(
         if progress is not None:
             progress(done, total)
 
+    advance(0)
     rows = []
     for name in names:
         rules = _rules(name)

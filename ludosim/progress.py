@@ -38,6 +38,8 @@ class _RateColumn(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
+        if not speed and task.elapsed and task.completed:
+            speed = task.completed / task.elapsed  # too few updates yet for the window
         return Text(f"{speed:,.0f} games/s" if speed else "", style="progress.data.speed")
 
 

@@ -386,6 +386,8 @@ def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) 
     hist = np.zeros((2, HIST_BINS), dtype=np.int64)
     block = chunk * _SUMMARY_BLOCK_CHUNKS
     done = 0
+    if progress is not None:
+        progress(0, prep["games"])
     while done < prep["games"]:
         games = min(block, prep["games"] - done)
         chunks = -(-games // chunk)
@@ -444,8 +446,8 @@ def simulate(
     task) change speed only, never the rows. `first_game` offsets the game
     indices, so runs can be split and concatenated. With `summary=True` a
     `Summary` of aggregates is returned instead of the rows. `progress`, if
-    given, is called as `progress(games_done, games)` while the games are
-    played: the kernel then runs on slices of about `SLICE_SECONDS` of games
+    given, is called as `progress(games_done, games)` at the start and while
+    the games are played: the kernel then runs on slices of about `SLICE_SECONDS` of games
     each, which gives the same rows (game g depends only on the seed and g).
 
     `df.attrs` records the rules (dict and hash), seed, policies, start,
@@ -495,8 +497,8 @@ def _slices(prep: dict[str, Any], progress: Progress | None) -> Iterator[tuple[i
     """Game ranges [start, stop) to play in turn; one range when nobody watches progress.
 
     Each slice after the first is sized from the speed of the one before (about
-    `SLICE_SECONDS` of games, at least one chunk per thread), and `progress` is
-    called after each.
+    `SLICE_SECONDS` of games, at least one chunk per thread); `progress` is
+    called at the start and after each slice.
     """
     games = prep["games"]
     if progress is None:
@@ -505,6 +507,7 @@ def _slices(prep: dict[str, Any], progress: Progress | None) -> Iterator[tuple[i
     smallest = prep["chunk"] * prep["threads"]
     size = smallest
     start = 0
+    progress(0, games)
     while start < games:
         stop = min(games, start + size)
         began = time.perf_counter()
