@@ -22,7 +22,6 @@ from rich.progress import (
     Task,
     TaskProgressColumn,
     TextColumn,
-    TimeElapsedColumn,
     TimeRemainingColumn,
 )
 from rich.text import Text
@@ -40,7 +39,8 @@ class _RateColumn(ProgressColumn):
         speed = task.finished_speed or task.speed
         if not speed and task.elapsed and task.completed:
             speed = task.completed / task.elapsed  # too few updates yet for the window
-        return Text(f"{speed:,.0f} games/s" if speed else "", style="progress.data.speed")
+        text = f"{speed:,.0f} games/s" if speed else ""
+        return Text(text, style="progress.data.speed", no_wrap=True)
 
 
 class GameProgress:
@@ -60,12 +60,12 @@ class GameProgress:
     def __enter__(self) -> GameProgress:
         if self.enabled:
             self._bar = Progress(
+                # Narrow enough for an 80-column terminal.
                 TextColumn(f"[bold]{self.label}"),
-                BarColumn(),
+                BarColumn(bar_width=20),
                 TaskProgressColumn(),
-                TextColumn("{task.completed:,.0f}/{task.total:,.0f} games"),
+                TextColumn("{task.completed:,.0f}/{task.total:,.0f}"),
                 _RateColumn(),
-                TimeElapsedColumn(),
                 TextColumn("ETA"),
                 TimeRemainingColumn(),
                 console=self.console or Console(stderr=True),
