@@ -421,8 +421,7 @@ def test_progress_bar_on_a_terminal_and_quiet_otherwise(monkeypatch: pytest.Monk
     plain = invoke(*args)  # stderr is not a terminal here: no bar
     assert plain.exit_code == 0, plain.stderr
     assert "games/s" not in plain.stderr and "ETA" not in plain.stderr
-    monkeypatch.setattr("ludosim.progress.sys.stderr.isatty", lambda: True, raising=False)
-    monkeypatch.setattr("ludosim.cli.wanted", lambda quiet: not quiet)
+    monkeypatch.setattr("ludosim.cli.wanted", lambda quiet: not quiet)  # as on a terminal
     shown = invoke(*args)
     assert shown.exit_code == 0, shown.stderr
     assert "simulate" in shown.stderr and "2,000/2,000" in shown.stderr
@@ -431,6 +430,22 @@ def test_progress_bar_on_a_terminal_and_quiet_otherwise(monkeypatch: pytest.Monk
     quiet = invoke(*args, "-q")
     assert quiet.exit_code == 0 and quiet.stderr == ""
     assert quiet.stdout == plain.stdout
+
+
+def test_bar_wanted_only_on_a_terminal_without_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ludosim import progress
+
+    class Stream:
+        def __init__(self, tty: bool) -> None:
+            self.tty = tty
+
+        def isatty(self) -> bool:
+            return self.tty
+
+    monkeypatch.setattr(progress.sys, "stderr", Stream(True))
+    assert progress.wanted(quiet=False) and not progress.wanted(quiet=True)
+    monkeypatch.setattr(progress.sys, "stderr", Stream(False))
+    assert not progress.wanted(quiet=False)
 
 
 # --------------------------------------------------------------------------- policies
