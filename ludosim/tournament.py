@@ -9,7 +9,9 @@ win rate is its wins over the games it played in all its seats.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -24,6 +26,13 @@ def rotations(policies: Sequence[str]) -> list[tuple[str, ...]]:
     return [tuple(policies[(s + r) % n] for s in range(n)) for r in range(n)]
 
 
+def _offset(
+    progress: Callable[[int, int], None], before: int, total: int, done: int, _: int
+) -> None:
+    """One rotation's progress as progress of the whole tournament."""
+    progress(before + done, total)
+
+
 def tournament(
     rules: Rules,
     policies: Sequence[str],
@@ -31,6 +40,7 @@ def tournament(
     seed: int,
     simulate_fn: Callable[..., pd.DataFrame] | None = None,
     threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> pd.DataFrame:
     """Win rate of each distinct policy over all rotations, with Wilson 95% CIs.
 
@@ -39,6 +49,8 @@ def tournament(
     games, wins, win_rate, ci_low, ci_high, fair (1 / players: the rate of a
     policy no better than the others). The tally is `ludosim.analysis.policy_wins`,
     which `analysis.win_table` uses for the same tournament played as a sweep.
+    `progress`, if given, is called as `progress(games_done, games_total)` while
+    the rotations are played.
     """
     if simulate_fn is None:
         from ludosim.simulate import simulate as simulate_fn
@@ -48,13 +60,17 @@ def tournament(
     if per_rotation < 1:
         raise ValueError(f"games={games} is too few for {n} rotations; use at least {n}")
     seatings = []
+    played = per_rotation * n
     for r, seating in enumerate(rotations(names)):
+        kwargs: dict[str, Any] = {}
+        if progress is not None:
+            kwargs["progress"] = functools.partial(_offset, progress, r * per_rotation, played)
         df = simulate_fn(
             rules, per_rotation, seed, policies=list(seating), first_game=r * per_rotation,
-            threads=threads,
+            threads=threads, **kwargs,
         )  # fmt: skip
         seatings.append((seating, df["winner"].to_numpy()))
     table = policy_wins(seatings)
     table.insert(1, "seats", [names.count(name) for name in table["policy"]])
-    table.insert(2, "games", per_rotation * n)
+    table.insert(2, "games", played)
     return table.drop(columns="seat_games")

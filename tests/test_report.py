@@ -312,7 +312,7 @@ def _sweep(tmp_path: Path, name: str, **options: object) -> Path:
     from ludosim.sweep import run_sweep
 
     spec = SweepSpec.from_options(games=60, seed=3, **options)  # type: ignore[arg-type]
-    run_sweep(spec, tmp_path / name, quiet=True)
+    run_sweep(spec, tmp_path / name)
     return make_report(tmp_path / name, tmp_path / f"{name}-report")
 
 

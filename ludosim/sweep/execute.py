@@ -27,7 +27,6 @@ import contextlib
 import dataclasses
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -198,7 +197,7 @@ def run_sweep(
     dask: str | Any | None = None,
     workers: int | None = None,
     threads: int | None = None,
-    quiet: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SweepResult:
     """Play every cell of `spec` into the folder `out`, resuming what is already there.
 
@@ -206,10 +205,12 @@ def run_sweep(
     processes; `"tcp://host:port"` uses a running scheduler; a
     `distributed.Client` is used as it is (any cluster built in Python). `threads` is the
     kernel's thread count per chunk (default: all cores of the machine, split
-    between the workers of a LocalCluster). `quiet=None` shows a progress bar
-    only when stdout is a terminal. Ctrl-C stops after the chunk being written;
-    running the same call again resumes. With `spec.precision` the cells are
-    played in two stages (pilot, then the games the target needs) and
+    between the workers of a LocalCluster). `progress`, if given, is called as
+    `progress(games_done, games_total)` (over all cells, finished chunks on disk
+    included) at the start and after each chunk is written. Ctrl-C stops after
+    the chunk being written; running the same call again resumes. With
+    `spec.precision` the cells are played in two stages (pilot, then the games
+    the target needs; `progress` counts each stage's games) and
     `SweepResult.precision` holds what each cell achieved.
     """
     from ludosim import __version__
@@ -219,8 +220,8 @@ def run_sweep(
     folder = store.open_folder(out, spec, cells, spec_id, new=new, version=__version__)
     try:
         if spec.precision is None:
-            return _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
-        return _run_to_precision(spec, cells, spec_id, folder, dask, workers, threads, quiet)
+            return _run(spec, cells, spec_id, folder, dask, workers, threads, progress)
+        return _run_to_precision(spec, cells, spec_id, folder, dask, workers, threads, progress)
     finally:
         folder.close()
 
@@ -233,14 +234,14 @@ def _run_to_precision(
     dask: str | Any | None,
     workers: int | None,
     threads: int | None,
-    quiet: bool | None,
+    progress: Callable[[int, int], None] | None,
 ) -> SweepResult:
     """Stein's two stages: the pilot chunks, then every cell up to its planned games."""
     target = spec.target()
     assert target is not None  # only called with a precision target
     runs = len(folder.manifest["runs"])
     try:
-        first = _run(spec, pilots, spec_id, folder, dask, workers, threads, quiet)
+        first = _run(spec, pilots, spec_id, folder, dask, workers, threads, progress)
     finally:
         _tag_run(folder, runs, "pilot")
     plans: dict[str, CellPlan] = {}
@@ -254,7 +255,7 @@ def _run_to_precision(
     _record_precision(spec, target, cells, plans, spec_id, folder)
     runs = len(folder.manifest["runs"])
     try:
-        second = _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
+        second = _run(spec, cells, spec_id, folder, dask, workers, threads, progress)
     finally:
         _tag_run(folder, runs, "second")
     _record_precision(spec, target, cells, plans, spec_id, folder)
@@ -344,7 +345,7 @@ def _run(
     dask: str | Any | None,
     workers: int | None,
     threads: int | None,
-    quiet: bool | None,
+    progress: Callable[[int, int], None] | None,
 ) -> SweepResult:
     started = time.perf_counter()
     store.remove_stale_temporaries(folder.root)
@@ -402,15 +403,7 @@ def _run(
     folder.save_manifest()
 
     total_games = sum(c.games for c in cells)
-    todo_games = sum(t.games for t in todo)
-    cells_done = sum(1 for n in left_in_cell.values() if n == 0)
-    progress = _Progress(
-        enabled=_show_progress(quiet),
-        total_games=total_games,
-        done_games=total_games - todo_games,
-        total_cells=len(cells),
-        done_cells=cells_done,
-    )
+    done_games = [total_games - sum(t.games for t in todo)]
     lock = threading.Lock()
     last_save = [time.monotonic()]
 
@@ -432,18 +425,22 @@ def _run(
             result.games_computed += task.games
             run_log["computed"] = result.chunks_computed
             left_in_cell[task.cell] -= 1
+            done_games[0] += task.games
             if time.monotonic() - last_save[0] >= MANIFEST_INTERVAL_S:
                 folder.save_manifest()
                 last_save[0] = time.monotonic()
-        progress.advance(task.games, cell_done=left_in_cell[task.cell] == 0)
+        if progress is not None:
+            progress(done_games[0], total_games)
 
     status = "failed"
     try:
-        with progress:
-            for message in result.repaired:
-                progress.note(message)
-            if todo:  # nothing to do: no cluster to start
-                _write_all(_execute(todo, dask, workers, threads), record)
+        for message in result.repaired:
+            # Logged, so a run without a terminal (a batch job) still leaves a trace.
+            _log.warning(message)
+        if progress is not None:
+            progress(done_games[0], total_games)
+        if todo:  # nothing to do: no cluster to start
+            _write_all(_execute(todo, dask, workers, threads), record)
         status = "complete"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -597,89 +594,3 @@ def _stream_dask(
     finally:
         if in_flight:
             client.cancel(list(in_flight))
-
-
-# --------------------------------------------------------------- progress
-def _show_progress(quiet: bool | None) -> bool:
-    if quiet is not None:
-        return not quiet
-    return sys.stdout.isatty()
-
-
-class _Progress:
-    """A rich progress bar (games, cells done, games/s, ETA), or nothing when quiet."""
-
-    def __init__(
-        self, *, enabled: bool, total_games: int, done_games: int, total_cells: int, done_cells: int
-    ) -> None:
-        self.enabled = enabled
-        self.total_cells = total_cells
-        self.done_cells = done_cells
-        self._bar: Any = None
-        self._task: Any = None
-        self._total = total_games
-        self._done = done_games
-        self.notes: list[str] = []
-
-    def __enter__(self) -> _Progress:
-        if not self.enabled:
-            return self
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            Progress,
-            TaskProgressColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self._bar = Progress(
-            TextColumn("[bold]sweep"),
-            BarColumn(),
-            TaskProgressColumn(),
-            TextColumn("cells {task.fields[cells]}"),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=Console(),
-            refresh_per_second=4,
-        )
-        self._bar.__enter__()
-        self._task = self._bar.add_task(
-            "sweep",
-            total=self._total,
-            completed=self._done,
-            cells=f"{self.done_cells}/{self.total_cells}",
-            rate="",
-        )
-        self._t0 = time.perf_counter()
-        self._games = 0
-        return self
-
-    def advance(self, games: int, *, cell_done: bool) -> None:
-        self.done_cells += int(cell_done)
-        if self._bar is None:
-            return
-        self._games += games
-        rate = self._games / max(time.perf_counter() - self._t0, 1e-9)
-        self._bar.update(
-            self._task,
-            advance=games,
-            cells=f"{self.done_cells}/{self.total_cells}",
-            rate=f"{rate:,.0f} games/s",
-        )
-
-    def note(self, message: str) -> None:
-        self.notes.append(message)
-        # Also to logging, so a quiet run (a batch job) still leaves a trace.
-        _log.warning(message)
-        if self._bar is not None:
-            from rich.markup import escape
-
-            self._bar.console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(*exc)
