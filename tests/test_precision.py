@@ -248,7 +248,7 @@ def _achieved_from_rows(path: Path) -> tuple[float, float]:
 
 def test_two_stage_sweep_reaches_the_target(tmp_path: Path, calls: list) -> None:
     out = tmp_path / "out"
-    result = run_sweep(precision_spec(), out, quiet=True)
+    result = run_sweep(precision_spec(), out)
     status = precision_status(out).iloc[0]
     # 1pp on a win rate near 1/4 needs about (1.96 * 0.43 / 0.01)^2 ~ 7,000 games:
     # the second stage ran, as games 2000.. of the same streams.
@@ -274,7 +274,7 @@ def test_two_stage_sweep_reaches_the_target(tmp_path: Path, calls: list) -> None
 
 def test_mean_turns_target(tmp_path: Path, calls: list) -> None:
     out = tmp_path / "out"
-    run_sweep(precision_spec(precision="3turn"), out, quiet=True)
+    run_sweep(precision_spec(precision="3turn"), out)
     status = precision_status(out).iloc[0]
     turns = results.load(out)["turns"].to_numpy(float)
     assert len(turns) == status["games"] == status["planned"] > 2_000
@@ -303,7 +303,7 @@ def test_resume_after_the_pilot_gives_the_same_rows(
 
     monkeypatch.setattr(sweep_execute, "_kernel", lambda: stop_after_pilot)
     with pytest.raises(KeyboardInterrupt):
-        run_sweep(spec, out, quiet=True)
+        run_sweep(spec, out)
     manifest = results.load_manifest(out)
     assert manifest["complete"] is False
     assert [(r["stage"], r["status"]) for r in manifest["runs"]] == [
@@ -324,18 +324,18 @@ def test_resume_after_the_pilot_gives_the_same_rows(
             lambda r, g, s, **k: calls.append((k.get("first_game", 0), g)) or simulate(r, g, s, **k)
         ),
     )
-    resumed = run_sweep(spec, out, quiet=True)
+    resumed = run_sweep(spec, out)
     assert all(start >= spec.pilot for start, _ in calls)  # the pilot is not replayed
     assert resumed.complete and resumed.cells[0].games == planned
     clean = tmp_path / "clean"
-    run_sweep(spec, clean, quiet=True)
+    run_sweep(spec, clean)
     pdt.assert_frame_equal(results.load(out), results.load(clean))
     assert precision_status(out).equals(precision_status(clean))
 
 
 def test_cap_stops_short_and_says_so(tmp_path: Path, calls: list) -> None:
     out = tmp_path / "out"
-    run_sweep(precision_spec(max_games=3_000), out, quiet=True)
+    run_sweep(precision_spec(max_games=3_000), out)
     status = precision_status(out).iloc[0]
     assert (status["games"], status["planned"]) == (3_000, 3_000)
     assert bool(status["capped"]) and not bool(status["met"])
@@ -359,7 +359,7 @@ def test_summary_chunks_give_the_same_totals(tmp_path: Path) -> None:
 
 def test_fixed_size_sweep_has_no_precision_section(tmp_path: Path, calls: list) -> None:
     spec = SweepSpec.from_options(preset="app", games=300, seed=1)
-    run_sweep(spec, tmp_path / "out", quiet=True)
+    run_sweep(spec, tmp_path / "out")
     assert "precision" not in json.loads((tmp_path / "out" / store.MANIFEST).read_text())
     assert "precision" not in spec.to_dict()
     assert precision_status(tmp_path / "out").empty
