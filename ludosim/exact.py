@@ -38,9 +38,7 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -739,63 +737,3 @@ def format_exact(result: ExactResult, rows: int = 12) -> str:
         lines.append(f"{t:>7}{result.turns_pmf[t]:>12.6f}{cdf[t]:>12.6f}")
     lines.append(f"mass beyond the cutoffs: {result.tail_mass:.2e}")
     return "\n".join(lines)
-
-
-AGREEMENT_CASES: tuple[tuple[str, int], ...] = (
-    ("app", 1),
-    ("italian", 1),
-    ("danish", 1),
-    ("danish-globe", 1),
-    ("killer", 1),
-    ("app", 2),
-    ("italian", 2),
-    ("danish", 2),
-    ("danish-globe", 2),
-    ("killer", 2),
-)
-
-
-def agreement_table(
-    games: int,
-    seed: int,
-    simulate_fn: Callable[[Rules, int, int], Iterable[int] | Any],
-    cases: Iterable[tuple[str, int]] = AGREEMENT_CASES,
-) -> list[dict[str, Any]]:
-    """Exact vs simulated mean turns for each (preset, pieces), for `make verify`.
-
-    `simulate_fn(rules, games, seed)` returns the turns of `games` solo games:
-    an array-like of ints, or a DataFrame with a `turns` column (as
-    `ludosim.simulate.simulate` returns). Each row holds the exact and the
-    simulated mean, the standard error of the simulated mean (from the exact
-    variance) and z = (simulated - exact) / SE; |z| > 3 means disagreement.
-    """
-    rows = []
-    for name, pieces in cases:
-        rules = Rules.preset(name).replace(players=1, pieces=pieces)
-        exact = solve(rules, label=name)
-        sim = simulate_fn(rules, games, seed)
-        turns = np.asarray(sim["turns"] if hasattr(sim, "columns") else sim, dtype=np.float64)
-        se = math.sqrt(exact.var_turns / len(turns))
-        mean = float(turns.mean())
-        rows.append(
-            {
-                "preset": name,
-                "pieces": pieces,
-                "exact_mean": exact.mean_turns,
-                "sim_mean": mean,
-                "se": se,
-                "z": (mean - exact.mean_turns) / se,
-                "games": len(turns),
-            }
-        )
-    return rows
-
-
-def reference_turns(rules: Rules, games: int, seed: int) -> np.ndarray:
-    """Turns of `games` solo games of the reference engine (a `simulate_fn` for the table)."""
-    from ludosim.reference.game import play_game
-
-    return np.array(
-        [play_game(rules, seed=seed, game=g, record=False).turns for g in range(games)],
-        dtype=np.int64,
-    )

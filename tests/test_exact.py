@@ -20,9 +20,11 @@ Three kinds of checks:
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import os
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -35,9 +37,7 @@ from ludosim.exact import (
     _pos,
     _SoloGame,
     _state,
-    agreement_table,
     format_exact,
-    reference_turns,
     solve,
     solve_preset,
 )
@@ -358,8 +358,26 @@ def test_reference_engine_agrees_with_the_exact_failed_start_try() -> None:
     _check_agreement(exact, turns, rolls)
 
 
+def _reference_turns(rules: Rules, games: int, seed: int) -> np.ndarray:
+    """Turns of `games` solo games of the reference engine."""
+    return np.array(
+        [play_game(rules, seed=seed, game=g, record=False).turns for g in range(games)],
+        dtype=np.int64,
+    )
+
+
+def _agreement_script():
+    """`benchmarks/exact_agreement.py` (the agreement table of `make verify`) as a module."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "exact_agreement.py"
+    spec = importlib.util.spec_from_file_location("exact_agreement", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_agreement_table_rows() -> None:
-    rows = agreement_table(200, 5, reference_turns, cases=[("danish", 1)])
+    agreement_table = _agreement_script().agreement_table
+    rows = agreement_table(200, 5, _reference_turns, cases=[("danish", 1)])
     (row,) = rows
     assert row["preset"] == "danish" and row["pieces"] == 1 and row["games"] == 200
     assert abs(row["z"]) < Z_LIMIT
@@ -369,7 +387,7 @@ def test_agreement_table_rows() -> None:
 def test_chi_square_detects_a_wrong_distribution() -> None:
     """The goodness-of-fit helper has power: Danish games against the App distribution."""
     danish = _solo("danish", pieces=1)
-    turns = reference_turns(danish, 1000, 3)
+    turns = _reference_turns(danish, 1000, 3)
     _, _, p = _chi_square(solve_preset("app").turns_pmf, turns)
     assert p < 1e-6
 

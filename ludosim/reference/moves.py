@@ -44,7 +44,6 @@ class MoveResult:
 
     events: list[Event] = field(default_factory=list)
     captures: int = 0  # opponent pieces sent home
-    capturing_piece: bool = False
     finished: bool = False  # the mover reached the goal
     entered: bool = False
     sent_home: bool = False  # the mover went back to its yard
@@ -255,7 +254,6 @@ def play_move(rules: Rules, pos: Position, move: Move) -> MoveResult:
     if alive and pos.progress[seat][piece] == pos.goal:
         result.finished = True
         result.events.append(Finished(seat, piece))
-    result.capturing_piece = result.captures > 0
     return result
 
 
