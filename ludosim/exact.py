@@ -38,9 +38,7 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -74,7 +72,7 @@ MAX_ROLLS = 400_000
 Piece = tuple[int, bool]  # (progress, reversed) during a turn
 Pos = tuple[Piece, ...]  # sorted: pieces are interchangeable
 State = tuple[int, ...]  # sorted progress values at the start of a turn
-Node = tuple[tuple[int, ...], dict[State, int]]  # best plan key, plans per end state
+Node = tuple[tuple[int, ...], dict[Pos, int]]  # best plan key, plans per end position
 
 
 @dataclass(frozen=True)
@@ -341,12 +339,14 @@ def _single_roll_turn(game: _SoloGame, state: State) -> Outcomes:
                 continue
             pending -= 1
             rolls: list[tuple[int | str, int, float]]  # (face, rolls used, probability)
-            if rules.start_attempts == 3 and not game.in_play(pos):
-                # Three-roll start: the first entering face ends the tries; it
-                # is then played like any roll (game.py `start_tries`).
+            if not game.in_play(pos):
+                # Start tries: the first entering face ends them (alone on the
+                # board it always enters); it is then played like any roll
+                # (game.py `start_tries`). Failed tries end the turn.
                 q = 1.0 - p_enter
-                rolls = [(game.entering, k, q ** (k - 1) * p_enter) for k in (1, 2, 3)]
-                out[(_state(pos), n + 3)] += w * q**3  # three failed tries end the turn
+                k = rules.start_attempts
+                rolls = [(game.entering, t, q ** (t - 1) * p_enter) for t in range(1, k + 1)]
+                out[(_state(pos), n + k)] += w * q**k
             else:
                 rolls = [(f, 1, p) for f, p in faces]
             for face, used, p in rolls:
@@ -401,8 +401,9 @@ class _Plans:
     """Uniform choice among the legal Killer plans (plans.py `PlanTree`), by counting.
 
     `node(pos, remaining)` returns the key of the best complete plans from here
-    (rolls used, then used values high to low) and, for every end state, how
-    many of those plans lead there. With no opponents nothing is ever captured,
+    (rolls used, then used values high to low) and, for every end position
+    (reversed flags included: a new roll sequence of the same turn keeps
+    them), how many of those plans lead there. With no opponents nothing is ever captured,
     so forced capture never narrows the plans. Memoised over (pos, remaining),
     shared by every start state.
     """
@@ -417,7 +418,7 @@ class _Plans:
         if found is not None:
             return found
         best: tuple[int, ...] | None = None
-        dist: dict[State, int] = {}
+        dist: dict[Pos, int] = {}
         for face in sorted(set(remaining), reverse=True):
             rest = list(remaining)
             rest.remove(face)
@@ -431,46 +432,71 @@ class _Plans:
                     for end, count in sub_dist.items():
                         dist[end] = dist.get(end, 0) + count
         if best is None:
-            result: Node = ((), {_state(pos): 1})
+            result: Node = ((), {pos: 1})
         else:
             result = (best, dist)
         self.memo[key] = result
         return result
 
-    def outcome(self, pos: Pos, rolls: tuple[int, ...]) -> list[tuple[State, float]]:
-        """End states of the turn with the probability of each under a uniform plan choice."""
+    def outcome(self, pos: Pos, rolls: tuple[int, ...]) -> list[tuple[Pos, float]]:
+        """End positions of the plan with the probability of each under a uniform choice."""
         _, dist = self.node(pos, tuple(sorted(rolls, reverse=True)))
         total = sum(dist.values())
         return [(end, count / total) for end, count in dist.items()]
 
 
 def _plan_turn(game: _SoloGame, plans: _Plans, state: State) -> Outcomes:
-    """Outcomes of one Killer turn (game.py `plan_turn`): roll on while 6, then one plan."""
+    """Outcomes of one Killer turn (game.py `plan_turn`): roll on while 6, then one plan.
+
+    With `bonus_on_finish` each piece a plan brings into the goal earns a new
+    roll sequence of the same turn (alone on the board nothing is captured):
+    a forward recursion over the rolls used, as in `_single_roll_turn`, over
+    (position, pending sequences).
+    """
     rules = game.rules
     faces = _faces(rules)
     p6 = sum(p for f, p in faces if f == 6)
     others = [(int(f), p) for f, p in faces if f != 6]
     out: Outcomes = defaultdict(float)
-    pos = _pos(state)
-    # Starts of the six run: (sixes already in hand, rolls used, probability).
-    starts: list[tuple[int, int, float]] = []
-    if rules.start_attempts == 3 and not game.in_play(pos):
-        q = 1.0 - p6
-        starts = [(1, k, q ** (k - 1) * p6) for k in (1, 2, 3)]
-        out[(state, 3)] += q**3
-    else:
-        starts = [(0, 0, 1.0)]
-    for sixes0, used0, w0 in starts:
-        # Further sixes: j more sixes, then a non-6 face ends the rolling.
-        j, w = 0, w0
-        while w > TURN_EPS and j <= MAX_ROLLS_PER_TURN:
-            for x, px in others:
-                rolls = (6,) * (sixes0 + j) + (x,)
-                n = used0 + j + 1
-                for end, p in plans.outcome(pos, rolls):
-                    out[(end, n)] += w * px * p
-            j += 1
-            w *= p6
+    frontier: dict[int, dict[tuple[Pos, int], float]] = defaultdict(lambda: defaultdict(float))
+    frontier[0][(_pos(state), 1)] = 1.0
+    n = 0
+    while frontier and n <= MAX_ROLLS_PER_TURN:
+        layer = frontier.pop(n, None)
+        if layer is None:
+            n += 1
+            continue
+        for (pos, pending), w in layer.items():
+            if w < BRANCH_EPS:  # negligible branch; its mass is reported as tail
+                continue
+            pending -= 1
+            home = sum(p == game.goal for p, _ in pos)
+            # Starts of the six run: (sixes already in hand, rolls used, probability).
+            starts: list[tuple[int, int, float]] = []
+            if not game.in_play(pos):
+                q = 1.0 - p6
+                k = rules.start_attempts
+                starts = [(1, t, q ** (t - 1) * p6) for t in range(1, k + 1)]
+                out[(_state(pos), n + k)] += w * q**k  # the tries failed: the turn ends
+            else:
+                starts = [(0, 0, 1.0)]
+            for sixes0, used0, w0 in starts:
+                # Further sixes: j more sixes, then a non-6 face ends the rolling.
+                j, wj = 0, w0
+                while wj > TURN_EPS and j <= MAX_ROLLS_PER_TURN:
+                    for x, px in others:
+                        rolls = (6,) * (sixes0 + j) + (x,)
+                        m = n + used0 + j + 1
+                        for end, p in plans.outcome(pos, rolls):
+                            finished = sum(e == game.goal for e, _ in end) - home
+                            left = pending + (finished if rules.bonus_on_finish else 0)
+                            if left > 0 and not game.finished(end):
+                                frontier[m][(end, left)] += w * wj * px * p
+                            else:
+                                out[(_state(end), m)] += w * wj * px * p
+                    j += 1
+                    wj *= p6
+        n += 1
     return out
 
 
@@ -711,63 +737,3 @@ def format_exact(result: ExactResult, rows: int = 12) -> str:
         lines.append(f"{t:>7}{result.turns_pmf[t]:>12.6f}{cdf[t]:>12.6f}")
     lines.append(f"mass beyond the cutoffs: {result.tail_mass:.2e}")
     return "\n".join(lines)
-
-
-AGREEMENT_CASES: tuple[tuple[str, int], ...] = (
-    ("app", 1),
-    ("italian", 1),
-    ("danish", 1),
-    ("danish-globe", 1),
-    ("killer", 1),
-    ("app", 2),
-    ("italian", 2),
-    ("danish", 2),
-    ("danish-globe", 2),
-    ("killer", 2),
-)
-
-
-def agreement_table(
-    games: int,
-    seed: int,
-    simulate_fn: Callable[[Rules, int, int], Iterable[int] | Any],
-    cases: Iterable[tuple[str, int]] = AGREEMENT_CASES,
-) -> list[dict[str, Any]]:
-    """Exact vs simulated mean turns for each (preset, pieces), for `make verify`.
-
-    `simulate_fn(rules, games, seed)` returns the turns of `games` solo games:
-    an array-like of ints, or a DataFrame with a `turns` column (as
-    `ludosim.simulate.simulate` returns). Each row holds the exact and the
-    simulated mean, the standard error of the simulated mean (from the exact
-    variance) and z = (simulated - exact) / SE; |z| > 3 means disagreement.
-    """
-    rows = []
-    for name, pieces in cases:
-        rules = Rules.preset(name).replace(players=1, pieces=pieces)
-        exact = solve(rules, label=name)
-        sim = simulate_fn(rules, games, seed)
-        turns = np.asarray(sim["turns"] if hasattr(sim, "columns") else sim, dtype=np.float64)
-        se = math.sqrt(exact.var_turns / len(turns))
-        mean = float(turns.mean())
-        rows.append(
-            {
-                "preset": name,
-                "pieces": pieces,
-                "exact_mean": exact.mean_turns,
-                "sim_mean": mean,
-                "se": se,
-                "z": (mean - exact.mean_turns) / se,
-                "games": len(turns),
-            }
-        )
-    return rows
-
-
-def reference_turns(rules: Rules, games: int, seed: int) -> np.ndarray:
-    """Turns of `games` solo games of the reference engine (a `simulate_fn` for the table)."""
-    from ludosim.reference.game import play_game
-
-    return np.array(
-        [play_game(rules, seed=seed, game=g, record=False).turns for g in range(games)],
-        dtype=np.int64,
-    )

@@ -19,6 +19,7 @@ from ludosim.reference import (
     best_plans,
     legal_moves,
     pieces_at_risk,
+    play_game,
     play_move,
     play_plan,
     resolve_landing,
@@ -28,6 +29,7 @@ from ludosim.rules import GLOBE, STAR, Rules
 APP, ITALIAN, DANISH, DG, KILLER = (
     Rules.preset(n) for n in ("app", "italian", "danish", "danish-globe", "killer")
 )
+GOAL_K = KILLER.goal
 
 
 # ---------------------------------------------------------------- helpers
@@ -133,6 +135,20 @@ def test_choice_failed_try_resets_the_six_count_whatever_it_shows():
     assert g.stream.exhausted()
 
 
+def test_failed_start_tries_end_the_turn_and_lose_pending_bonus_rolls():
+    """docs/rules.md section 8.3: "When the tries with no piece in play all fail, the turn passes
+    to the
+    next player, and pending bonus rolls of that turn are lost".
+
+    Danish with bonus_on_finish: the 6 brings the last piece in play home (two bonus
+    rolls: the 6 and the finish); the first bonus roll's three tries fail and the
+    second bonus roll is never rolled.
+    """
+    rules = DANISH.replace(bonus_on_finish=True)
+    g = turn(rules, {0: [50, -1, 56, 56]}, [*dice(rules, 6), 0, *dice(rules, 1, 2, 3)])
+    assert g.rolls == 4 and g.pos.progress[0] == [56, -1, 56, 56]
+
+
 def test_choice_app_bonus_on_six_unless_entered():
     """[choice] docs/rules.md section 2: app = unless_entered: a 6 used to enter earns no bonus
     roll, a 6 used to move does."""
@@ -161,13 +177,39 @@ def test_choice_six_limit_counts_every_roll_showing_six():
 def test_choice_danish_six_without_a_move_still_earns_its_bonus():
     """[choice] docs/rules.md section 2: in danish, danish-globe and killer a 6 with no legal move
     still earns its bonus roll (002: a 6 "altid" gives another roll); app and italian end the
-    turn."""
-    block = on_square(DANISH, 1, 0)
-    placed = {0: [-1, 56, 56, 56], 1: [block, block, -1, -1]}
-    g = turn(DANISH, placed, dice(DANISH, 6, 2, 2, 2))
-    assert g.rolls == 4
+    turn. With no piece in play such a 6 is a failed start try instead (docs/rules.md section
+    8.2)."""
+    rules = DANISH.replace(finish="exact")
+    g = turn(rules, {0: [53, 56, 56, 56]}, dice(rules, 6, 3))
+    assert g.rolls == 2 and g.pos.progress[0][0] == 56
     stopped = turn(APP, {0: [53, 56, 56, 56]}, dice(APP, 6))
     assert stopped.rolls == 1
+
+
+def test_failed_start_try_earns_no_bonus_with_one_attempt():
+    """docs/rules.md section 8.2: "A failed start try earns nothing, whatever face it shows and
+    whatever
+    start_attempts is": with no piece in play a 6 that cannot enter ends the try without a
+    bonus roll, for start_attempts = 1 exactly as for 3.
+
+    The star-and-globe die's 6 does not enter; a blocked start square stops the d6's
+    6. With one attempt either ends the turn after one roll, also with a pending bonus
+    roll (a 6 that brought the last piece in play home): failing the start tries ends
+    the turn (docs/rules.md section 8.3). With a piece in play the same 6 earns its bonus.
+    """
+    one = DG.replace(start_attempts=1)
+    g = turn(one, {0: [-1, -1, 56, 56]}, dice(one, 6))
+    assert g.rolls == 1 and g.pos.progress[0] == [-1, -1, 56, 56]
+    g = turn(one, {0: [50, -1, 56, 56]}, dice(one, 6, 6))
+    assert g.rolls == 2 and g.pos.progress[0] == [56, -1, 56, 56]
+    g = turn(one, {0: [40, -1, 56, 56]}, dice(one, 6, 1))
+    assert g.rolls == 2 and g.pos.progress[0] == [47, -1, 56, 56]
+    three = DG.replace(start_attempts=3)
+    assert turn(three, {0: [-1, -1, 56, 56]}, dice(three, 6, 6, 6)).rolls == 3
+    d6 = DANISH.replace(start_attempts=1)
+    block = on_square(d6, 1, 0)
+    g = turn(d6, {0: [-1, 56, 56, 56], 1: [block, block, -1, -1]}, dice(d6, 6))
+    assert g.rolls == 1 and g.pos.progress[0][0] == YARD
 
 
 def test_choice_self_sending_home_move_is_legal_among_others():
@@ -300,6 +342,32 @@ def test_choice_backward_jump_from_the_first_star_goes_to_the_previous_star():
     assert pos.progress[0][0] == 50
 
 
+def test_start_capture_whether_or_not_the_start_square_is_safe():
+    """docs/rules.md section 8.5: start_capture captures a lone opponent on the entering
+    player's own start square whether or not that square is safe in the current toggles.
+
+    Italian's start squares are safe (coexist) and its capture rule spares a lone
+    opponent sharing with an own piece; with start_capture an entering piece captures
+    the lone opponent in both cases.
+    """
+    lone = {0: [-1, 56, 56, 56], 1: [on_square(ITALIAN, 1, 0), -1, -1, -1]}
+    shared = {0: [-1, 0, 56, 56], 1: [on_square(ITALIAN, 1, 0), -1, -1, -1]}
+    unsafe = ITALIAN.replace(safe=("stars",))
+    for rules, placed in ((ITALIAN, lone), (unsafe, shared)):
+        assert resolve_landing(rules, make(rules, placed), 0, 0, 0, entering=True)[0] == LAND
+        taking = rules.replace(start_capture=True)
+        kind, victims = resolve_landing(taking, make(taking, placed), 0, 0, 0, entering=True)
+        assert (kind, victims) == (CAPTURE, [(1, 0)])
+
+
+def test_player_counts_outside_the_preset_ranges_are_played():
+    """docs/rules.md section 8.7: the engine may play any player count the board holds: killer
+    with two players and app with six on six sides are accepted and played to the end."""
+    for rules in (KILLER.replace(players=2), APP.replace(players=6, sides=6)):
+        result = play_game(rules, 3, record=False)
+        assert len(result.places) == rules.players and result.winner >= 0
+
+
 # =========================================== docs/rules.md section 4, star-and-globe die
 def test_choice_die_faces_are_a_parameter():
     """[choice] docs/rules.md section 4: the faces are a rule parameter, so a die with other
@@ -344,6 +412,49 @@ def test_choice_most_rolls_first_capturing_second():
     pos = make(KILLER, placed)
     assert ((0, 6),) in [p.steps for p in all_plans(KILLER, pos, 0, [6, 3]) if p.captures]
     assert all(p.captures == 0 for p in best_plans(all_plans(KILLER, pos, 0, [6, 3])))
+
+
+def test_roll_then_move_bonus_on_capture_rolls_a_new_sequence():
+    """docs/rules.md section 8.8: under roll_then_move "a capture or finish in [a plan] earns a new
+    roll
+    sequence (rolled and planned as a fresh one)", one per capturing move.
+
+    A lone opponent on square 12: the 2 captures it, and the new sequence's 1 moves
+    on. With a six run: both orders of [6, 2] capture on square 22 (the draw picks
+    the first), then a fresh sequence [1]. Without the toggle the turn ends after the
+    first plan.
+    """
+    rules = KILLER.replace(bonus_on_capture=True)
+    lone = {0: [10, GOAL_K, GOAL_K, GOAL_K], 1: [on_square(rules, 1, 12), -1, -1, -1]}
+    g = turn(rules, lone, dice(rules, 2, 1))
+    assert g.pos.progress[0][0] == 13 and g.pos.progress[1][0] == YARD
+    assert g.rolls == 2 and g.stats["captures"][0] == 1
+    assert turn(KILLER, lone, dice(KILLER, 2)).rolls == 1
+    run = {0: [14, GOAL_K, GOAL_K, GOAL_K], 2: [on_square(rules, 2, 22), -1, -1, -1]}
+    g = turn(rules, run, [*dice(rules, 6, 2), 0, *dice(rules, 1)])
+    assert g.pos.progress[0][0] == 23 and g.rolls == 3
+    # Lone opponents on 12 and 18: 6 then 2 captures once (one new sequence), 2 then 6
+    # captures twice (two new sequences) [choice: one per capturing move].
+    two = {
+        0: [10, GOAL_K, GOAL_K, GOAL_K],
+        1: [on_square(rules, 1, 12), -1, -1, -1],
+        2: [on_square(rules, 2, 18), -1, -1, -1],
+    }
+    g = turn(rules, two, [*dice(rules, 6, 2), 0, *dice(rules, 1)])
+    assert g.pos.progress[0][0] == 19 and g.stats["captures"][0] == 1 and g.rolls == 3
+    g = turn(rules, two, [*dice(rules, 6, 2), 1, *dice(rules, 1, 1)])
+    assert g.pos.progress[0][0] == 20 and g.stats["captures"][0] == 2 and g.rolls == 4
+
+
+def test_roll_then_move_bonus_on_finish_rolls_a_new_sequence():
+    """docs/rules.md section 8.8: a piece a plan brings into the goal earns a new roll sequence with
+    bonus_on_finish; with nothing left in play it starts with the start tries (here the
+    first try's 6 enters and the 1 that follows moves the new piece)."""
+    rules = KILLER.replace(bonus_on_finish=True)
+    placed = {0: [55, -1, GOAL_K, GOAL_K]}
+    g = turn(rules, placed, dice(rules, 3, 6, 1))
+    assert g.pos.progress[0] == [GOAL_K, 1, GOAL_K, GOAL_K] and g.rolls == 3
+    assert turn(KILLER, placed, dice(KILLER, 3)).rolls == 1
 
 
 def test_choice_detect_skip_default_one_half():
@@ -403,15 +514,22 @@ def test_choice_backward_walk_stops_on_the_start_square_on_other_boards():
     assert move_of(rules, pos, 0, 3, 0) is None
 
 
-def test_choice_block_capture_on_a_safe_square_follows_safe_landing():
-    """[choice] docs/semantics.md: block_landing = capture "captures all of them, except on
-    a safe square, where safe_landing decides"."""
+def test_block_on_a_safe_square_follows_block_landing():
+    """docs/rules.md section 8.1: "block_landing decides for two or more opponent pieces on any
+    square,
+    safe or not; safe_landing is only about a single protected opponent piece"."""
     rules = APP.replace(safe=("starts",))
     placed = {0: [10, 56, 56, 56], 1: [0, 0, -1, -1]}  # a pair on seat 1's start square 13
-    assert resolve_landing(rules, make(rules, placed), 0, 0, 13) == (LAND, [])
+    for safe_landing in ("coexist", "lander_home"):
+        case = rules.replace(safe_landing=safe_landing)
+        assert resolve_landing(case, make(case, placed), 0, 0, 13) == (CAPTURE, [(1, 0), (1, 1)])
+        for block_landing, kind in (("coexist", LAND), ("lander_home", HOME)):
+            other = case.replace(block_landing=block_landing)
+            assert resolve_landing(other, make(other, placed), 0, 0, 13) == (kind, [])
+    lone = {0: [10, 56, 56, 56], 1: [0, -1, -1, -1]}  # one protected piece: safe_landing
     home = rules.replace(safe_landing="lander_home")
-    assert resolve_landing(home, make(home, placed), 0, 0, 13) == (HOME, [])
-    assert resolve_landing(APP, make(APP, placed), 0, 0, 13)[0] == CAPTURE
+    assert resolve_landing(home, make(home, lone), 0, 0, 13) == (HOME, [])
+    assert resolve_landing(rules, make(rules, lone), 0, 0, 13) == (LAND, [])
 
 
 def test_choice_backward_star_jump_only_where_the_walk_could_go():

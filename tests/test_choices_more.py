@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from scenario_helpers import dice, game, make, move_of, on_square
 
-from ludosim.board import YARD
-from ludosim.reference import all_plans, best_plans, legal_moves, pieces_at_risk, play_move
+from ludosim.reference import all_plans, best_plans, pieces_at_risk, play_move
 from ludosim.rules import Rules
 
 ITALIAN, DANISH, DG, KILLER = (
@@ -41,20 +40,6 @@ def test_choice_plain_bounce_may_leave_a_short_home_column():
     assert pos.progress[0][0] == 47
 
 
-def test_choice_start_capture_ignores_a_safe_start_square():
-    """[choice] docs/rules.md section 3: `start_capture` captures a lone opponent on the
-    entering player's own start square whether or not that square is safe: on the Italian
-    board the start square is safe and the pieces would otherwise share it."""
-    placed = {0: [-1, 56, 56, 56], 1: [on_square(ITALIAN, 1, 0), -1, -1, -1]}
-    shared = make(ITALIAN, placed)
-    play_move(ITALIAN, shared, move_of(ITALIAN, shared, 0, 6, 0))
-    assert shared.progress[1][0] != YARD
-    rules = ITALIAN.replace(start_capture=True)
-    pos = make(rules, placed)
-    assert play_move(rules, pos, move_of(rules, pos, 0, 6, 0)).captures == 1
-    assert pos.progress[1][0] == YARD
-
-
 def test_choice_puster_tie_on_progress_takes_the_lowest_piece_index():
     """[choice] docs/rules.md section 5: when the pieces that could have captured stand
     equally far, the lowest piece index goes home: pieces 0 and 1 share square 10 and
@@ -77,15 +62,3 @@ def test_choice_megajogos_points_with_play_to_end_are_taken_at_the_end():
     assert g.stream.exhausted()
     assert result.places == [1, 2, 3]
     assert result.points == [1000, 250, 11]
-
-
-def test_choice_player_counts_outside_the_seed_ranges_are_played():
-    """[choice] docs/rules.md section 6: the player ranges the seed texts give per preset
-    are not enforced; any count the board holds is played (two Killer players, a solo
-    Italian race, six App players on six sides)."""
-    for rules in (
-        KILLER.replace(players=2),
-        ITALIAN.replace(players=1),
-        Rules.preset("app").replace(players=6, sides=6),
-    ):
-        assert legal_moves(rules, make(rules, {}), 0, 6)

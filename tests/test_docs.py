@@ -48,11 +48,6 @@ WORK_LOG = re.compile(r"\bsession [0-9]|\bissue [0-9]|this\s+session|tried\s+and
 # Generated reports quote run metadata verbatim; they are regenerated, not written.
 UNCHECKED = ("reports/",)
 
-# Tests cited by docs/rules.md that a pending change adds; the list empties when it lands.
-PENDING_TESTS = {
-    "tests/test_choices.py::test_failed_start_try_earns_no_bonus_with_one_attempt",
-    "tests/test_choices.py::test_roll_then_move_bonus_on_capture_rolls_a_new_sequence",
-}
 CITED_TEST = re.compile(r"(tests/[\w/]+\.py)::(test\w*)")
 
 
@@ -116,15 +111,11 @@ def test_every_test_cited_by_the_docs_exists() -> None:
     }
     assert len(cited) > 100  # docs/rules.md pins every [choice] with a test
     names: dict[str, set[str]] = {}
-    missing, landed = [], []
+    missing = []
     for file, name in sorted(cited):
         if file not in names:
             path = ROOT / file
             names[file] = _test_names(path) if path.is_file() else set()
-        key = f"{file}::{name}"
-        if name not in names[file] and key not in PENDING_TESTS:
-            missing.append(key)
-        if name in names[file] and key in PENDING_TESTS:
-            landed.append(key)
+        if name not in names[file]:
+            missing.append(f"{file}::{name}")
     assert not missing, "docs cite tests that do not exist:\n" + "\n".join(missing)
-    assert not landed, "remove from PENDING_TESTS, they exist now:\n" + "\n".join(landed)

@@ -279,3 +279,26 @@ def test_a_seat_finished_in_the_start_position_is_done_after_its_first_turn(pres
         assert ref.row() == kernel, game
     assert (df["place_0"] == 1).all() and (df["winner"] == 0).all()
     assert (df["turns"] == 1).all()  # done after its first turn, as in `Game.play`
+
+
+# Readings of docs/rules.md section 8 that change what is played: a 6 that cannot
+# enter is a failed start try (8.2, here with the star-globe die's 6 and one
+# attempt), Killer's captures and finishes earn new roll sequences (8.8), and
+# a block on a safe square follows block_landing (8.1).
+READING_VARIANTS = {
+    "failed-start-try": ("danish-globe", {"start_attempts": 1}, 300),
+    "killer-bonus-sequences": (
+        "killer",
+        {"bonus_on_capture": True, "bonus_on_finish": True},
+        120,
+    ),
+    "safe-block-capture": ("app", {"safe": ("starts", "stars"), "pass_opponents": "all"}, 300),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(READING_VARIANTS))
+def test_kernel_agrees_on_the_section_8_readings(variant: str) -> None:
+    preset, changes, games = READING_VARIANTS[variant]
+    rules = Rules.preset(preset).replace(**changes)
+    bad = _differences(rules, SEED, range(games))
+    assert not bad, f"{len(bad)} games differ under {variant}:\n" + "\n".join(bad[:5])

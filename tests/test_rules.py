@@ -224,7 +224,6 @@ IMPOSSIBLE: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("danish", {"roll_then_move": True, "die": "star-globe"}, ("roll_then_move", "die")),
     ("killer", {"six_limit": 3}, ("roll_then_move", "six_limit")),
     ("killer", {"bonus_on_six": "never"}, ("roll_then_move", "bonus_on_six")),
-    ("killer", {"bonus_on_capture": True}, ("roll_then_move", "bonus_on_capture")),
     ("app", {"star_jump": "goal"}, ("star_jump", "star_offsets")),
     ("killer", {"star_offsets": ""}, ("star_jump", "star_offsets")),
     ("danish-globe", {"star_offsets": ""}, ("die_faces", "star_offsets")),
@@ -234,6 +233,13 @@ IMPOSSIBLE: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("danish", {"seating": "0,1,2,2"}, ("seating", "sides")),
     ("danish", {"entry": 70}, ("entry", "sides")),
 ]
+
+
+def test_roll_then_move_takes_capture_and_finish_bonuses() -> None:
+    """docs/rules.md section 8.8: roll_then_move with bonus_on_capture or bonus_on_finish is
+    meaningful."""
+    rules = Rules.preset("killer").replace(bonus_on_capture=True, bonus_on_finish=True)
+    assert rules.roll_then_move and rules.bonus_on_capture and rules.bonus_on_finish
 
 
 @pytest.mark.parametrize(("preset", "changes", "fields"), IMPOSSIBLE)

@@ -147,13 +147,27 @@ def test_highest_first_when_not_all_rolls_fit():
 
 def test_no_usable_roll_gives_the_empty_plan():
     """docs/rules.md section 5: a plan uses as many rolls as possible, possibly none: an opponent
-    block on the own start globe stops the entering 6, so the turn passes with nothing played."""
+    block on the own start globe stops the entering 6; in a turn a block right ahead of the only
+    piece in play stops the 3, so the turn passes with nothing played."""
     block = on_square(1, 0)
     placed = {0: [-1, GOAL, GOAL, GOAL], 1: [block, block, -1, -1]}
     assert steps(plans_of(make(placed), [6, 3])) == [()]
-    g = killer_turn(placed, [6, 3])
-    assert g.pos.progress[0][0] == YARD
+    ahead = on_square(1, 11)
+    placed = {0: [10, -1, GOAL, GOAL], 1: [ahead, ahead, -1, -1]}
+    g = killer_turn(placed, [3])
+    assert g.pos.progress[0][:2] == [10, YARD]
     assert any("has no move" in line for line in g.transcript)
+
+
+def test_six_that_cannot_enter_is_a_failed_start_try():
+    """docs/rules.md section 8.2: with no piece in play a 6 that cannot enter (an opponent block on
+    the
+    own start globe) is a failed start try: it earns no further roll of the sequence, the
+    next try follows, and three failed tries end the turn."""
+    block = on_square(1, 0)
+    placed = {0: [-1, GOAL, GOAL, GOAL], 1: [block, block, -1, -1]}
+    g = killer_turn(placed, [6, 6, 3])
+    assert g.rolls == 3 and g.pos.progress[0][0] == YARD
 
 
 # --------------------------------------------------------------- stars

@@ -295,14 +295,25 @@ def test_danish_six_without_a_move_still_earns_its_bonus():
     """docs/rules.md section 2 [choice]: in danish, danish-globe and killer a 6 with no legal move
     still earns its bonus roll: 002 says a 6 "altid" (always) gives another roll.
 
-    An opponent block on seat 0's start square makes entering impossible; the 6
-    still earns a roll, which (nothing in play) gets three start tries.
+    With a piece in play: under an exact finish the piece three squares from the
+    goal cannot play the 6, which still earns a roll (the 3 that brings it home).
     """
+    rules = Rules.preset("danish").replace(finish="exact")
+    g = turn(rules, {0: [53, 56, 56, 56]}, dice(rules, 6, 3))
+    assert g.rolls == 2
+    assert g.pos.progress[0][0] == 56
+
+
+def test_six_that_cannot_enter_is_a_failed_start_try():
+    """docs/rules.md section 8.2: with no piece in play a 6 that cannot enter (an opponent block on
+    the
+    start square) is a failed start try: no bonus roll, the next try follows, and three
+    failed tries end the turn."""
     rules = Rules.preset("danish")
     block = on_square(rules, 1, 0)
     placed = {0: [-1, 56, 56, 56], 1: [block, block, -1, -1]}
-    g = turn(rules, placed, dice(rules, 6, 1, 1, 1))
-    assert g.rolls == 4
+    g = turn(rules, placed, dice(rules, 6, 1, 6))
+    assert g.rolls == 3
     assert g.pos.progress[0][0] == YARD
 
 

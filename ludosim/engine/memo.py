@@ -347,7 +347,7 @@ def _fold_child(w: np.ndarray, acc: int, child: int, face: int, piece: int, capt
     """Fold a child's summary (`w[child:]`), reached by (piece, face), into a node's summary.
 
     Only children whose continuations have the node's best key count
-    (`_merge` / `_better` of `PlanTree`).
+    (the best key of `PlanTree._node`).
     """
     key = w[ix(child + N_BEST)] + plan_key_step(face)
     if key < w[ix(acc + N_BEST)]:

@@ -149,17 +149,14 @@ def resolve_landing(
         # Killer: a piece on another player's start globe is safe except against
         # the piece that player brings out of its yard (seed 000).
         return CAPTURE
-    is_safe = lay[ix(SAFE + sq)]
-    if k >= 2:
+    if k >= 2:  # a block: block_landing decides on every square, safe or not
         rule = lay[R.BLOCK_LANDING]
         if rule == 0:
             return LAND
         if rule == 1:
             return HOME
-        if not is_safe:
-            return CAPTURE
-        # block_landing=capture on a safe square: safety wins, safe_landing decides
-    if is_safe:
+        return CAPTURE
+    if lay[ix(SAFE + sq)]:
         return HOME if lay[R.SAFE_LANDING] == 1 else LAND
     if lay[R.CAPTURE_RULE] == 0 or mine - (sq == sq0) == 0:
         return CAPTURE

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ludosim.engine.layout import FACE_GLOBE, MAX_PIECES, R
+from ludosim.engine.layout import FACE_GLOBE, MAX_PIECES, NONE, R
 from ludosim.engine.memo import choose_plan
 from ludosim.engine.moves import (
     ENTERING,
@@ -97,14 +97,23 @@ def _puster(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> No
 
 
 @njit(**HOT)
-def _start_tries(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> tuple:
-    """Three-roll start: (the entering face or -1 when all three failed, failed tries)."""
+def _start_tries(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> tuple:
+    """Start tries with no piece in play: (the entering face or -1 when all failed, failed tries).
+
+    Up to `start_attempts` rolls; a try succeeds when its face can enter a
+    piece now (`Game.start_tries`): a face that cannot is a failed try and
+    earns nothing.
+    """
     entering = lay[R.ENTERING_FACE]
-    for tries in range(3):
+    attempts = lay[R.START_ATTEMPTS]
+    piece = 0  # every piece is in the yard or the goal: the first in the yard enters
+    while piece < lay[R.PIECES] - 1 and w[ix(PROGRESS + MAX_PIECES * seat + piece)] != YARD:
+        piece += 1
+    for tries in range(attempts):
         face = roll(lay, w, stream)
-        if face == entering:
+        if face == entering and move_target_call(lay, w, seat, piece, face)[0] != NONE:
             return face, tries
-    return -1, 3
+    return -1, attempts
 
 
 @njit(**HOT)
@@ -135,17 +144,16 @@ def single_roll_turn(
     `scoring` goes to `choose_move`. Returns whether the seat got its last
     piece home this turn.
     """
-    three_tries = lay[R.START_ATTEMPTS] == 3
     six_limit = lay[R.SIX_LIMIT]
     pending = 1
     sixes = 0
     home = False
     while pending > 0:
         pending -= 1
-        if three_tries and not in_play(lay, w, seat):
-            face, failed = _start_tries(lay, w, stream)
+        if not in_play(lay, w, seat):
+            face, failed = _start_tries(lay, w, seat, stream)
             if face < 0:
-                break
+                break  # the tries failed: the turn ends, pending bonus rolls are lost
             if failed:
                 sixes = 0  # a failed try earns nothing and resets the six count
         else:
@@ -185,34 +193,51 @@ def single_roll_turn(
 
 @njit(**HOT, inline="always")
 def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, scoring: bool) -> None:
-    """Killer: roll until a non-6, then play all the rolls as one plan."""
-    if lay[R.START_ATTEMPTS] == 3 and not in_play(lay, w, seat):
-        face, _ = _start_tries(lay, w, stream)
-        if face < 0:
-            end_turn(lay, w, seat, stream)
-            return
-    else:
-        face = roll(lay, w, stream)
-    w[ROLLS] = face
-    n = 1
-    while face == 6 and n < MAX_ROLLS:
-        face = roll(lay, w, stream)
-        w[ix(ROLLS + n)] = face
-        n += 1
-    if n == 1:
-        # One roll: the plans are the single moves, no search needed.
-        j = choose_for(lay, w, seat, face, stream, scoring)
-        if j >= 0:
-            row = MOVES + 4 * j
-            apply_move(
-                lay, w, seat, w[ix(row)], w[ix(row + 1)], w[ix(row + 2)], np.int64(STATS), NO
-            )
-        end_turn(lay, w, seat, stream)
-        return
-    choose_plan(lay, w, seat, n, stream)
-    for step in range(w[BEST + B_STEPS]):
-        face = w[ix(CHOSEN + 2 * step)]
-        piece = w[ix(CHOSEN + 2 * step + 1)]
-        target, flags = move_target_call(lay, w, seat, piece, face)
-        apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
+    """Killer: roll until a non-6, then play all the rolls as one plan.
+
+    Each capturing move and each move into the goal of the plan earns a new
+    roll sequence with `bonus_on_capture` / `bonus_on_finish`, rolled and
+    planned afresh (`Game.plan_turn`).
+    """
+    pending = 1
+    while pending > 0:
+        pending -= 1
+        if not in_play(lay, w, seat):
+            face, _ = _start_tries(lay, w, seat, stream)
+            if face < 0:
+                break  # the tries failed: the turn ends, pending sequences are lost
+        else:
+            face = roll(lay, w, stream)
+        w[ROLLS] = face
+        n = 1
+        while face == 6 and n < MAX_ROLLS:
+            face = roll(lay, w, stream)
+            w[ix(ROLLS + n)] = face
+            n += 1
+        captures, reached = 0, 0
+        if n == 1:
+            # One roll: the plans are the single moves, no search needed.
+            j = choose_for(lay, w, seat, face, stream, scoring)
+            if j >= 0:
+                row = MOVES + 4 * j
+                took, home = apply_move(
+                    lay, w, seat, w[ix(row)], w[ix(row + 1)], w[ix(row + 2)], np.int64(STATS), NO
+                )
+                captures += took > 0
+                reached += home
+        else:
+            choose_plan(lay, w, seat, n, stream)
+            for step in range(w[BEST + B_STEPS]):
+                face = w[ix(CHOSEN + 2 * step)]
+                piece = w[ix(CHOSEN + 2 * step + 1)]
+                target, flags = move_target_call(lay, w, seat, piece, face)
+                took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
+                captures += took > 0
+                reached += home
+        if lay[R.BONUS_ON_CAPTURE]:
+            pending += captures
+        if lay[R.BONUS_ON_FINISH]:
+            pending += reached
+        if finished(lay, w, seat):
+            break
     end_turn(lay, w, seat, stream)

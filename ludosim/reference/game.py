@@ -205,12 +205,18 @@ class Game:
             self.single_roll_turn(seat)
 
     def start_tries(self, seat: int) -> tuple[int | str | None, int]:
-        """Three-roll start: (the entering face or None when all failed, tries used)."""
-        for attempt in range(1, 4):
+        """Start tries with no piece in play: (the entering face or None when all failed, tries).
+
+        Up to `start_attempts` rolls; a try succeeds when its face can enter a
+        piece now. A face that cannot (not the entering face, or the start
+        square barred) is a failed try and earns nothing (docs/rules.md section 8.2).
+        """
+        attempts = self.rules.start_attempts
+        for attempt in range(1, attempts + 1):
             face = self.roll(seat, f"start try {attempt}")
-            if is_entering_face(self.rules, face):
+            if is_entering_face(self.rules, face) and legal_moves(self.rules, self.pos, seat, face):
                 return face, attempt
-        return None, 3
+        return None, attempts
 
     def single_roll_turn(self, seat: int) -> None:
         rules, pos = self.rules, self.pos
@@ -218,10 +224,10 @@ class Game:
         skips: list[list[Plan]] = []
         while pending > 0:
             pending -= 1
-            if rules.start_attempts == 3 and not pos.in_play(seat):
+            if not pos.in_play(seat):
                 face, tries = self.start_tries(seat)
                 if face is None:
-                    break
+                    break  # the tries failed: the turn ends, pending bonus rolls are lost
                 if tries > 1:
                     sixes = 0  # a failed try earns nothing and resets the six count
             else:
@@ -249,25 +255,36 @@ class Game:
         self.end_turn(seat, skips)
 
     def plan_turn(self, seat: int) -> None:
-        """Killer: roll until a non-6, then play all the rolls as one plan."""
+        """Killer: roll until a non-6, then play all the rolls as one plan.
+
+        Each capturing move and each move into the goal of the plan earns a
+        new roll sequence with `bonus_on_capture` / `bonus_on_finish`, rolled
+        and planned afresh (docs/rules.md section 8.8).
+        """
         rules, pos = self.rules, self.pos
-        if rules.start_attempts == 3 and not pos.in_play(seat):
-            face, _ = self.start_tries(seat)
-            if face is None:
-                self.end_turn(seat, [])
-                return
-        else:
-            face = self.roll(seat)
-        rolls = [face]
-        while face == 6:
-            face = self.roll(seat)
-            rolls.append(face)
+        pending = 1
         skips: list[list[Plan]] = []
-        plan = self.decide(seat, rolls, skips)
-        if not plan.steps:
-            self.log(f"seat {seat} has no move")
-        for _, result in play_plan(rules, pos, seat, plan):
-            self.account(seat, result)
+        while pending > 0:
+            pending -= 1
+            if not pos.in_play(seat):
+                face, _ = self.start_tries(seat)
+                if face is None:
+                    break  # the tries failed: the turn ends, pending sequences are lost
+            else:
+                face = self.roll(seat)
+            rolls = [face]
+            while face == 6:
+                face = self.roll(seat)
+                rolls.append(face)
+            plan = self.decide(seat, rolls, skips)
+            if not plan.steps:
+                self.log(f"seat {seat} has no move")
+            for _, result in play_plan(rules, pos, seat, plan):
+                self.account(seat, result)
+                pending += int(rules.bonus_on_capture and result.captures > 0)
+                pending += int(rules.bonus_on_finish and result.finished)
+            if pos.finished(seat):
+                break
         self.end_turn(seat, skips)
 
     def face_bonus(self, face: int | str, entered: bool) -> int:

@@ -44,7 +44,6 @@ class MoveResult:
 
     events: list[Event] = field(default_factory=list)
     captures: int = 0  # opponent pieces sent home
-    capturing_piece: bool = False
     finished: bool = False  # the mover reached the goal
     entered: bool = False
     sent_home: bool = False  # the mover went back to its yard
@@ -137,16 +136,14 @@ def resolve_landing(
         # Killer: a piece on another player's start globe is safe except against
         # the piece that player brings out of its yard (seed 000).
         return CAPTURE, opponents
-    safe = board.is_safe(square)
     if k >= 2:
+        # A block: block_landing decides on every square, safe or not (docs/rules.md section 8.1).
         if rules.block_landing == "coexist":
             return LAND, []
         if rules.block_landing == "lander_home":
             return HOME, []
-        if not safe:
-            return CAPTURE, opponents
-        # block_landing=capture on a safe square: safety wins, safe_landing decides [choice]
-    if safe:
+        return CAPTURE, opponents
+    if board.is_safe(square):
         return (HOME, []) if rules.safe_landing == "lander_home" else (LAND, [])
     if rules.capture_rule == "lone_opponent" or own == 0:
         return CAPTURE, opponents
@@ -257,7 +254,6 @@ def play_move(rules: Rules, pos: Position, move: Move) -> MoveResult:
     if alive and pos.progress[seat][piece] == pos.goal:
         result.finished = True
         result.events.append(Finished(seat, piece))
-    result.capturing_piece = result.captures > 0
     return result
 
 

@@ -162,11 +162,6 @@ def _merge(face: int | str, used: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted((face_rank(face), *used), reverse=True))
 
 
-def _better(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
-    """More rolls used wins; then the higher values, compared high to low."""
-    return (len(a), a) > (len(b), b)
-
-
 class PlanTree:
     """Counts and indexes the best plans of `rolls` without listing them.
 
