@@ -600,6 +600,15 @@ def sweep(
     workers: Annotated[
         int | None, typer.Option("--workers", help="Worker processes of --dask local.")
     ] = None,
+    dask_wait: Annotated[
+        float | None,
+        typer.Option(
+            "--dask-wait",
+            metavar="SECONDS",
+            help="Stop when the Dask cluster has had no live worker this long "
+            "(default: say so after 30 s and keep waiting).",
+        ),
+    ] = None,
     threads: Annotated[
         int | None, typer.Option("--threads", "-t", help="Kernel threads per chunk.")
     ] = None,
@@ -617,6 +626,10 @@ def sweep(
     Example: ludosim sweep --preset app --vary six_limit=0,3 --seed 1 --out runs/six
     """
     from ludosim.sweep import plan, run_sweep, spec_from_command
+    from ludosim.sweep.execute import Terminated
+
+    if dask_wait is not None and dask_wait <= 0:
+        raise LudosimError(f"--dask-wait must be a positive number of seconds, got {dask_wait:g}")
 
     spec, folder = spec_from_command(
         spec_file,
@@ -652,8 +665,14 @@ def sweep(
         with _compile_notice(), GameProgress("sweep", wanted(quiet)) as progress:
             result = run_sweep(
                 spec, folder, new=new, dask=dask, workers=workers, threads=threads,
-                progress=progress,
+                progress=progress, dask_wait=dask_wait,
             )  # fmt: skip
+    except Terminated:
+        typer.echo(
+            f"terminated (SIGTERM): finished chunks are kept in {folder}; rerun to resume",
+            err=True,
+        )
+        raise typer.Exit(143) from None
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished chunks are kept in {folder}; rerun to resume", err=True)
         raise typer.Exit(130) from None

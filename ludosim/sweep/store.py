@@ -421,6 +421,17 @@ def write_bytes_atomic(path: Path, data: bytes | memoryview) -> None:
         raise
 
 
+def damage_message(path: Path, exc: BaseException) -> str:
+    """One line for a result file that cannot be read: which file, and what to do."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return f"cannot read {path}: {reason(exc)}"
+    detail = " ".join(str(exc).split())[:160] or type(exc).__name__
+    return (
+        f"{path} is damaged ({detail}); rerun the command that wrote it "
+        "(a sweep recomputes damaged chunks)"
+    )
+
+
 def file_digest(path: Path) -> str:
     """sha256 of a file's bytes, read in blocks."""
     digest = hashlib.sha256()
