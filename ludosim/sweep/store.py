@@ -415,9 +415,12 @@ def write_bytes_atomic(path: Path, data: bytes | memoryview) -> None:
             # The rename must never publish a file whose bytes are still only in flight.
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError) and exc.errno is not None:
+            # Name the file being written, not its temporary (which is gone now).
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
 
 
