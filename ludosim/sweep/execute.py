@@ -559,8 +559,8 @@ def _mark_killed_runs(folder: store.Folder) -> dict[str, Any] | None:
         if run.get("status") == "running":
             run["status"] = "killed"
             run["note"] = (
-                "ended without recording its end (SIGKILL, a crash or a lost machine); "
-                "marked by the next run"
+                "ended without recording its end (SIGKILL, a crash, a lost machine, or a "
+                "disk too full for the manifest); marked by the next run"
             )
             last = run
     return last
