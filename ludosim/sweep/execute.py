@@ -434,15 +434,12 @@ def _run(
                 path, spec_id, cell.id, start, stop, rows, sha256=recorded, deep=True
             )
             if problem is None:
-                if state.get("state") != "done" or recorded is None:
+                if state.get("state") != "done":
                     # Whole on disk but not in the manifest: adopted, not recomputed.
                     result.adopted += 1
-                    state.update(
-                        state="done",
-                        rows=rows,
-                        computed=max(1, state.get("computed", 0)),
-                        sha256=store.file_digest(path),
-                    )
+                    state.update(state="done", rows=rows, computed=max(1, state.get("computed", 0)))
+                if recorded is None:
+                    state["sha256"] = store.file_digest(path)
                 result.chunks_skipped += 1
                 continue
             if problem != "missing":

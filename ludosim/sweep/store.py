@@ -274,7 +274,7 @@ def _ensure_writable(root: Path) -> None:
         probe.unlink()
     except OSError as exc:
         raise SweepError(
-            f"output folder {root} is not writable ({exc.strerror or exc}); choose another --out"
+            f"output folder {root} is not writable ({reason(exc)}); choose another --out"
         ) from None
 
 
@@ -334,7 +334,8 @@ def reason(exc: OSError) -> str:
 
 def write_error(exc: OSError, fallback: Path) -> str:
     """One line naming the file that could not be written and why."""
-    path = exc.filename or fallback
+    # A failed rename names its target second: that is the file meant.
+    path = exc.filename2 or exc.filename or fallback
     return f"cannot write {path}: {reason(exc)}"
 
 
