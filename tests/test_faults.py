@@ -103,7 +103,7 @@ main(["sweep", *{args!r}])
 """
 
 
-def _child(args: list[str], *, delay: float = 0.15, fake: bool = True) -> subprocess.Popen:
+def _child(args: list[str], *, delay: float = 0.3, fake: bool = True) -> subprocess.Popen:
     script = _CHILD.format(tests=str(ROOT / "tests"), args=args, delay=delay, fake=fake)
     return subprocess.Popen(
         [sys.executable, "-c", script], cwd=ROOT, stderr=subprocess.PIPE, text=True

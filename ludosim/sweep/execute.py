@@ -753,9 +753,7 @@ class _WorkerWatch:
                 f"the Dask cluster has had no live workers for {idle:.0f} s (--dask-wait "
                 f"{self.dask_wait:g}); finished chunks are kept, rerun to resume"
             )
-        if not self.told and idle >= min(
-            NO_WORKERS_NOTICE_S, self.dask_wait or NO_WORKERS_NOTICE_S
-        ):
+        if not self.told and idle >= NO_WORKERS_NOTICE_S:
             self.told = True
             until = (
                 f"stopping after {self.dask_wait:g} s without workers"
