@@ -255,6 +255,17 @@ def test_a_lost_manifest_is_rebuilt_from_the_chunk_stamps(
         assert len(list(out.glob(f"{store.MANIFEST}.damaged-*"))) == 1
 
 
+def test_a_damaged_cells_file_is_written_again(tmp_path: Path, kernel: list) -> None:
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    want = results.load_cells(out)
+    _flip(out / store.CELLS, where=0.9)  # in the footer
+    with pytest.raises(results.ResultsError, match="cannot read"):
+        results.load_cells(out)
+    assert run_sweep(small_spec(), out).chunks_computed == 0
+    pdt.assert_frame_equal(results.load_cells(out), want)
+
+
 def test_a_folder_of_another_sweep_without_manifest_is_still_refused(
     tmp_path: Path, kernel: list
 ) -> None:
@@ -414,6 +425,12 @@ def test_a_folder_in_place_of_a_chunk_file_is_one_line(
     assert f"cannot write {chunk}: it is a directory" in line
     assert _leftovers(out) == []
     assert results.load_manifest(out)["runs"][-1]["status"] == "failed"
+
+
+def test_dask_wait_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _cli(["sweep", *CLI_SPEC, "--dask", "local", "--dask-wait", "0"], capsys)
+    assert code == 2
+    assert _one_line(err) == "error: --dask-wait must be a positive number of seconds, got 0"
 
 
 def test_report_into_a_file_or_a_busy_folder_is_one_line(tmp_path: Path) -> None:

@@ -152,7 +152,7 @@ def open_folder(
                 manifest["rebuilt"] = {"at": now(), "why": rebuilt}
             write_json_atomic(root / MANIFEST, manifest)
             _write_cells(root, cells, spec, spec_id)
-        elif not (root / CELLS).exists():
+        elif not _cells_ok(root, spec_id):
             _write_cells(root, cells, spec, spec_id)
     except BaseException:
         lock.close()
@@ -189,6 +189,17 @@ def _rebuild_reason(root: Path, spec_id: str) -> str | None:
     if meta.get(CELLS_META_KEY) == spec_id.encode():
         return f"{MANIFEST} {state}; rebuilt from {CELLS}"
     return None
+
+
+def _cells_ok(root: Path, spec_id: str) -> bool:
+    """cells.parquet is there, readable, and of this sweep (else it is rewritten)."""
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_metadata(root / CELLS).metadata or {}
+    except Exception:  # missing or damaged: either way it is written again
+        return False
+    return meta.get(CELLS_META_KEY) == spec_id.encode()
 
 
 def _stamp(path: Path) -> dict[str, Any] | None:
