@@ -137,7 +137,7 @@ def _new_while_running(
         child.wait()
     # The first sweep finished undisturbed, in its own folder, without duplicates.
     df = results.load(out)
-    assert not df.duplicated(["cell", "game"]).any()
+    assert not df.duplicated(["cell", "game"]).any() and len(df) == 800
     if fake:
         pdt.assert_frame_equal(df, clean)
     assert results.load_manifest(out)["runs"][-1]["status"] == "complete"
@@ -476,8 +476,7 @@ def _signal_then_resume(
     assert resumed.chunks_skipped == len(survivors)
     assert resumed.chunks_computed == 16 - len(survivors) == len(kernel)
     assert {p: p.stat().st_mtime_ns for p in survivors} == survivors
-    if fake:
-        pdt.assert_frame_equal(results.load(out), clean)
+    pdt.assert_frame_equal(results.load(out), clean)
     runs = results.load_manifest(out)["runs"]
     assert [r["status"] for r in runs] == [
         "terminated" if sig == signal.SIGTERM else "killed",
@@ -502,13 +501,19 @@ def test_a_signal_stops_the_sweep_and_resume_gives_identical_rows(
 @pytest.mark.skipif(not VERIFY, reason="LUDOSIM_VERIFY=1 (make verify) only")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_signals_with_the_compiled_kernel(
-    tmp_path: Path, clean: object, kernel: list, sig: int
+    tmp_path: Path, kernel: list, monkeypatch: pytest.MonkeyPatch, sig: int
 ) -> None:
-    _signal_then_resume(tmp_path, clean, kernel, sig, fake=False)
-    real = results.load(tmp_path / "out")
-    monkey = run_sweep  # the same folder, rerun: nothing left to do
-    assert monkey(small_spec(), tmp_path / "out").chunks_computed == 0
-    pdt.assert_frame_equal(results.load(tmp_path / "out"), real)
+    compiled = test_sweep._real_or_fake()
+
+    def counting(rules, games, seed, **kwargs):
+        kernel.append((kwargs.get("first_game", 0), games))
+        return compiled(rules, games, seed, **kwargs)
+
+    monkeypatch.setattr(sweep_execute, "_kernel", lambda: counting)
+    run_sweep(small_spec(), tmp_path / "clean")
+    expected = results.load(tmp_path / "clean")
+    kernel.clear()
+    _signal_then_resume(tmp_path, expected, kernel, sig, fake=False)
 
 
 # --------------------------------------------------------------- Dask
