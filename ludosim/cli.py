@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -528,6 +529,25 @@ def tournament(
     _show(_frame_table(table, title=title))
 
 
+class _NoteHandler(logging.Handler):
+    """Prints what a sweep logs (damaged chunks, Dask workers gone) as `note:` lines."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        typer.echo(f"note: {' '.join(record.getMessage().split())}", err=True)
+
+
+@contextlib.contextmanager
+def _sweep_notes() -> Iterator[None]:
+    """Show the sweep's notes while it runs, once each (not also through logging's fallback)."""
+    logger = logging.getLogger("ludosim.sweep")
+    handler = _NoteHandler(logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
 @app.command(cls=_Command)
 @_clean_errors
 def sweep(
@@ -662,7 +682,7 @@ def sweep(
             )
         return
     try:
-        with _compile_notice(), GameProgress("sweep", wanted(quiet)) as progress:
+        with _sweep_notes(), _compile_notice(), GameProgress("sweep", wanted(quiet)) as progress:
             result = run_sweep(
                 spec, folder, new=new, dask=dask, workers=workers, threads=threads,
                 progress=progress, dask_wait=dask_wait,
@@ -676,8 +696,6 @@ def sweep(
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished chunks are kept in {folder}; rerun to resume", err=True)
         raise typer.Exit(130) from None
-    for message in result.repaired:
-        typer.echo(f"note: {message}", err=True)
     typer.echo(result.describe())
 
 
