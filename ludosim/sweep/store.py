@@ -515,7 +515,7 @@ def check_chunk(
 
 
 def remove_stale_temporaries(root: Path) -> list[Path]:
-    """Delete `.*.tmp` files left by a killed run.
+    """Delete the `.*.tmp` files (and write probes) left by a killed run.
 
     Only call it holding the folder's lock: then no running sweep owns them.
     """
@@ -525,7 +525,7 @@ def remove_stale_temporaries(root: Path) -> list[Path]:
             with contextlib.suppress(OSError):
                 tmp.unlink()
                 removed.append(tmp)
-    for tmp in root.glob(".*.tmp"):
+    for tmp in [*root.glob(".*.tmp"), *root.glob(".probe-*")]:
         with contextlib.suppress(OSError):
             tmp.unlink()
             removed.append(tmp)
