@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -528,6 +529,25 @@ def tournament(
     _show(_frame_table(table, title=title))
 
 
+class _NoteHandler(logging.Handler):
+    """Prints what a sweep logs (damaged chunks, Dask workers gone) as `note:` lines."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        typer.echo(f"note: {' '.join(record.getMessage().split())}", err=True)
+
+
+@contextlib.contextmanager
+def _sweep_notes() -> Iterator[None]:
+    """Show the sweep's notes while it runs, once each (not also through logging's fallback)."""
+    logger = logging.getLogger("ludosim.sweep")
+    handler = _NoteHandler(logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
 @app.command(cls=_Command)
 @_clean_errors
 def sweep(
@@ -600,6 +620,15 @@ def sweep(
     workers: Annotated[
         int | None, typer.Option("--workers", help="Worker processes of --dask local.")
     ] = None,
+    dask_wait: Annotated[
+        float | None,
+        typer.Option(
+            "--dask-wait",
+            metavar="SECONDS",
+            help="Stop when the Dask cluster has had no live worker this long "
+            "(default: say so after 30 s and keep waiting).",
+        ),
+    ] = None,
     threads: Annotated[
         int | None, typer.Option("--threads", "-t", help="Kernel threads per chunk.")
     ] = None,
@@ -617,6 +646,10 @@ def sweep(
     Example: ludosim sweep --preset app --vary six_limit=0,3 --seed 1 --out runs/six
     """
     from ludosim.sweep import plan, run_sweep, spec_from_command
+    from ludosim.sweep.execute import Terminated
+
+    if dask_wait is not None and dask_wait <= 0:
+        raise LudosimError(f"--dask-wait must be a positive number of seconds, got {dask_wait:g}")
 
     spec, folder = spec_from_command(
         spec_file,
@@ -649,16 +682,20 @@ def sweep(
             )
         return
     try:
-        with _compile_notice(), GameProgress("sweep", wanted(quiet)) as progress:
+        with _sweep_notes(), _compile_notice(), GameProgress("sweep", wanted(quiet)) as progress:
             result = run_sweep(
                 spec, folder, new=new, dask=dask, workers=workers, threads=threads,
-                progress=progress,
+                progress=progress, dask_wait=dask_wait,
             )  # fmt: skip
+    except Terminated:
+        typer.echo(
+            f"terminated (SIGTERM): finished chunks are kept in {folder}; rerun to resume",
+            err=True,
+        )
+        raise typer.Exit(143) from None
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished chunks are kept in {folder}; rerun to resume", err=True)
         raise typer.Exit(130) from None
-    for message in result.repaired:
-        typer.echo(f"note: {message}", err=True)
     typer.echo(result.describe())
 
 

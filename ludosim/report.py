@@ -28,8 +28,10 @@ Drawing lives in `ludosim.figures`, which imports matplotlib and Bokeh lazily.
 from __future__ import annotations
 
 import math
+import os
 import re
 import shlex
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +47,7 @@ from ludosim.figures import Panel
 from ludosim.findings import Finding, findings
 from ludosim.results import ResultsError, load, load_cells, load_manifest
 from ludosim.rules import PRESETS, TOGGLES, Rules, format_value, parse_value
+from ludosim.sweep import store
 from ludosim.sweep.spec import POLICIES_KEY, spec_command, spec_toml
 
 if TYPE_CHECKING:
@@ -114,20 +117,47 @@ def make_report(results_path: str | Path, out_dir: str | Path, title: str | None
     `results_path` is anything `ludosim.results.load` reads: a sweep folder (the full
     report), a part of one, or a single Parquet file (`simulate --out`: one cell, no
     provenance beyond the file). Raises `ResultsError` when nothing can be read and
-    `ReportError` when `out_dir` cannot be created.
+    `ReportError` when `out_dir` cannot be created or written (a full disk, a
+    read-only folder: one line naming the file and the cause).
+
+    The files are written into a hidden folder inside `out_dir` under the
+    folder's lock and moved into place only when all of them are written, so a
+    failed report leaves the previous one (or nothing) behind, never part of one.
     """
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ReportError(f"cannot create the report folder {out}: {exc}; choose --out") from None
-    res = _read(Path(results_path), out)
+        raise ReportError(
+            f"cannot create the report folder {out}: {store.reason(exc)}; choose --out"
+        ) from None
+    try:
+        with store.locked(out, "report"):
+            for stale in out.glob(".report-*.tmp"):
+                # Left by a report that was killed: the lock says none is running.
+                shutil.rmtree(stale, ignore_errors=True)
+            stage = out / f".report-{os.getpid()}.tmp"
+            try:
+                stage.mkdir()
+                page = _write_report(Path(results_path), out, stage, title)
+                for item in sorted(stage.iterdir()):
+                    os.replace(item, out / item.name)
+            finally:
+                shutil.rmtree(stage, ignore_errors=True)
+    except OSError as exc:
+        raise ReportError(f"{store.write_error(exc, out)}; the report was not written") from None
+    return out / page.name
+
+
+def _write_report(results_path: Path, out: Path, stage: Path, title: str | None) -> Path:
+    """Every file of the report, written into `stage` (`out` is where they will be)."""
+    res = _read(results_path, out, stage)
     sections = []
     for build in (_lengths, _win_rates, _toggles, _skip, _tournament, _factorial):
-        section = build(res, out)
+        section = build(res, stage)
         if section is not None:
             sections.append(section)
-    sections.append(_cells(res, out))
+    sections.append(_cells(res, stage))
     for section in sections:
         # Every figure, and every table whose caption says what was simulated, says how.
         for item in [*section.figures, *section.tables]:
@@ -135,7 +165,7 @@ def make_report(results_path: str | Path, out_dir: str | Path, title: str | None
                 item.command = res.command
     name = res.manifest.get("spec", {}).get("name") if res.manifest else None
     page_title = title or f"ludosim report: {name or res.path.name}"
-    page = out / "index.html"
+    page = stage / "index.html"
     page.write_text(_render(page_title, res, _findings(res), sections, out), encoding="utf-8")
     return page
 
@@ -159,7 +189,7 @@ def cli_spelling(text: str) -> str:
 
 
 # -------------------------------------------------------------------- reading
-def _read(path: Path, out: Path) -> _Results:
+def _read(path: Path, out: Path, stage: Path) -> _Results:
     try:
         manifest: dict[str, Any] | None = load_manifest(path)
     except ResultsError:
@@ -170,7 +200,7 @@ def _read(path: Path, out: Path) -> _Results:
         present = {str(c) for c in df["cell"].unique()}
         cells = cells[cells["cell"].astype(str).isin(present)].reset_index(drop=True)
         spec = manifest.get("spec") or {}
-        (out / SPEC_FILE).write_text(
+        (stage / SPEC_FILE).write_text(
             "# Written by ludosim report from the sweep's manifest.json\n" + spec_toml(spec),
             encoding="utf-8",
         )

@@ -257,9 +257,11 @@ def _read_many(
 
     def read(item: tuple[str | None, Path]) -> pa.Table:
         try:
-            return pq.read_table(item[1], columns=list(columns) if columns else None)
+            return pq.read_table(
+                item[1], columns=list(columns) if columns else None, page_checksum_verification=True
+            )
         except Exception as exc:
-            raise ResultsError(f"cannot read {item[1]}: {exc}") from None
+            raise ResultsError(store.damage_message(item[1], exc)) from None
 
     # Many small files: reading them side by side hides per-file latency.
     with ThreadPoolExecutor(max_workers=8) as pool:

@@ -27,6 +27,7 @@ import contextlib
 import dataclasses
 import logging
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -49,6 +50,15 @@ _log = logging.getLogger("ludosim.sweep")
 # Seconds between manifest rewrites while chunks stream in; the chunk files are
 # the truth, so a manifest a moment behind loses nothing.
 MANIFEST_INTERVAL_S = 1.0
+# A Dask sweep whose cluster has had no live worker for this long says so.
+NO_WORKERS_NOTICE_S = 30.0
+# How often a Dask sweep waiting for results checks that workers are alive.
+WORKER_CHECK_S = 1.0
+_POLL_S = 0.02
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: the sweep stops like on Ctrl-C, after the chunk being written."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,8 @@ class SweepResult:
     games_computed: int = 0
     seconds: float = 0.0
     moved_aside: Path | None = None
+    adopted: int = 0  # of the skipped chunks, those the manifest had not recorded yet
+    rebuilt: str | None = None  # why the manifest was rebuilt from the chunks' stamps
     # With a precision target: manifest["precision"] (target, and per cell planned
     # games, achieved half-width, met).
     precision: dict[str, Any] | None = None
@@ -106,6 +118,8 @@ class SweepResult:
             text += f" ({self.games_per_s:,.0f} games/s)"
         if self.repaired:
             text += f"; {len(self.repaired)} damaged chunks recomputed"
+        if self.rebuilt:
+            text += f"; {self.rebuilt}"
         if self.precision is not None:
             cells = self.precision["cells"].values()
             met = sum(1 for c in cells if c.get("met"))
@@ -198,6 +212,7 @@ def run_sweep(
     workers: int | None = None,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    dask_wait: float | None = None,
 ) -> SweepResult:
     """Play every cell of `spec` into the folder `out`, resuming what is already there.
 
@@ -207,23 +222,71 @@ def run_sweep(
     kernel's thread count per chunk (default: all cores of the machine, split
     between the workers of a LocalCluster). `progress`, if given, is called as
     `progress(games_done, games_total)` (over all cells, finished chunks on disk
-    included) at the start and after each chunk is written. Ctrl-C stops after
-    the chunk being written; running the same call again resumes. With
-    `spec.precision` the cells are played in two stages (pilot, then the games
-    the target needs; `progress` counts each stage's games) and
-    `SweepResult.precision` holds what each cell achieved.
+    included) at the start and after each chunk is written. Ctrl-C
+    (`KeyboardInterrupt`) or SIGTERM (`Terminated`, when called from the main
+    thread) stops after the chunk being written; running the same call again
+    resumes. A Dask cluster without a live worker is reported after
+    `NO_WORKERS_NOTICE_S` (a logged warning); with `dask_wait` the sweep stops
+    (`SweepError`) once it has had none for that many seconds, else it waits
+    for workers to come back. A write that fails (a full disk, a read-only
+    folder) is a `SweepError` naming the file and the cause; finished chunks are
+    kept and the folder resumes. With `spec.precision` the cells are played in
+    two stages (pilot, then the games the target needs; `progress` counts each
+    stage's games) and `SweepResult.precision` holds what each cell achieved.
     """
     from ludosim import __version__
 
     cells = expand(spec)
     spec_id = spec_hash(spec, cells)
-    folder = store.open_folder(out, spec, cells, spec_id, new=new, version=__version__)
+    execution = _Execution(dask, workers, threads, progress, dask_wait)
     try:
-        if spec.precision is None:
-            return _run(spec, cells, spec_id, folder, dask, workers, threads, progress)
-        return _run_to_precision(spec, cells, spec_id, folder, dask, workers, threads, progress)
+        with _stop_on_sigterm():
+            folder = store.open_folder(out, spec, cells, spec_id, new=new, version=__version__)
+            try:
+                if spec.precision is None:
+                    return _run(spec, cells, spec_id, folder, execution)
+                return _run_to_precision(spec, cells, spec_id, folder, execution)
+            finally:
+                folder.close()
+    except OSError as exc:
+        raise SweepError(
+            f"{store.write_error(exc, Path(out))}; finished chunks are kept in {out}, "
+            "fix the cause and rerun to resume"
+        ) from None
+
+
+@dataclass(frozen=True)
+class _Execution:
+    """How chunks are computed: the executor options of `run_sweep`."""
+
+    dask: str | Any | None
+    workers: int | None
+    threads: int | None
+    progress: Callable[[int, int], None] | None
+    dask_wait: float | None = None
+
+
+@contextlib.contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    """Turn SIGTERM into `Terminated` (a KeyboardInterrupt) while a sweep runs.
+
+    Only the main thread may set signal handlers; elsewhere SIGTERM keeps its
+    default. A second SIGTERM while the sweep winds down is ignored, so the
+    chunk being written is finished and the run recorded (SIGKILL still works).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: Any) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
     finally:
-        folder.close()
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _run_to_precision(
@@ -231,17 +294,14 @@ def _run_to_precision(
     pilots: list[Cell],
     spec_id: str,
     folder: store.Folder,
-    dask: str | Any | None,
-    workers: int | None,
-    threads: int | None,
-    progress: Callable[[int, int], None] | None,
+    execution: _Execution,
 ) -> SweepResult:
     """Stein's two stages: the pilot chunks, then every cell up to its planned games."""
     target = spec.target()
     assert target is not None  # only called with a precision target
     runs = len(folder.manifest["runs"])
     try:
-        first = _run(spec, pilots, spec_id, folder, dask, workers, threads, progress)
+        first = _run(spec, pilots, spec_id, folder, execution)
     finally:
         _tag_run(folder, runs, "pilot")
     plans: dict[str, CellPlan] = {}
@@ -255,7 +315,7 @@ def _run_to_precision(
     _record_precision(spec, target, cells, plans, spec_id, folder)
     runs = len(folder.manifest["runs"])
     try:
-        second = _run(spec, cells, spec_id, folder, dask, workers, threads, progress)
+        second = _run(spec, cells, spec_id, folder, execution)
     finally:
         _tag_run(folder, runs, "second")
     _record_precision(spec, target, cells, plans, spec_id, folder)
@@ -267,6 +327,8 @@ def _run_to_precision(
         chunks_skipped=second.chunks_skipped - first.chunks_computed,
         chunks_computed=first.chunks_computed + second.chunks_computed,
         repaired=first.repaired + second.repaired,
+        adopted=first.adopted + second.adopted,
+        rebuilt=first.rebuilt,
         games_computed=first.games_computed + second.games_computed,
         seconds=first.seconds + second.seconds,
         moved_aside=folder.moved_aside,
@@ -342,13 +404,14 @@ def _run(
     cells: list[Cell],
     spec_id: str,
     folder: store.Folder,
-    dask: str | Any | None,
-    workers: int | None,
-    threads: int | None,
-    progress: Callable[[int, int], None] | None,
+    execution: _Execution,
 ) -> SweepResult:
     started = time.perf_counter()
+    # Under the folder's lock: no running sweep owns these, and no run recorded
+    # as running is alive.
     store.remove_stale_temporaries(folder.root)
+    killed = _mark_killed_runs(folder)
+    rebuilt = folder.manifest.get("rebuilt", {}).get("why") if not folder.manifest["runs"] else None
     result = SweepResult(
         out=folder.root,
         cells=cells,
@@ -356,29 +419,35 @@ def _run(
         chunks_skipped=0,
         chunks_computed=0,
         moved_aside=folder.moved_aside,
+        rebuilt=rebuilt,
     )
     todo: list[ChunkTask] = []
-    left_in_cell: dict[str, int] = {}
     for cell in cells:
-        left_in_cell[cell.id] = 0
         for start, stop in cell.chunks(spec.chunk_size):
             state = folder.chunk_state(cell.id, start)
             path = folder.chunk_path(cell.id, start)
             rows = 1 if spec.summary_only else stop - start
-            problem = store.check_chunk(path, spec_id, cell.id, start, stop, rows)
+            recorded = state.get("sha256") if state.get("state") == "done" else None
+            # A chunk without a recorded hash (finished just before a kill, or
+            # found by a rebuilt manifest) is decoded whole instead.
+            problem = store.check_chunk(
+                path, spec_id, cell.id, start, stop, rows, sha256=recorded, deep=True
+            )
             if problem is None:
-                # Whole on disk: a chunk finished just before a kill may not be in the
-                # manifest yet, and is adopted rather than recomputed.
-                state["state"] = "done"
-                state.setdefault("rows", rows)
+                if state.get("state") != "done":
+                    # Whole on disk but not in the manifest: adopted, not recomputed.
+                    result.adopted += 1
+                    state.update(state="done", rows=rows, computed=max(1, state.get("computed", 0)))
+                if recorded is None:
+                    state["sha256"] = store.file_digest(path)
                 result.chunks_skipped += 1
                 continue
             if problem != "missing":
-                result.repaired.append(f"cell {cell.id} chunk {path.name} {problem}; recomputing")
+                result.repaired.append(f"cell {cell.id} chunk {path} {problem}; recomputing")
                 with contextlib.suppress(OSError):
                     path.unlink()
             state["state"] = "pending"
-            left_in_cell[cell.id] += 1
+            state.pop("sha256", None)
             todo.append(
                 ChunkTask(
                     cell=cell.id,
@@ -390,11 +459,17 @@ def _run(
                     summary=spec.summary_only,
                 )
             )
+    if killed is not None and result.adopted:
+        # The chunks a killed run wrote after the manifest's last save are its work.
+        killed["computed"] = killed.get("computed", 0) + result.adopted
+    dask = execution.dask
     backend = "local" if dask is None else f"dask:{dask if isinstance(dask, str) else 'client'}"
-    run_log = {
+    run_log: dict[str, Any] = {
         "started": store.now(),
+        "pid": os.getpid(),
         "backend": backend,
-        "skipped": result.chunks_skipped,
+        "kept": result.chunks_skipped,
+        "adopted": result.adopted,
         "repaired": list(result.repaired),
         "computed": 0,
         "status": "running",
@@ -406,12 +481,13 @@ def _run(
     done_games = [total_games - sum(t.games for t in todo)]
     lock = threading.Lock()
     last_save = [time.monotonic()]
+    progress = execution.progress
 
     def record(task: ChunkTask, df: pd.DataFrame, seconds: float) -> None:
         # Runs on the writer thread: the only place chunk states change during the loop.
         path = folder.chunk_path(task.cell, task.start)
         stamp = store.chunk_stamp(spec_id, task.cell, task.start, task.stop)
-        store.write_frame_atomic(df, path, stamp)
+        digest = store.write_frame_atomic(df, path, stamp)
         with lock:
             state = folder.chunk_state(task.cell, task.start)
             state.update(
@@ -420,11 +496,11 @@ def _run(
                 computed=state.get("computed", 0) + 1,
                 seconds=round(seconds, 3),
                 finished=store.now(),
+                sha256=digest,
             )
             result.chunks_computed += 1
             result.games_computed += task.games
             run_log["computed"] = result.chunks_computed
-            left_in_cell[task.cell] -= 1
             done_games[0] += task.games
             if time.monotonic() - last_save[0] >= MANIFEST_INTERVAL_S:
                 folder.save_manifest()
@@ -440,17 +516,51 @@ def _run(
         if progress is not None:
             progress(done_games[0], total_games)
         if todo:  # nothing to do: no cluster to start
-            _write_all(_execute(todo, dask, workers, threads), record)
+            _write_all(_execute(todo, execution), record)
         status = "complete"
+    except Terminated:
+        status = "terminated"
+        raise
     except KeyboardInterrupt:
         status = "interrupted"
+        raise
+    except OSError as exc:
+        run_log["error"] = store.write_error(exc, folder.root)
+        raise
+    except LudosimError as exc:
+        run_log["error"] = str(exc)
         raise
     finally:
         result.seconds = time.perf_counter() - started
         run_log.update(status=status, finished=store.now(), seconds=round(result.seconds, 3))
         folder.manifest["complete"] = result.complete
-        folder.save_manifest()
+        try:
+            folder.save_manifest()
+        except OSError:
+            # After a failed write (a full disk) the manifest may not fit either; the
+            # chunk files are the truth and the next run finds them. Only a run that
+            # otherwise succeeded reports this failure.
+            if status == "complete":
+                raise
     return result
+
+
+def _mark_killed_runs(folder: store.Folder) -> dict[str, Any] | None:
+    """Runs still recorded as running ended without recording it: a signal, a crash.
+
+    Called under the folder's lock, so none of them is alive. Returns the last
+    such run, which wrote any chunk the manifest does not know yet.
+    """
+    last = None
+    for run in folder.manifest["runs"]:
+        if run.get("status") == "running":
+            run["status"] = "killed"
+            run["note"] = (
+                "ended without recording its end (SIGKILL, a crash, a lost machine, or a "
+                "disk too full for the manifest); marked by the next run"
+            )
+            last = run
+    return last
 
 
 def _write_all(
@@ -475,11 +585,13 @@ def _write_all(
 
 
 def _execute(
-    tasks: Sequence[ChunkTask], dask: str | Any | None, workers: int | None, threads: int | None
+    tasks: Sequence[ChunkTask], execution: _Execution
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
-    if dask is None:
-        return _run_local(tasks, threads)
-    return _run_dask(tasks, dask, workers, threads)
+    if execution.dask is None:
+        return _run_local(tasks, execution.threads)
+    return _run_dask(
+        tasks, execution.dask, execution.workers, execution.threads, execution.dask_wait
+    )
 
 
 def _run_local(
@@ -504,10 +616,14 @@ def _dask_chunk(task: ChunkTask, threads: int | None) -> tuple[pd.DataFrame, flo
 
 
 def _run_dask(
-    tasks: Sequence[ChunkTask], address: str | Any, workers: int | None, threads: int | None
+    tasks: Sequence[ChunkTask],
+    address: str | Any,
+    workers: int | None,
+    threads: int | None,
+    dask_wait: float | None,
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client, LocalCluster
     except ImportError:
         raise SweepError(
             "the Dask backend needs dask[distributed]; install it or run without --dask"
@@ -516,7 +632,7 @@ def _run_dask(
     client = None
     if not isinstance(address, str):
         # A caller-owned Client: use it, leave it open.
-        yield from _stream_dask(address, as_completed, tasks, threads)
+        yield from _stream_dask(address, tasks, threads, dask_wait)
         return
     try:
         if address == "local":
@@ -548,7 +664,7 @@ def _run_dask(
                 f"--dask {address!r} is not allowed; use local or a scheduler address "
                 "such as tcp://host:8786"
             )
-        yield from _stream_dask(client, as_completed, tasks, threads)
+        yield from _stream_dask(client, tasks, threads, dask_wait)
     finally:
         if client is not None:
             client.close()
@@ -557,8 +673,10 @@ def _run_dask(
 
 
 def _stream_dask(
-    client: Any, as_completed: Any, tasks: Sequence[ChunkTask], threads: int | None
+    client: Any, tasks: Sequence[ChunkTask], threads: int | None, dask_wait: float | None
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
+    from distributed import as_completed
+
     # A bounded window of tasks in flight: results wait in worker memory until this
     # process writes them, so submitting everything at once could exhaust it.
     slots = sum(client.nthreads().values()) or 1
@@ -566,6 +684,7 @@ def _stream_dask(
     queue = iter(tasks)
     in_flight: dict[Any, ChunkTask] = {}
     stream = as_completed(loop=client.loop)
+    watch = _WorkerWatch(client, dask_wait)
 
     def submit_next() -> None:
         task = next(queue, None)
@@ -577,7 +696,17 @@ def _stream_dask(
     try:
         for _ in range(window):
             submit_next()
-        for future in stream:
+        checked = time.monotonic()
+        while in_flight:
+            if not stream.has_ready():
+                # Polled rather than blocking, so a cluster without workers is noticed;
+                # the window keeps the workers busy meanwhile.
+                time.sleep(_POLL_S)
+                if time.monotonic() - checked >= WORKER_CHECK_S:
+                    watch.check()
+                    checked = time.monotonic()
+                continue
+            future = next(stream)
             task = in_flight.pop(future)
             try:
                 df, seconds = future.result()
@@ -594,3 +723,41 @@ def _stream_dask(
     finally:
         if in_flight:
             client.cancel(list(in_flight))
+
+
+class _WorkerWatch:
+    """Notices a Dask cluster without live workers: says so, and stops after `dask_wait` s."""
+
+    def __init__(self, client: Any, dask_wait: float | None) -> None:
+        self.client = client
+        self.dask_wait = dask_wait
+        self.gone_since: float | None = None
+        self.told = False
+
+    def check(self) -> None:
+        try:
+            alive = sum(self.client.nthreads().values())
+        except (OSError, TimeoutError):
+            alive = 0  # the scheduler itself is unreachable: no worker can deliver
+        now = time.monotonic()
+        if alive:
+            if self.told:
+                _log.warning("Dask workers are back (%d task slots); the sweep continues", alive)
+            self.gone_since, self.told = None, False
+            return
+        if self.gone_since is None:
+            self.gone_since = now
+        idle = now - self.gone_since
+        if self.dask_wait is not None and idle >= self.dask_wait:
+            raise SweepError(
+                f"the Dask cluster has had no live workers for {idle:.0f} s (--dask-wait "
+                f"{self.dask_wait:g}); finished chunks are kept, rerun to resume"
+            )
+        if not self.told and idle >= NO_WORKERS_NOTICE_S:
+            self.told = True
+            until = (
+                f"stopping after {self.dask_wait:g} s without workers"
+                if self.dask_wait is not None
+                else "waiting for workers (--dask-wait SECONDS stops instead)"
+            )
+            _log.warning("the Dask cluster has no live workers (none for %.0f s); %s", idle, until)

@@ -12,14 +12,22 @@ written under a hidden temporary name (`.chunk-...tmp`: readers skip names
 starting with a dot) and renamed when complete, so a chunk file either is
 whole or does not exist. On resume each expected chunk is checked from its
 Parquet footer (row count, and the sweep/cell/range stamped into its
-metadata); anything else is reported and recomputed.
+metadata) and from the sha256 of its bytes recorded in the manifest when it
+was written; anything else is reported and recomputed. A lost or damaged
+manifest is rebuilt from the stamps of the chunks.
+
+Every change to a folder happens under its lock (`OUT/.lock`, `flock`): one
+writer per folder, also while `--new` moves it aside.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import fcntl
+import hashlib
+import io
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -42,6 +50,10 @@ SUMMARY = "summary"
 FORMAT_VERSION = 1
 # Key of the JSON stamp in every chunk file's Parquet key-value metadata.
 CHUNK_META_KEY = b"ludosim.sweep.chunk"
+# Key of the spec hash in cells.parquet's metadata.
+CELLS_META_KEY = b"ludosim.sweep"
+# Bytes hashed per read: large enough to be fast, small enough to stay flat in memory.
+_HASH_BLOCK = 1 << 20
 
 
 def now() -> str:
@@ -100,35 +112,113 @@ def open_folder(
 ) -> Folder:
     """Create the folder of a new sweep, or reopen the folder of the same sweep to resume.
 
+    The folder's lock is taken first, so everything below (reading the
+    manifest, rebuilding it, moving the folder aside) happens with one writer.
     A folder holding anything else is refused, naming what it holds, unless
     `new`: then it is moved aside to a sibling `<name>.replaced-<time>` (never
-    deleted: results are expensive and a wrong `--out` is an easy slip).
+    deleted: results are expensive and a wrong `--out` is an easy slip). A
+    folder whose manifest is lost or damaged but whose chunks are stamped with
+    this sweep is resumed: the manifest is rebuilt from the stamps.
     """
     root = Path(out).expanduser()
     if root.exists() and not root.is_dir():
         raise SweepError(f"output folder {root} is a file; choose a folder for --out")
-    moved: Path | None = None
-    if root.is_dir() and _has_content(root):
-        existing = _read_manifest_or_none(root)
-        reason = _mismatch(root, existing, spec, spec_id)
-        if new:
-            moved = _move_aside(root)
-        elif reason is not None:
-            raise SweepError(reason)
     _ensure_writable(root)
     lock = _lock(root)
+    moved: Path | None = None
+    rebuilt: str | None = None
     try:
-        manifest = _read_manifest_or_none(root)
+        if _has_content(root):
+            existing = _read_manifest_or_none(root)
+            if existing is None and not new:
+                rebuilt = _rebuild_reason(root, spec_id)
+            reason = None if rebuilt else _mismatch(root, existing, spec, spec_id)
+            if new:
+                # Moved while its lock is held: a sweep still writing it holds the lock,
+                # so `_lock` above has refused already.
+                moved = _move_aside(root)
+                _ensure_writable(root)
+                fresh = _lock(root)
+                lock.close()
+                lock = fresh
+            elif reason is not None:
+                raise SweepError(reason)
+        manifest = None if rebuilt else _read_manifest_or_none(root)
         if manifest is None:
+            if rebuilt:
+                _keep_damaged_manifest(root)
             manifest = _new_manifest(spec, cells, spec_id, version)
+            if rebuilt:
+                manifest["rebuilt"] = {"at": now(), "why": rebuilt}
             write_json_atomic(root / MANIFEST, manifest)
             _write_cells(root, cells, spec, spec_id)
-        elif not (root / CELLS).exists():
+        elif not _cells_ok(root, spec_id):
             _write_cells(root, cells, spec, spec_id)
     except BaseException:
         lock.close()
         raise
     return Folder(root=root, manifest=manifest, moved_aside=moved, _lock=lock)
+
+
+def _rebuild_reason(root: Path, spec_id: str) -> str | None:
+    """Why the manifest of `root` can be rebuilt for this sweep, or None when it cannot.
+
+    It can when the folder holds the files of this sweep: chunks stamped with
+    its hash (and none stamped with another), or its cells.parquet.
+    """
+    import pyarrow.parquet as pq
+
+    state = "damaged" if (root / MANIFEST).exists() else "missing"
+    ours = foreign = 0
+    for _, path in iter_chunk_files(root):
+        info = _stamp(path)
+        if info is None:
+            continue
+        if info.get("spec_hash") == spec_id:
+            ours += 1
+        else:
+            foreign += 1
+    if foreign:
+        return None
+    if ours:
+        return f"{MANIFEST} {state}; rebuilt from the stamps of {ours} chunk files"
+    try:
+        meta = pq.read_metadata(root / CELLS).metadata or {}
+    except Exception:  # any unreadable cells file means "not ours"
+        return None
+    if meta.get(CELLS_META_KEY) == spec_id.encode():
+        return f"{MANIFEST} {state}; rebuilt from {CELLS}"
+    return None
+
+
+def _cells_ok(root: Path, spec_id: str) -> bool:
+    """cells.parquet is there, readable, and of this sweep (else it is rewritten)."""
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_metadata(root / CELLS).metadata or {}
+    except Exception:  # missing or damaged: either way it is written again
+        return False
+    return meta.get(CELLS_META_KEY) == spec_id.encode()
+
+
+def _stamp(path: Path) -> dict[str, Any] | None:
+    """The stamp of a chunk file, or None when it has none or cannot be read."""
+    import pyarrow.parquet as pq
+
+    try:
+        raw = (pq.read_metadata(path).metadata or {}).get(CHUNK_META_KEY)
+        info = json.loads(raw) if raw else None
+    except Exception:  # a damaged file has no usable stamp
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def _keep_damaged_manifest(root: Path) -> None:
+    """Keep an unreadable manifest beside the rebuilt one, for whoever wants to look."""
+    if (root / MANIFEST).is_file():
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        (root / MANIFEST).replace(root / f"{MANIFEST}.damaged-{stamp}")
 
 
 def _has_content(root: Path) -> bool:
@@ -195,13 +285,18 @@ def _ensure_writable(root: Path) -> None:
         probe.unlink()
     except OSError as exc:
         raise SweepError(
-            f"output folder {root} is not writable ({exc.strerror or exc}); choose another --out"
+            f"output folder {root} is not writable ({reason(exc)}); choose another --out"
         ) from None
 
 
 def _lock(root: Path) -> Any:
     """Hold an exclusive lock on the folder: two runs writing one folder would race."""
-    handle = open(root / LOCK, "a+")
+    try:
+        handle = open(root / LOCK, "a+")  # held open for the whole run
+    except OSError as exc:
+        raise SweepError(
+            f"cannot lock {root / LOCK}: {reason(exc)}; choose another --out"
+        ) from None
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -210,6 +305,49 @@ def _lock(root: Path) -> Any:
             f"{root} is being written by another running sweep; wait for it or choose another --out"
         ) from None
     return handle
+
+
+@contextlib.contextmanager
+def locked(root: Path, what: str) -> Iterator[None]:
+    """Hold the lock of a folder that is not a sweep (a report folder) while writing it."""
+    try:
+        handle = open(root / LOCK, "a+")  # closed below
+    except OSError as exc:
+        raise SweepError(f"cannot lock {root / LOCK}: {reason(exc)}") from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise SweepError(
+                f"{root} is being written by another {what}; wait for it or choose another --out"
+            ) from None
+        yield
+    finally:
+        handle.close()
+
+
+_CAUSES = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+    errno.EISDIR: "it is a directory",
+    errno.ENOTDIR: "a part of the path is a file, not a folder",
+    errno.ENOENT: "it no longer exists (was the folder moved or deleted?)",
+}
+
+
+def reason(exc: OSError) -> str:
+    """The cause of a failed write in a few words (`the disk is full`)."""
+    return _CAUSES.get(exc.errno or 0) or exc.strerror or type(exc).__name__
+
+
+def write_error(exc: OSError, fallback: Path) -> str:
+    """One line naming the file that could not be written and why."""
+    # A failed rename names its target second: that is the file meant.
+    path = exc.filename2 or exc.filename or fallback
+    return f"cannot write {path}: {reason(exc)}"
 
 
 def _read_manifest_or_none(root: Path) -> dict[str, Any] | None:
@@ -254,30 +392,68 @@ def _new_manifest(
 
 def _write_cells(root: Path, cells: Sequence[Cell], spec: SweepSpec, spec_id: str) -> None:
     df = cells_frame(cells, spec.chunk_size, full=True)
-    write_frame_atomic(df, root / CELLS, {b"ludosim.sweep": spec_id.encode()})
+    write_frame_atomic(df, root / CELLS, {CELLS_META_KEY: spec_id.encode()})
 
 
 # --------------------------------------------------------------------- chunks
-def write_frame_atomic(df: pd.DataFrame, path: Path, metadata: dict[bytes, bytes]) -> None:
-    """Write `df` as zstd Parquet under a hidden temporary name, fsync, then rename."""
+def write_frame_atomic(df: pd.DataFrame, path: Path, metadata: dict[bytes, bytes]) -> str:
+    """Write `df` as zstd Parquet under a hidden temporary name, fsync, rename; return its sha256.
+
+    The file is built in memory, hashed and written in one go, so the digest is
+    of exactly the bytes on disk. Parquet page checksums are written too, so a
+    reader can verify pages without the manifest. On any failure (a full disk)
+    the temporary file is removed: nothing half-written is left behind.
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     table = pa.Table.from_pandas(df, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer, compression="zstd", write_page_checksum=True)
+    data = buffer.getbuffer()
+    write_bytes_atomic(path, data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_bytes_atomic(path: Path, data: bytes | memoryview) -> None:
+    """Write `data` to a hidden temporary beside `path`, fsync, and rename it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as handle:
-            pq.write_table(table, handle, compression="zstd")
+            handle.write(data)
             handle.flush()
             # The rename must never publish a file whose bytes are still only in flight.
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError) and exc.errno is not None:
+            # Name the file being written, not its temporary (which is gone now).
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
+
+
+def damage_message(path: Path, exc: BaseException) -> str:
+    """One line for a result file that cannot be read: which file, and what to do."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return f"cannot read {path}: {reason(exc)}"
+    detail = " ".join(str(exc).split())[:160] or type(exc).__name__
+    return (
+        f"{path} is damaged ({detail}); rerun the command that wrote it "
+        "(a sweep recomputes damaged chunks)"
+    )
+
+
+def file_digest(path: Path) -> str:
+    """sha256 of a file's bytes, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(_HASH_BLOCK):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def chunk_stamp(spec_id: str, cell_id: str, start: int, stop: int) -> dict[bytes, bytes]:
@@ -286,13 +462,25 @@ def chunk_stamp(spec_id: str, cell_id: str, start: int, stop: int) -> dict[bytes
 
 
 def check_chunk(
-    path: Path, spec_id: str, cell_id: str, start: int, stop: int, rows: int | None
+    path: Path,
+    spec_id: str,
+    cell_id: str,
+    start: int,
+    stop: int,
+    rows: int | None,
+    *,
+    sha256: str | None = None,
+    deep: bool = False,
 ) -> str | None:
     """None when `path` is a whole chunk of this sweep, else why not (for the report).
 
-    Reads only the Parquet footer: a truncated file has none, and the stamp
-    proves the file is this chunk of this sweep. `rows=None` skips the row
-    count (summary chunks have one row per summary line, not per game).
+    First the Parquet footer: a truncated file has none, and the stamp proves
+    the file is this chunk of this sweep. `rows=None` skips the row count
+    (summary chunks have one row per summary line, not per game). Then, with
+    `sha256` (recorded in the manifest when the chunk was written), the file's
+    bytes must hash to it: damage inside the file, which leaves the footer
+    intact, is found too. With `deep` and no recorded hash the whole file is
+    decoded, verifying its page checksums.
     """
     import pyarrow.parquet as pq
 
@@ -300,7 +488,7 @@ def check_chunk(
         meta = pq.read_metadata(path)
     except FileNotFoundError:
         return "missing"
-    except Exception as exc:
+    except Exception as exc:  # any unreadable file is reported and recomputed
         return f"unreadable ({type(exc).__name__}: {' '.join(str(exc).split())[:120]})"
     stamp = (meta.metadata or {}).get(CHUNK_META_KEY)
     try:
@@ -312,18 +500,32 @@ def check_chunk(
         return f"stamped {info}, expected {expected}"
     if rows is not None and meta.num_rows != rows:
         return f"has {meta.num_rows} rows, expected {rows}"
+    if sha256 is not None:
+        try:
+            if file_digest(path) != sha256:
+                return "damaged (its bytes do not match the sha256 recorded when it was written)"
+        except OSError as exc:
+            return f"unreadable ({reason(exc)})"
+    elif deep:
+        try:
+            pq.read_table(path, page_checksum_verification=True)
+        except Exception as exc:  # a file that does not decode is damaged
+            return f"damaged ({type(exc).__name__}: {' '.join(str(exc).split())[:120]})"
     return None
 
 
 def remove_stale_temporaries(root: Path) -> list[Path]:
-    """Delete `.chunk-*.tmp` files left by a killed run (the lock says none is running)."""
+    """Delete the `.*.tmp` files (and write probes) left by a killed run.
+
+    Only call it holding the folder's lock: then no running sweep owns them.
+    """
     removed = []
     for sub in (ROWS, SUMMARY):
         for tmp in (root / sub).glob("cell=*/.*.tmp"):
             with contextlib.suppress(OSError):
                 tmp.unlink()
                 removed.append(tmp)
-    for tmp in root.glob(".*.tmp"):
+    for tmp in [*root.glob(".*.tmp"), *root.glob(".probe-*")]:
         with contextlib.suppress(OSError):
             tmp.unlink()
             removed.append(tmp)
@@ -455,11 +657,8 @@ def precision_status(path: str | Path) -> pd.DataFrame:
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-    os.replace(tmp, path)
+    """Write `data` as JSON through a temporary file and a rename (removed on failure)."""
+    write_bytes_atomic(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
 
 def iter_chunk_files(root: Path) -> Iterator[tuple[str | None, Path]]:

@@ -1,0 +1,581 @@
+"""Faults a results folder meets in practice, injected one by one.
+
+Each case breaks something an operator can break (a second sweep with `--new`
+on a busy folder, bytes flipped inside a chunk, a lost manifest, a full disk,
+a read-only or forbidden folder, SIGTERM and SIGKILL) and checks what the user
+sees (one line, exit code 2, no traceback), that nothing half-written is left,
+and that the folder then resumes to exactly the rows of an undisturbed run.
+The sweeps use the stand-in kernel of tests/test_sweep.py, so each case takes
+seconds; `LUDOSIM_VERIFY=1` (`make verify`) repeats the races and signals with
+the compiled kernel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas.testing as pdt
+import pytest
+
+from ludosim import results
+from ludosim.cli import main
+from ludosim.report import ReportError, make_report
+from ludosim.sweep import SweepError, expand, run_sweep, spec_hash, store
+from ludosim.sweep import execute as sweep_execute
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import test_sweep  # the stand-in kernel and the small grid live there
+
+ROOT = Path(__file__).resolve().parents[1]
+VERIFY = os.environ.get("LUDOSIM_VERIFY", "") not in ("", "0")
+small_spec = test_sweep.small_spec
+# `ludosim sweep` options equal to small_spec() (the child processes use the CLI).
+CLI_SPEC = [
+    "--preset", "app", "--vary", "six_limit=0,3", "--vary", "finish=exact,bounce",
+    "--games", "200", "--seed", "5", "--chunk-size", "64", "-q",
+]  # fmt: skip
+
+
+@pytest.fixture
+def kernel(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The sweep plays with the stand-in kernel; (first_game, games) of each chunk."""
+    seen: list[tuple[int, int]] = []
+
+    def counting(rules, games, seed, **kwargs):
+        seen.append((kwargs.get("first_game", 0), games))
+        return test_sweep._fake_simulate(rules, games, seed, **kwargs)
+
+    monkeypatch.setattr(sweep_execute, "_kernel", lambda: counting)
+    return seen
+
+
+@pytest.fixture
+def clean(tmp_path: Path, kernel: list) -> object:
+    """The rows of an undisturbed run of small_spec()."""
+    run_sweep(small_spec(), tmp_path / "clean")
+    rows = results.load(tmp_path / "clean")
+    kernel.clear()
+    return rows
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """Run `ludosim ARGS` in this process; (exit code, stderr)."""
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    return int(info.value.code or 0), capsys.readouterr().err
+
+
+def _one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def _leftovers(root: Path) -> list[Path]:
+    return [p for p in root.rglob(".*") if p.name != store.LOCK]
+
+
+# ------------------------------------------------------ child sweeps
+_CHILD = """
+import sys, time
+sys.path.insert(0, {tests!r})
+import test_sweep
+from ludosim.sweep import execute
+from ludosim.cli import main
+kernel = test_sweep._fake_simulate if {fake!r} else test_sweep._real_or_fake()
+def slow(*args, **kwargs):
+    time.sleep({delay!r})  # slow enough for the parent to act between chunks
+    return kernel(*args, **kwargs)
+execute._kernel = lambda: slow
+main(["sweep", *{args!r}])
+"""
+
+
+def _child(args: list[str], *, delay: float = 0.3, fake: bool = True) -> subprocess.Popen:
+    script = _CHILD.format(tests=str(ROOT / "tests"), args=args, delay=delay, fake=fake)
+    return subprocess.Popen(
+        [sys.executable, "-c", script], cwd=ROOT, stderr=subprocess.PIPE, text=True
+    )
+
+
+def _wait_for_chunks(child: subprocess.Popen, out: Path, n: int, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while len(list(out.rglob("chunk-*.parquet"))) < n:
+        assert child.poll() is None, f"the sweep ended early: {child.stderr.read()}"
+        assert time.monotonic() < deadline, f"fewer than {n} chunks within {timeout} s"
+        time.sleep(0.02)
+
+
+# ---------------------------------------------------------- --new race
+def _new_while_running(
+    tmp_path: Path, clean: object, capsys: pytest.CaptureFixture[str], fake: bool
+) -> None:
+    out = tmp_path / "busy"
+    child = _child([*CLI_SPEC, "--out", str(out)], fake=fake)
+    try:
+        _wait_for_chunks(child, out, 3)
+        code, err = _cli(["sweep", *CLI_SPEC, "--seed", "6", "--out", str(out), "--new"], capsys)
+        assert code == 2
+        assert "is being written by another running sweep" in _one_line(err)
+        assert not list(tmp_path.glob("busy.replaced-*")), "the busy folder was moved"
+        assert child.wait(timeout=120) == 0, child.stderr.read()
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+    # The first sweep finished undisturbed, in its own folder, without duplicates.
+    df = results.load(out)
+    assert not df.duplicated(["cell", "game"]).any() and len(df) == 800
+    if fake:
+        pdt.assert_frame_equal(df, clean)
+    assert results.load_manifest(out)["runs"][-1]["status"] == "complete"
+    # Once it is done, --new moves it aside whole.
+    moved = run_sweep(small_spec(seed=6), out, new=True).moved_aside
+    assert moved is not None and len(results.load(moved)) == 800
+    assert results.load_manifest(out)["spec"]["seed"] == 6
+
+
+def test_new_on_a_folder_being_written_is_refused(
+    tmp_path: Path, clean: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _new_while_running(tmp_path, clean, capsys, fake=True)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not VERIFY, reason="LUDOSIM_VERIFY=1 (make verify) only")
+def test_new_race_with_the_compiled_kernel(
+    tmp_path: Path, clean: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for attempt in range(3):
+        _new_while_running(tmp_path / str(attempt), clean, capsys, fake=False)
+
+
+def test_stale_temporaries_are_removed_only_under_the_lock(tmp_path: Path, kernel: list) -> None:
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    tmp = out / "rows" / "cell=c000" / ".chunk-000000000000.parquet.1.tmp"
+    tmp.write_bytes(b"partial")
+    (out / ".manifest.json.1.tmp").write_text("{")
+    cells = expand(small_spec())
+    folder = store.open_folder(out, small_spec(), cells, spec_hash(small_spec(), cells))
+    try:
+        with pytest.raises(SweepError, match="being written by another running sweep"):
+            run_sweep(small_spec(), out)  # refused before it touches anything
+        assert tmp.exists()
+    finally:
+        folder.close()
+    run_sweep(small_spec(), out)
+    assert _leftovers(out) == []
+
+
+# ------------------------------------------------------------ damage
+def _flip(path: Path, where: float = 0.25, count: int = 64) -> None:
+    data = bytearray(path.read_bytes())
+    at = int(len(data) * where)
+    data[at : at + count] = bytes(b ^ 0xFF for b in data[at : at + count])
+    path.write_bytes(bytes(data))
+
+
+def test_bytes_flipped_inside_a_chunk_are_found_and_recomputed(
+    tmp_path: Path, kernel: list, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = small_spec(games=4000, chunk_size=1000)  # chunks large enough for data pages
+    run_sweep(spec, tmp_path / "clean")
+    out = tmp_path / "out"
+    run_sweep(spec, out)
+    damaged = out / "rows" / "cell=c001" / store.chunk_name(2000)
+    _flip(damaged)  # in the data pages: the footer (about half of so small a file) is intact
+    spec_id = results.load_manifest(out)["spec_hash"]
+    assert store.check_chunk(damaged, spec_id, "c001", 2000, 3000, 1000) is None
+    with pytest.raises(results.ResultsError) as info:
+        results.load(out)
+    message = str(info.value)
+    assert str(damaged) in message and "is damaged" in message and "\n" not in message
+    kernel.clear()
+
+    args = ["sweep", *CLI_SPEC, "--games", "4000", "--chunk-size", "1000", "--out", str(out)]
+    code, err = _cli(args, capsys)
+    assert code == 0
+    note = _one_line(err)  # said once, as it happens
+    assert note.startswith("note: cell c001 chunk") and str(damaged) in note and "damaged" in note
+    assert kernel == [(2000, 1000)]
+    pdt.assert_frame_equal(results.load(out), results.load(tmp_path / "clean"))
+    run = results.load_manifest(out)["runs"][-1]
+    assert (run["computed"], run["kept"], len(run["repaired"])) == (1, 15, 1)
+
+
+def test_a_damaged_chunk_unknown_to_the_manifest_is_decoded_whole(
+    tmp_path: Path, kernel: list
+) -> None:
+    """A chunk finished just before a kill has no recorded hash: its pages are verified."""
+    spec = small_spec(games=4000, chunk_size=1000)
+    out = tmp_path / "out"
+    run_sweep(spec, out)
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    del manifest["chunks"]["c002"]["1000"]["sha256"]
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    _flip(out / "rows" / "cell=c002" / store.chunk_name(1000))
+    kernel.clear()
+    again = run_sweep(spec, out)
+    assert kernel == [(1000, 1000)] and len(again.repaired) == 1
+
+
+# ---------------------------------------------------------- manifest
+@pytest.mark.parametrize("damage", ["deleted", "garbage", "empty"])
+def test_a_lost_manifest_is_rebuilt_from_the_chunk_stamps(
+    tmp_path: Path, clean: object, kernel: list, damage: str
+) -> None:
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    lost = next(out.rglob("chunk-*.parquet"))
+    lost.unlink()  # and one chunk never made it
+    manifest = out / store.MANIFEST
+    if damage == "deleted":
+        manifest.unlink()
+    else:
+        manifest.write_text("{ not json" if damage == "garbage" else "")
+    kernel.clear()
+
+    resumed = run_sweep(small_spec(), out)
+    assert (resumed.chunks_computed, resumed.chunks_skipped) == (1, 15)
+    assert len(kernel) == 1
+    assert resumed.rebuilt is not None and "rebuilt from the stamps of 15 chunk" in resumed.rebuilt
+    assert "rebuilt" in resumed.describe()
+    pdt.assert_frame_equal(results.load(out), clean)
+    if damage != "deleted":
+        assert len(list(out.glob(f"{store.MANIFEST}.damaged-*"))) == 1
+
+
+def test_a_damaged_cells_file_is_written_again(tmp_path: Path, kernel: list) -> None:
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    want = results.load_cells(out)
+    _flip(out / store.CELLS, where=0.9)  # in the footer
+    with pytest.raises(results.ResultsError, match="cannot read"):
+        results.load_cells(out)
+    assert run_sweep(small_spec(), out).chunks_computed == 0
+    pdt.assert_frame_equal(results.load_cells(out), want)
+
+
+def test_a_folder_of_another_sweep_without_manifest_is_still_refused(
+    tmp_path: Path, kernel: list
+) -> None:
+    out = tmp_path / "out"
+    run_sweep(small_spec(seed=6), out)
+    (out / store.MANIFEST).unlink()
+    with pytest.raises(SweepError, match="not a sweep folder"):
+        run_sweep(small_spec(), out)
+    assert run_sweep(small_spec(seed=6), out).chunks_computed == 0
+
+
+# ------------------------------------------------------- file systems
+@contextlib.contextmanager
+def _tmpfs(where: Path, size: str) -> Iterator[Path]:
+    """A small tmpfs at `where`; skips the test where mounting is not allowed."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a small file system needs root and mount(8)")
+    where.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_full_disk_is_one_line_and_the_folder_resumes(
+    tmp_path: Path, kernel: list, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--games", "20000", "--chunk-size", "2000"]
+    spec = small_spec(games=20000, chunk_size=2000)
+    run_sweep(spec, tmp_path / "clean")
+    with _tmpfs(tmp_path / "small", "256k") as disk:
+        out = disk / "out"
+        code, err = _cli(["sweep", *CLI_SPEC, *args, "--out", str(out)], capsys)
+        assert code == 2
+        line = _one_line(err)
+        assert "the disk is full" in line and str(out) in line and "rerun to resume" in line
+        assert _leftovers(out) == []  # no temporary file, no half chunk
+        kept = sorted(out.rglob("chunk-*.parquet"))
+        assert 0 < len(kept) < 40
+        manifest = results.load_manifest(out)
+        # "failed", or still "running" when not even the manifest fitted any more.
+        assert manifest["runs"][-1]["status"] in ("failed", "running")
+
+        subprocess.run(["mount", "-o", "remount,size=64m", str(disk)], check=True)
+        kernel.clear()
+        resumed = run_sweep(spec, out)
+        assert resumed.chunks_skipped >= len(kept) and resumed.complete
+        assert len(kernel) == 40 - resumed.chunks_skipped
+        pdt.assert_frame_equal(results.load(out), results.load(tmp_path / "clean"))
+        statuses = [r["status"] for r in results.load_manifest(out)["runs"]]
+        assert statuses[0] in ("failed", "killed") and statuses[1] == "complete"
+
+
+def test_a_full_disk_under_report_leaves_no_partial_files(tmp_path: Path, kernel: list) -> None:
+    simulate = pytest.importorskip("ludosim.simulate")
+    from ludosim.rules import Rules
+
+    rows = simulate.write_parquet(
+        simulate.simulate(Rules.preset("app"), 300, 1), tmp_path / "one.parquet"
+    )
+    with _tmpfs(tmp_path / "small", "64k") as disk:
+        out = disk / "report"
+        with pytest.raises(ReportError) as info:
+            make_report(rows, out)
+        message = str(info.value)
+        assert "the disk is full" in message and "\n" not in message
+        assert [p.name for p in out.iterdir()] == [store.LOCK]
+    page = make_report(rows, tmp_path / "report")
+    assert page.name == "index.html" and page.exists()
+    assert not list((tmp_path / "report").glob(".report-*"))
+
+
+@contextlib.contextmanager
+def _read_only(folder: Path) -> Iterator[None]:
+    """`folder` read-only: a read-only bind mount as root, else chmod."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    done = subprocess.run(
+        ["mount", "--bind", "-o", "ro", str(folder), str(folder)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot bind-mount read-only here: {done.stderr.decode().strip()}")
+    try:
+        yield
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+@contextlib.contextmanager
+def _forbidden(folder: Path) -> Iterator[None]:
+    """Creating files in `folder` is denied: chattr +i as root (chmod binds nobody), else chmod."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr(1) is not available")
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("this file system does not support chattr +i")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=False)
+
+
+@pytest.mark.parametrize("fault", ["read-only", "forbidden"])
+def test_an_unwritable_folder_is_one_line_before_any_game(
+    tmp_path: Path,
+    clean: object,
+    kernel: list,
+    capsys: pytest.CaptureFixture[str],
+    fault: str,
+) -> None:
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    next(out.rglob("chunk-*.parquet")).unlink()
+    kernel.clear()
+    guard = _read_only(out) if fault == "read-only" else _forbidden(out)
+    with guard:
+        code, err = _cli(["sweep", *CLI_SPEC, "--out", str(out)], capsys)
+    assert code == 2
+    line = _one_line(err)
+    assert str(out) in line and "not writable" in line
+    assert kernel == []
+    assert run_sweep(small_spec(), out).chunks_computed == 1
+    pdt.assert_frame_equal(results.load(out), clean)
+
+
+def test_a_folder_in_place_of_a_chunk_file_is_one_line(
+    tmp_path: Path, kernel: list, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    chunk = out / "rows" / "cell=c001" / store.chunk_name(64)
+    chunk.unlink()
+    (chunk / "something").mkdir(parents=True)
+    code, err = _cli(["sweep", *CLI_SPEC, "--out", str(out)], capsys)
+    assert code == 2 and "Traceback" not in err
+    note, line = err.splitlines()  # the note that it is unreadable, then why it stays so
+    assert note.startswith(f"note: cell c001 chunk {chunk} unreadable")
+    assert line.startswith(f"error: cannot write {chunk}: it is a directory")
+    assert _leftovers(out) == []
+    assert results.load_manifest(out)["runs"][-1]["status"] == "failed"
+
+
+def test_dask_wait_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _cli(["sweep", *CLI_SPEC, "--dask", "local", "--dask-wait", "0"], capsys)
+    assert code == 2
+    assert _one_line(err) == "error: --dask-wait must be a positive number of seconds, got 0"
+
+
+def test_report_into_a_file_or_a_busy_folder_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(ReportError, match="cannot create the report folder"):
+        make_report(tmp_path, blocker)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    with store.locked(busy, "report"), pytest.raises(SweepError, match="another report"):
+        make_report(tmp_path, busy)
+
+
+# ------------------------------------------------------------ signals
+def _signal_then_resume(
+    tmp_path: Path, clean: object, kernel: list, sig: int, fake: bool = True
+) -> None:
+    out = tmp_path / "out"
+    child = _child([*CLI_SPEC, "--out", str(out)], fake=fake)
+    try:
+        _wait_for_chunks(child, out, 4)
+        os.kill(child.pid, sig)
+        code = child.wait(timeout=60)
+        err = child.stderr.read()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    survivors = {p: p.stat().st_mtime_ns for p in out.rglob("chunk-*.parquet")}
+    assert 4 <= len(survivors) < 16
+    runs = results.load_manifest(out)["runs"]
+    if sig == signal.SIGTERM:
+        assert code == 143, err
+        assert "terminated (SIGTERM): finished chunks are kept" in _one_line(err)
+        assert runs[-1]["status"] == "terminated"
+        assert runs[-1]["computed"] == len(survivors)  # recorded on the way out
+    else:
+        assert code == -signal.SIGKILL
+        assert runs[-1]["status"] == "running"  # it had no chance to say otherwise
+    kernel.clear()
+
+    resumed = run_sweep(small_spec(), out)
+    assert resumed.chunks_skipped == len(survivors)
+    assert resumed.chunks_computed == 16 - len(survivors) == len(kernel)
+    assert {p: p.stat().st_mtime_ns for p in survivors} == survivors
+    pdt.assert_frame_equal(results.load(out), clean)
+    runs = results.load_manifest(out)["runs"]
+    assert [r["status"] for r in runs] == [
+        "terminated" if sig == signal.SIGTERM else "killed",
+        "complete",
+    ]
+    # Honest counts: every chunk on disk was computed by exactly one of the runs,
+    # and the second run kept what the first left.
+    assert sum(r["computed"] for r in runs) == 16
+    assert runs[1]["kept"] == len(survivors)
+    chunks = results.load_manifest(out)["chunks"]
+    assert all(s["computed"] == 1 and s["sha256"] for c in chunks.values() for s in c.values())
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_a_signal_stops_the_sweep_and_resume_gives_identical_rows(
+    tmp_path: Path, clean: object, kernel: list, sig: int
+) -> None:
+    _signal_then_resume(tmp_path, clean, kernel, sig)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not VERIFY, reason="LUDOSIM_VERIFY=1 (make verify) only")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_signals_with_the_compiled_kernel(
+    tmp_path: Path, kernel: list, monkeypatch: pytest.MonkeyPatch, sig: int
+) -> None:
+    compiled = test_sweep._real_or_fake()
+
+    def counting(rules, games, seed, **kwargs):
+        kernel.append((kwargs.get("first_game", 0), games))
+        return compiled(rules, games, seed, **kwargs)
+
+    monkeypatch.setattr(sweep_execute, "_kernel", lambda: counting)
+    run_sweep(small_spec(), tmp_path / "clean")
+    expected = results.load(tmp_path / "clean")
+    kernel.clear()
+    _signal_then_resume(tmp_path, expected, kernel, sig, fake=False)
+
+
+# --------------------------------------------------------------- Dask
+@pytest.fixture
+def empty_cluster() -> Iterator[tuple[object, object]]:
+    """An in-process Dask scheduler without workers, and a client of it."""
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=0, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield cluster, client
+
+
+def test_dask_without_workers_stops_after_dask_wait(
+    tmp_path: Path, kernel: list, empty_cluster: tuple
+) -> None:
+    _, client = empty_cluster
+    started = time.monotonic()
+    with pytest.raises(SweepError, match=r"no live workers for \d+ s \(--dask-wait 1\.5\)"):
+        run_sweep(small_spec(), tmp_path / "out", dask=client, dask_wait=1.5)
+    assert time.monotonic() - started < 20
+    run = results.load_manifest(tmp_path / "out")["runs"][-1]
+    assert run["status"] == "failed" and "no live workers" in run["error"]
+
+
+def test_dask_without_workers_says_so_and_waits_for_them(
+    tmp_path: Path,
+    clean: object,
+    kernel: list,
+    empty_cluster: tuple,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    cluster, client = empty_cluster
+    monkeypatch.setattr(sweep_execute, "NO_WORKERS_NOTICE_S", 0.5)
+    outcome: list[object] = []
+
+    def sweep() -> None:
+        try:
+            outcome.append(run_sweep(small_spec(), tmp_path / "out", dask=client, threads=1))
+        except Exception as exc:  # reported to the test thread below
+            outcome.append(exc)
+
+    caplog.set_level(logging.WARNING, logger="ludosim.sweep")
+    worker = threading.Thread(target=sweep)
+    worker.start()
+    deadline = time.monotonic() + 30
+    while "no live workers" not in caplog.text:
+        assert time.monotonic() < deadline, "no notice within 30 s"
+        time.sleep(0.1)
+    assert worker.is_alive() and not outcome  # still waiting
+    cluster.scale(1)
+    worker.join(timeout=60)
+    assert not worker.is_alive()
+    result = outcome[0]
+    assert not isinstance(result, Exception), result
+    assert result.chunks_computed == 16
+    pdt.assert_frame_equal(results.load(tmp_path / "out"), clean)
