@@ -237,7 +237,7 @@ class Rules:
             sides = parse_value("sides", changes["sides"])
             values["entry"] = self.entry - self.track_len + 13 * sides
         values.update(changes)
-        return Rules.from_dict(values)
+        return type(self).from_dict(values)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of every toggle (lists for tuples), suitable for JSON and TOML."""
