@@ -1,4 +1,4 @@
-"""Scratch: single-thread CPU-time speed of the kernel (games/s), best of `--repeat`.
+"""Single-thread CPU-time speed of the kernel (games/s), best of `--repeat`.
 
     .venv/bin/python benchmarks/profile_kernel.py [--games N] [--repeat 3] [rules ...]
 

@@ -1,4 +1,4 @@
-"""Scratch: play games in one jitted loop (no pandas); optionally name the JIT code for `perf`.
+"""Play games in one jitted loop (no pandas); optionally name the JIT code for `perf`.
 
     .venv/bin/python benchmarks/profile_perf.py [games] [rules]
 

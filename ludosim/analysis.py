@@ -1,6 +1,6 @@
 """Analyses of results tables: pandas over per-game rows only, no simulation inside.
 
-Every function takes a DataFrame of per-game rows (API.md columns, as returned by
+Every function takes a DataFrame of per-game rows (docs/api.md columns, as returned by
 `ludosim.simulate` or `ludosim.results.load(path, cells=True)`), optionally grouped by
 one or more `by` columns (typically `cell`), and returns a tidy DataFrame: one row per
 group and measure (or position, policy, toggle, effect), the group columns first.
@@ -21,7 +21,7 @@ is stated at each function and in docs/analysis.md:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,11 +29,49 @@ import pandas as pd
 
 from ludosim.errors import LudosimError
 from ludosim.results import CELL_INFO  # cell descriptors that are not toggles
-from ludosim.stats import Z95, chi2_sf, mean_ci, wilson_interval
+from ludosim.rules import PRESETS, TOGGLES, Rules, format_value, parse_value
+from ludosim.stats import (
+    Z95,
+    chi2_sf,
+    diff_means,
+    diff_proportions,
+    holm,
+    interval_p,
+    mean_ci,
+    median_ci,
+    score_test_p,
+    wilson_interval,
+    zero_crossing,
+)
 
 QUANTILES = (0.05, 0.25, 0.75, 0.95)
 
 By = str | Sequence[str] | None
+
+
+EMPTY_SET = "{}"  # how tables and labels write an empty set; `--set safe={}` reads it back
+
+
+def value_text(value: Any, name: str | None = None) -> str:
+    """A toggle value, as a cells table holds it, spelled the way `--set` takes it back.
+
+    Booleans are `true`/`false`, lists comma separated, an empty set `{}`. With `name`
+    a toggle, the value is first read as that toggle's value, so recorded strings such
+    as `"True"` or `""` are spelled the same as the Python values.
+    """
+    value = value.item() if isinstance(value, np.generic) else value
+    if name in TOGGLES:
+        try:
+            value = parse_value(name, value)
+        except (LudosimError, TypeError, ValueError):
+            pass  # a value the rules no longer accept is shown as recorded
+    if isinstance(value, str):
+        text = {"True": "true", "False": "false"}.get(value, value)
+    elif isinstance(value, float) and math.isnan(value):
+        text = ""
+    else:
+        text = format_value(tuple(value) if isinstance(value, list) else value)
+    return text if text not in ("", "()") else EMPTY_SET
 
 
 class AnalysisError(LudosimError, ValueError):
@@ -88,83 +126,17 @@ def _seat_wins(winner: np.ndarray, seat: int) -> np.ndarray:
     return (winner == seat).astype(float)
 
 
-def median_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """(median, lower, upper): distribution-free order-statistic CI of the median.
-
-    The number B of observations below the true median is Binomial(n, 1/2), so the
-    interval [x_(j), x_(n+1-j)] (1-based order statistics) covers the median with
-    probability 1 - 2 P(B <= j - 1). j is the largest rank with
-    P(B <= j - 1) <= alpha / 2, so the coverage is at least 95% (conservative; ties,
-    as in integer turn counts, only make it more so). The binomial tail is summed
-    exactly in log space, which stays accurate for millions of games.
-    """
-    x = np.sort(np.asarray(values, dtype=float))
-    n = x.size
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    median = float(np.median(x))
-    alpha = 2.0 * (1.0 - _normal_cdf(z))
-    k = np.arange(n)
-    # log pmf(k) of Binomial(n, 1/2) by the ratio pmf(k+1)/pmf(k) = (n-k)/(k+1).
-    log_pmf = np.concatenate(([0.0], np.cumsum(np.log(n - k) - np.log(k + 1)))) - n * math.log(2)
-    cdf = np.cumsum(np.exp(log_pmf))  # cdf[i] = P(B <= i)
-    # j - 1 = the largest i with cdf[i] <= alpha/2, so j = that i + 1 (1-based rank).
-    small = np.nonzero(cdf <= alpha / 2 + 1e-12)[0]
-    if small.size == 0:
-        return (median, math.nan, math.nan)  # too few games for a 95% interval
-    j = int(small[-1]) + 1
-    return (median, float(x[j - 1]), float(x[n - j]))
-
-
-def _normal_cdf(z: float) -> float:
-    return 0.5 * math.erfc(-z / math.sqrt(2.0))
-
-
 def _paired(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     """True when both tables hold exactly the same game indices (common random numbers)."""
     if "game" not in a.columns or "game" not in b.columns or len(a) != len(b):
         return False
-    ga, gb = a["game"].to_numpy(), b["game"].to_numpy()
-    return bool(np.array_equal(np.sort(ga), np.sort(gb))) and len(np.unique(ga)) == len(ga)
+    ga, gb = np.sort(a["game"].to_numpy()), np.sort(b["game"].to_numpy())
+    # Sorted, a repeated game index sits next to its twin: no hash table needed.
+    return bool(np.array_equal(ga, gb)) and not bool(np.any(ga[1:] == ga[:-1]))
 
 
 def _align(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return a.sort_values("game", kind="stable"), b.sort_values("game", kind="stable")
-
-
-def diff_proportions(
-    x1: int, n1: int, x0: int, n0: int, z: float = Z95
-) -> tuple[float, float, float]:
-    """(p1 - p0, lower, upper) for independent samples: Newcombe's hybrid score interval.
-
-    L = d - sqrt((p1 - l1)^2 + (u0 - p0)^2), U = d + sqrt((u1 - p1)^2 + (p0 - l0)^2)
-    with (l, u) the Wilson intervals of each proportion (Newcombe 1998, method 10).
-    Unlike the Wald interval it stays inside [-1, 1] and behaves near 0 and 1.
-    """
-    if n1 <= 0 or n0 <= 0:
-        return (math.nan, math.nan, math.nan)
-    p1, p0 = x1 / n1, x0 / n0
-    l1, u1 = wilson_interval(x1, n1, z)
-    l0, u0 = wilson_interval(x0, n0, z)
-    d = p1 - p0
-    return (
-        d,
-        d - math.sqrt((p1 - l1) ** 2 + (u0 - p0) ** 2),
-        d + math.sqrt((u1 - p1) ** 2 + (p0 - l0) ** 2),
-    )
-
-
-def diff_means(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """(mean(a) - mean(b), lower, upper) for independent samples: Welch's normal interval.
-
-    se = sqrt(s_a^2 / n_a + s_b^2 / n_b) with sample variances (ddof=1).
-    """
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.size < 2 or b.size < 2:
-        return (math.nan, math.nan, math.nan)
-    d = float(a.mean() - b.mean())
-    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-    return (d, d - z * se, d + z * se)
 
 
 def _difference(
@@ -191,7 +163,7 @@ def game_length(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
     games, truncated (games stopped at max_turns: their length is a lower bound, kept
     in every statistic), mean, sd (ddof=1), mean_ci_low/high (normal approximation,
     mean +- 1.96 sd/sqrt(n)), median, median_ci_low/high (order-statistic interval,
-    see `median_ci`), q05, q25, q75, q95 (linear interpolation between order
+    see `ludosim.stats.median_ci`), q05, q25, q75, q95 (linear interpolation between order
     statistics, numpy's default), min, max.
     """
     _require(df, ["turns"], "game_length")
@@ -340,6 +312,29 @@ def seat_win_rates(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def first_player_tests(df: pd.DataFrame, by: By = "cell") -> pd.DataFrame:
+    """The first player's advantage per group, each tested against zero, Holm over the groups.
+
+    The position-0 rows of `first_player_advantage` (players, games, wins, win_rate with
+    Wilson ci_low/high, fair, advantage_pp with advantage_ci_low/high), plus p_zero: the
+    two-sided score test of win_rate = 1/n, the test the Wilson interval inverts (p_zero
+    < 0.05 exactly when the interval excludes 1/n), and p_holm: Holm's step-down
+    adjustment over the groups' tests (`ludosim.stats.holm`), so that "differs from
+    zero in k cells" holds at a 5% family-wise error rate however many cells there are.
+    """
+    table = first_player_advantage(df, by)
+    if table.empty:
+        return table
+    out = table[table["position"] == 0].drop(columns=["position", "chi2", "dof", "p_value"])
+    out = out.reset_index(drop=True)
+    out["p_zero"] = [
+        score_test_p(int(w), int(g), 1.0 / int(n))
+        for w, g, n in zip(out["wins"], out["games"], out["players"], strict=True)
+    ]
+    out["p_holm"] = holm(out["p_zero"].tolist())
+    return out
+
+
 def _seat_policies(text: Any, players: int) -> list[str]:
     """Per-seat policies of a `policies` cell value: one name for all, or one per seat."""
     names = [p.strip() for p in str(text).strip("[]").split(",") if p.strip()]
@@ -350,6 +345,44 @@ def _seat_policies(text: Any, players: int) -> list[str]:
     return names
 
 
+def policy_wins(seatings: Iterable[tuple[Sequence[str], np.ndarray]]) -> pd.DataFrame:
+    """Wins of each distinct policy pooled over the seats it held, with Wilson 95% CIs.
+
+    `seatings`: (policy of every seat, winner of every game) pairs, one per seating
+    (a tournament's rotation, a sweep cell). A policy's trials are the games of each
+    seating times the seats it held there; every game counts (a truncated game without
+    a finisher, winner -1, is a loss for everyone); `fair` is the mean of 1/n over its
+    trials. The one tally behind `win_table` and `ludosim.tournament.tournament`.
+    Columns: policy (in order of first appearance), seat_games (trials), wins,
+    win_rate, ci_low, ci_high, fair.
+    """
+    tally: dict[str, list[float]] = {}  # policy -> [trials, wins, sum of 1/n]
+    for seated, winner in seatings:
+        n = len(seated)
+        winner = np.asarray(winner)
+        for seat, name in enumerate(seated):
+            entry = tally.setdefault(name, [0, 0, 0.0])
+            entry[0] += winner.size
+            entry[1] += int((winner == seat).sum())
+            entry[2] += winner.size / n
+    rows = []
+    for name, (trials, wins, inverse) in tally.items():
+        low, high = wilson_interval(int(wins), int(trials))
+        rows.append(
+            {
+                "policy": name,
+                "seat_games": int(trials),
+                "wins": int(wins),
+                "win_rate": wins / trials if trials else math.nan,
+                "ci_low": low,
+                "ci_high": high,
+                "fair": inverse / trials if trials else math.nan,
+            }
+        )
+    columns = ["policy", "seat_games", "wins", "win_rate", "ci_low", "ci_high", "fair"]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def win_table(
     df: pd.DataFrame, policies: str | Sequence[str] | None = None, by: By = None
 ) -> pd.DataFrame:
@@ -357,51 +390,102 @@ def win_table(
 
     `policies`: the policy of every seat (one name, or one per seat) for all rows; None
     reads each row's `policies` column (rows loaded with `cells=True`), so the rotations
-    of a tournament played as a sweep pool into one table. As in
-    `ludosim.tournament.tournament`, a policy's trials are the games it played times the
-    seats it held in each, every game counts (a truncated game without a finisher is a
-    loss for everyone), and `fair` is the mean of 1/n over those trials.
-    Columns: policy, seat_games (trials), wins, win_rate, ci_low, ci_high, fair.
+    of a tournament played as a sweep pool into one table. The tally is `policy_wins`,
+    the same as `ludosim.tournament.tournament`'s: a policy's trials are the games it
+    played times the seats it held in each, every game counts (a truncated game without
+    a finisher is a loss for everyone), and `fair` is the mean of 1/n over those trials.
+    Columns: the `by` columns, policy, seat_games (trials), wins, win_rate, ci_low,
+    ci_high, fair.
     """
     _require(df, ["winner"], "win_table")
     if policies is None:
         _require(df, ["policies"], "win_table without `policies`")
-    rows = []
+    parts = []
     for keys, group in _groups(df, by):
-        tally: dict[str, list[float]] = {}  # policy -> [trials, wins, sum of 1/n]
         if policies is None:
-            parts = group.groupby("policies", observed=True, sort=False)
-            pieces = [(text, part) for text, part in parts]
+            pieces = list(group.groupby("policies", observed=True, sort=False))
         else:
             pieces = [(policies, group)]
+        seatings = []
         for text, part in pieces:
             n = players_of(part)
-            seated = (
-                _seat_policies(text, n)
-                if isinstance(text, str)
-                else _seat_policies(",".join(text), n)
-            )
-            winner = part["winner"].to_numpy(int)
-            for seat, name in enumerate(seated):
-                entry = tally.setdefault(name, [0, 0, 0.0])
-                entry[0] += len(part)
-                entry[1] += int((winner == seat).sum())
-                entry[2] += len(part) / n
-        for name, (trials, wins, inverse) in tally.items():
-            low, high = wilson_interval(int(wins), int(trials))
-            rows.append(
+            names = text if isinstance(text, str) else ",".join(text)
+            seatings.append((_seat_policies(names, n), part["winner"].to_numpy(int)))
+        table = policy_wins(seatings)
+        for i, (name, value) in enumerate(keys.items()):
+            table.insert(i, name, value)
+        parts.append(table)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def rotated_policies(df: pd.DataFrame) -> list[str]:
+    """The policies of a tournament sweep: each one played in every seat; [] otherwise.
+
+    A tournament plays the rotations of a seating as cells, so every distinct policy
+    holds every seat in some cell. Rows of several player counts, a single policy, or a
+    policy kept in some seats only (a skipper against baselines) give [].
+    """
+    if "policies" not in df.columns or "winner" not in df.columns or df.empty:
+        return []
+    seats_of: dict[str, set[int]] = {}
+    counts = set()
+    for text, rows in df.groupby("policies", observed=True, sort=False):
+        n = players_of(rows)
+        counts.add(n)
+        for seat, name in enumerate(_seat_policies(text, n)):
+            seats_of.setdefault(name, set()).add(seat)
+    if len(counts) != 1 or len(seats_of) < 2:
+        return []
+    every = set(range(counts.pop()))
+    return list(seats_of) if all(s == every for s in seats_of.values()) else []
+
+
+def policy_differences(df: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of policies: the difference of their win rates, paired game by game, Holm.
+
+    Per game, each policy scores the share of its seats that won (1 or 0 with one seat,
+    a truncated game is 0 for all, as in `win_table`); a pair's difference is the mean
+    per-game difference of scores, with the normal CI of that mean. Both policies play
+    in every game of a tournament, so this pairing is exact. p_value: two-sided, from the
+    estimate and its interval; p_holm: Holm's adjustment over all pairs. Columns:
+    policy, other, games, diff_pp (percentage points), ci_low, ci_high, p_value, p_holm.
+    """
+    _require(df, ["winner", "policies"], "policy_differences")
+    parts: list[dict[str, np.ndarray]] = []
+    names: dict[str, None] = {}
+    for text, rows in df.groupby("policies", observed=True, sort=False):
+        n = players_of(rows)
+        seated = _seat_policies(text, n)
+        winner = rows["winner"].to_numpy(int)
+        score: dict[str, np.ndarray] = {}
+        for seat, name in enumerate(seated):
+            names[name] = None
+            score[name] = score.get(name, np.zeros(len(rows))) + (winner == seat)
+        parts.append({name: v / seated.count(name) for name, v in score.items()})
+    order = list(names)
+    out = []
+    for i, name in enumerate(order):
+        for other in order[i + 1 :]:
+            both = [p for p in parts if name in p and other in p]
+            if not both:
+                continue
+            d = np.concatenate([p[name] - p[other] for p in both])
+            mean, low, high = mean_ci(d)
+            out.append(
                 {
-                    **keys,
                     "policy": name,
-                    "seat_games": int(trials),
-                    "wins": int(wins),
-                    "win_rate": wins / trials if trials else math.nan,
-                    "ci_low": low,
-                    "ci_high": high,
-                    "fair": inverse / trials if trials else math.nan,
+                    "other": other,
+                    "games": int(d.size),
+                    "diff_pp": 100.0 * mean,
+                    "ci_low": 100.0 * low,
+                    "ci_high": 100.0 * high,
+                    "p_value": interval_p(mean, low, high),
                 }
             )
-    return pd.DataFrame(rows)
+    columns = ["policy", "other", "games", "diff_pp", "ci_low", "ci_high", "p_value"]
+    table = pd.DataFrame(out, columns=columns)
+    table["p_holm"] = holm(table["p_value"].tolist())
+    return table
 
 
 # -------------------------------------------------------------------------- skip cost
@@ -454,19 +538,15 @@ def seat_effect(
     )
 
 
-def zero_crossing(x: Sequence[float], y: Sequence[float]) -> float:
-    """First x where y, positive before, reaches zero (linear interpolation); NaN if never.
-
-    Points are taken in increasing x. A y of exactly 0 after a positive one is its own
-    crossing; a curve that starts at or below zero never "stops paying" and gives NaN.
-    """
-    order = np.argsort(np.asarray(x, dtype=float), kind="stable")
-    xs = np.asarray(x, dtype=float)[order]
-    ys = np.asarray(y, dtype=float)[order]
-    for i in range(1, xs.size):
-        if ys[i - 1] > 0 >= ys[i]:
-            return float(xs[i - 1] + (xs[i] - xs[i - 1]) * ys[i - 1] / (ys[i - 1] - ys[i]))
-    return math.nan
+def skipper_seats(df: pd.DataFrame) -> list[int]:
+    """Seats that play a `skipper:Q` policy in some rows (per each row's `policies`)."""
+    if "policies" not in df.columns or df.empty:
+        return []
+    seats: set[int] = set()
+    for text, rows in df.groupby("policies", observed=True, sort=False):
+        seated = _seat_policies(text, players_of(rows))
+        seats |= {s for s, name in enumerate(seated) if name.startswith("skipper:")}
+    return sorted(seats)
 
 
 def skip_cost(
@@ -476,21 +556,30 @@ def skip_cost(
     skipper: str | None = None,
     baseline: str | None = None,
     detect: str = "detect_skip",
+    cells: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Win-rate change of a `skipper:Q` seat as a function of the detection probability.
+    """Win-rate change of a `skipper:Q` seat at each detection probability played.
 
-    `df` holds rows of several cells with a `detect` column and a `policies` column
-    (`ludosim.results.load(path, cells=True)` of a sweep varying `detect_skip` and
-    `policies`). At each detection probability, the rows where `seat` plays `skipper`
+    `df` holds rows of several cells with a `policies` column and a `detect` column
+    (`ludosim.results.load(path, cells=True)` of a sweep varying `policies`, and
+    perhaps `detect_skip`). A sweep that plays one detection probability only keeps no
+    `detect` column in its rows (only varying toggles are joined): pass its `cells`
+    table (`results.load_cells`) and the value is read from there. At each detection
+    probability present, one included, the rows where `seat` plays `skipper`
     (default: the one policy of that seat starting with `skipper:`) are compared with the
     rows where it plays `baseline` (default: its one other policy) by `seat_effect`
     (paired by game under common random numbers). A baseline seen at one detection
     probability only is used for all (its policy never skips, so detection cannot
     change its games). Columns: detect_skip, policy, baseline, then `seat_effect`'s,
     and break_even (repeated): the detection probability at which the difference first
-    falls to zero (`zero_crossing`: linear interpolation; NaN if skipping never stops
-    paying in the range, or never paid).
+    falls to zero (`ludosim.stats.zero_crossing`: linear interpolation). It is NaN with
+    one detection probability (nothing to interpolate), when skipping never stops paying
+    in the range, or when it never paid.
     """
+    if detect not in df.columns and cells is not None and detect in cells.columns:
+        _require(df, ["cell"], "skip_cost")
+        level_of = dict(zip(cells["cell"].astype(str), cells[detect].astype(float), strict=True))
+        df = df.assign(**{detect: _per_cell(df, level_of)})
     _require(df, [detect, "policies", "winner"], "skip_cost")
     n = players_of(df)
     # Map each distinct policies text once, not every row (sweeps have millions of rows).
@@ -545,33 +634,106 @@ def _differences(cells: pd.DataFrame, a: int, b: int, columns: Sequence[str]) ->
     return [c for c in columns if str(cells.iloc[a][c]) != str(cells.iloc[b][c])]
 
 
-def find_baselines(cells: pd.DataFrame) -> list[str]:
-    """Cells from which every other cell of their variant differs in exactly one toggle.
+# How a variant's base cell was chosen, in order of precedence (the `base_rule` column).
+BASE_RULES = ("given", "sweep start", "preset", "first cell")
 
-    In a one-at-a-time sweep that is the base of each starting point (the first such cell
-    of a variant, in expansion order, when only two cells make the choice ambiguous).
-    Policies count as a toggle here. Returns [] when no cell is such a centre.
+
+def _is_start(name: Any, variant: Any) -> bool:
+    """True for a one-at-a-time starting point: its name carries no `toggle=value` change.
+
+    A sweep names cells by their changes (`six_limit=0`); the starting point of a
+    one-at-a-time sweep is named after its variant alone, or `base`.
+    """
+    return "=" not in str(name) and str(name) in {str(variant or ""), "base", ""}
+
+
+def _matches_preset(row: pd.Series, columns: Sequence[str]) -> bool:
+    """True when the cell holds its preset's own value for every one of `columns`."""
+    preset = str(row.get("preset") or "")
+    if preset not in PRESETS:
+        return False
+    rules = Rules.preset(preset)
+    for name in columns:
+        if name not in TOGGLES:
+            continue  # policies: a preset names none, so any policy matches
+        value = row[name]
+        value = value.item() if isinstance(value, np.generic) else value
+        try:
+            same = parse_value(name, value) == getattr(rules, name)
+        except (LudosimError, TypeError, ValueError):
+            same = str(value) == format_value(getattr(rules, name))
+        if not same:
+            return False
+    return True
+
+
+def baselines(cells: pd.DataFrame) -> pd.DataFrame:
+    """The base cell of each variant's one-toggle comparisons, and why it is the base.
+
+    A *centre* is a cell from which every other cell of its variant differs in exactly
+    one toggle (policies count as a toggle). In a one-at-a-time sweep only the starting
+    point is a centre; when every cell is one (one toggle varied, as in a grid of
+    `six_limit=0,3`), the base is, in this order: the sweep's own starting point (a
+    one-at-a-time cell named after its variant or `base`, rule `sweep start`), the cell
+    holding the preset's own value of the varied toggles (rule `preset`: the change
+    is read from the rules as published, not from the first value listed), else the
+    first centre in expansion order (rule `first cell`). Variants of one cell, or
+    with no centre (a full grid of two or more toggles), have no base.
+    Columns: variant, base, rule.
     """
     columns = [*toggle_columns(cells), *(["policies"] if "policies" in cells.columns else [])]
     groups = (
         cells["variant"].fillna("") if "variant" in cells.columns else pd.Series([""] * len(cells))
     )
     found = []
-    for _, members in cells.groupby(groups.to_numpy(), sort=False):
+    for variant, members in cells.groupby(groups.to_numpy(), sort=False):
         positions = [cells.index.get_loc(i) for i in members.index]
         if len(positions) < 2:
             continue
-        for a in positions:
-            if all(len(_differences(cells, a, b, columns)) == 1 for b in positions if b != a):
-                found.append(str(cells.iloc[a]["cell"]))
-                break
-    return found
+        centres = [
+            a
+            for a in positions
+            if all(len(_differences(cells, a, b, columns)) == 1 for b in positions if b != a)
+        ]
+        if not centres:
+            continue
+        varied = [c for c in columns if members[c].astype(str).nunique() > 1]
+        starts = [a for a in centres if _is_start(cells.iloc[a].get("name"), variant)]
+        presets = [a for a in centres if _matches_preset(cells.iloc[a], varied)]
+        if starts:
+            chosen, rule = starts[0], "sweep start"
+        elif presets:
+            chosen, rule = presets[0], "preset"
+        else:
+            chosen, rule = centres[0], "first cell"
+        found.append({"variant": variant, "base": str(cells.iloc[chosen]["cell"]), "rule": rule})
+    return pd.DataFrame(found, columns=["variant", "base", "rule"])
+
+
+def find_baselines(cells: pd.DataFrame) -> list[str]:
+    """The base cells of `baselines(cells)`, one per variant that has one ([] if none)."""
+    return baselines(cells.reset_index(drop=True))["base"].tolist()
 
 
 def _rows_by_cell(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     # Group on the column itself: a categorical `cell` is grouped by its codes, while
     # astype(str) would build one Python string per row of a million-game sweep.
     return {str(k): g for k, g in df.groupby("cell", observed=True, sort=False)}
+
+
+def _per_cell(df: pd.DataFrame, value_of: dict[str, float]) -> np.ndarray:
+    """Per row, the value of its cell (NaN for a cell not in `value_of`).
+
+    A categorical `cell` is mapped through its categories: one lookup per cell rather
+    than one Python string per row of a million-game sweep.
+    """
+    column = df["cell"]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        table = np.array(
+            [value_of.get(str(c), math.nan) for c in column.cat.categories] + [math.nan]
+        )
+        return table[column.cat.codes.to_numpy()]  # code -1 (missing) reads the trailing NaN
+    return np.array([value_of.get(str(c), math.nan) for c in column], dtype=float)
 
 
 def _first_wins(rows: pd.DataFrame) -> np.ndarray:
@@ -595,19 +757,25 @@ def toggle_effects(
     equal player counts that is the difference of first-player win rates. CIs: paired by
     game index when both cells hold the same games (a sweep's common random numbers:
     normal CI of the mean per-game difference), else Welch (turns) and Newcombe (rates).
-    `baseline_cell=None` uses every cell found by `find_baselines` (one per variant).
-    Columns: base, cell, name, toggle, value, base_value, games, mean_turns,
-    base_mean_turns, turns_effect, turns_ci_low/high, fpa_pp, base_fpa_pp, fpa_effect_pp,
-    fpa_ci_low/high, method.
+    `baseline_cell=None` uses every base found by `baselines` (one per variant): the
+    sweep's starting point, else the cell holding the preset's own values, so that a
+    change reads from the published rules. `base_rule` says which (`given` for
+    `baseline_cell`). Columns: base, base_rule, cell, name, toggle, value, base_value,
+    games, mean_turns, base_mean_turns, turns_effect, turns_ci_low/high, fpa_pp,
+    base_fpa_pp, fpa_effect_pp, fpa_ci_low/high, method.
     """
     _require(df, ["cell", "turns", "winner", "first"], "toggle_effects")
     cells = cells.reset_index(drop=True)
     columns = [*toggle_columns(cells), *(["policies"] if "policies" in cells.columns else [])]
-    bases = [baseline_cell] if baseline_cell is not None else find_baselines(cells)
+    if baseline_cell is not None:
+        bases = [(baseline_cell, "given")]
+    else:
+        found = baselines(cells)
+        bases = list(zip(found["base"], found["rule"], strict=True))
     ids = cells["cell"].astype(str).tolist()
     rows_of = _rows_by_cell(df)
     out = []
-    for base in bases:
+    for base, rule in bases:
         if base not in ids:
             raise AnalysisError(f"baseline cell {base!r} is not one of {', '.join(ids)}")
         b = ids.index(base)
@@ -639,11 +807,12 @@ def toggle_effects(
             out.append(
                 {
                     "base": base,
+                    "base_rule": rule,
                     "cell": cell,
                     "name": cells.iloc[i]["name"] if "name" in cells.columns else cell,
                     "toggle": toggle,
-                    "value": str(cells.iloc[i][toggle]),
-                    "base_value": str(cells.iloc[b][toggle]),
+                    "value": value_text(cells.iloc[i][toggle], toggle),
+                    "base_value": value_text(cells.iloc[b][toggle], toggle),
                     "games": len(rows),
                     "mean_turns": float(rows["turns"].mean()),
                     "base_mean_turns": float(base_rows["turns"].mean()),
@@ -659,6 +828,55 @@ def toggle_effects(
                 }
             )
     return pd.DataFrame(out)
+
+
+def first_player_differences(df: pd.DataFrame) -> pd.DataFrame:
+    """Every pair of cells: the difference of their first-player advantages, Holm over pairs.
+
+    For cells a, b (in the order of the table): diff_pp = advantage(a) - advantage(b) in
+    percentage points, the advantage being P(first player wins) - 1/n over games with a
+    finisher. Paired by game when both cells hold the same games (common random
+    numbers: normal CI of the mean per-game difference, games dropped where either side
+    has no finisher), else Newcombe's interval. p_value: two-sided, from the estimate
+    and its interval (`ludosim.stats.interval_p`); p_holm: Holm's adjustment over all
+    pairs. Columns: cell, other, games, diff_pp, ci_low, ci_high, method, p_value, p_holm.
+    """
+    _require(df, ["cell", "winner", "first", "game"], "first_player_differences")
+    prepared = []
+    for cell, rows in _rows_by_cell(df).items():
+        rows = rows.sort_values("game", kind="stable")
+        games = rows["game"].to_numpy()
+        unique = bool(games.size == 0 or np.all(games[1:] != games[:-1]))
+        prepared.append((cell, games, unique, _first_wins(rows), players_of(rows)))
+    out = []
+    for i, (cell, games_a, unique_a, wins_a, n_a) in enumerate(prepared):
+        for other, games_b, unique_b, wins_b, n_b in prepared[i + 1 :]:
+            paired = unique_a and unique_b and np.array_equal(games_a, games_b)
+            if paired:
+                keep = ~np.isnan(wins_a) & ~np.isnan(wins_b)
+                a, b = wins_a[keep], wins_b[keep]
+            else:
+                a, b = wins_a[~np.isnan(wins_a)], wins_b[~np.isnan(wins_b)]
+            d, low, high, method = _difference(a, b, paired, binary=True)
+            shift = 1.0 / n_a - 1.0 / n_b  # advantage = rate - 1/n
+            out.append(
+                {
+                    "cell": cell,
+                    "other": other,
+                    "games": int(min(a.size, b.size)),
+                    "diff_pp": 100.0 * (d - shift),
+                    "ci_low": 100.0 * (low - shift),
+                    "ci_high": 100.0 * (high - shift),
+                    "method": method,
+                    "p_value": interval_p(d, low, high),
+                }
+            )
+    table = pd.DataFrame(
+        out,
+        columns=["cell", "other", "games", "diff_pp", "ci_low", "ci_high", "method", "p_value"],
+    )
+    table["p_holm"] = holm(table["p_value"].tolist())
+    return table
 
 
 def _response(rows: pd.DataFrame, response: str) -> np.ndarray:
@@ -766,6 +984,55 @@ def factorial_effects(
                 }
             )
     return pd.DataFrame(out)
+
+
+# ------------------------------------------------------------- command summaries
+def summarise_wins(wins_by_position: pd.Series, games: int) -> pd.DataFrame:
+    """Wins and win rate by turn-order position (1 = took the first turn), from totals.
+
+    `wins_by_position`: wins indexed by position 0..n-1 (a kernel `Summary`'s
+    `wins_by_position`); the rate is over all `games`, games without a finisher
+    included. Columns: turn order, wins, win rate.
+    """
+    return pd.DataFrame(
+        {
+            "turn order": [int(k) + 1 for k in wins_by_position.index],
+            "wins": [int(v) for v in wins_by_position],
+            "win rate": [int(v) / max(games, 1) for v in wins_by_position],
+        }
+    )
+
+
+def summarise(df: pd.DataFrame, players: int) -> pd.DataFrame:
+    """`summarise_wins` of per-game rows, with the mean turns of each position's wins."""
+    won = df[df["winner"] >= 0]
+    order = (won["winner"] - won["first"]) % players
+    table = summarise_wins(order.value_counts().reindex(range(players), fill_value=0), len(df))
+    table["mean turns"] = [float(won.loc[order == k, "turns"].mean()) for k in range(players)]
+    return table
+
+
+def ranking(rules: Rules, result: Any, policies: Sequence[str] | None = None) -> pd.DataFrame:
+    """Final ranking of one reference game (a `GameResult`), best place first.
+
+    Columns: place, seat, turn order (1 = took the first turn), pieces home (pieces at
+    the goal), points (megajogos scoring only), policy (when `policies` is given).
+    """
+    n = rules.players
+    rows = []
+    for seat in sorted(range(n), key=lambda s: result.places[s]):
+        row = {
+            "place": int(result.places[seat]),
+            "seat": seat,
+            "turn order": (seat - result.first) % n + 1,
+            "pieces home": sum(p == rules.goal for p in result.final[seat]),
+        }
+        if result.points:
+            row["points"] = int(result.points[seat])
+        if policies:
+            row["policy"] = policies[seat]
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def describe_cells(cells: pd.DataFrame) -> dict[Hashable, str]:

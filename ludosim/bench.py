@@ -4,8 +4,8 @@
 `ludosim.reference.play_game` (reference) on the same rules and policy,
 after a warm-up call so compilation is not timed, and reports ratios from
 the same run: kernel over reference, N threads over 1 thread, the cost of a
-game relative to the "plain app" rules of the kernel issue (the yardstick a
-hand-written C program plays at about 87,000 games/s on one core), and,
+game relative to the "plain app" rules (the yardstick: a hand-written C
+program plays those at about 87,000 games/s on one core), and,
 when policies other than `random` are timed, the cost of a game relative to
 `random` on the same rules. Timings are wall-clock; on a shared machine they
 vary with its load (`benchmarks/policy_speed.py` compares policies by CPU time).
@@ -14,6 +14,7 @@ vary with its load (`benchmarks/policy_speed.py` compares policies by CPU time).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -23,9 +24,28 @@ from ludosim.rules import Rules
 
 PLAIN_APP = "plain-app"
 
+# What each column of `run_bench` means; `ludosim bench` prints these under its table.
+# Ratios are measured on kernel rows only: reference rows leave them empty (NaN).
+COLUMNS: dict[str, str] = {
+    "rules": f"the preset timed; {PLAIN_APP} is the yardstick (app rules with every passing "
+    "and landing restriction lifted, which a hand-written C program plays at about "
+    "87,000 games/s on one core)",
+    "engine": "kernel (compiled, ludosim.simulate) or reference (pure Python, one thread)",
+    "games_per_s": "games played per second of wall-clock time (compilation not timed)",
+    "mean_turns": "mean turns per game of the timed kernel run (kernel rows only)",
+    "mean_rolls": "mean die rolls per game of the timed kernel run (kernel rows only)",
+    "vs_reference": "kernel games/s over reference games/s, same rules and policy "
+    "(kernel rows only)",
+    "vs_one_thread": "kernel games/s over the same run's games/s on one thread (kernel rows only)",
+    "cost_vs_plain_app": f"seconds per game over {PLAIN_APP}'s at the same threads and policy: "
+    "how much dearer these rules are than the yardstick (kernel rows only)",
+    "cost_vs_random": "seconds per game over the random policy's on the same rules and threads "
+    "(kernel rows only)",
+}
+
 
 def plain_app_rules() -> Rules:
-    """The issue's yardstick: app rules with every passing and landing restriction lifted."""
+    """The speed yardstick: app rules with every passing and landing restriction lifted."""
     return Rules.preset("app").replace(
         pass_opponents="all",
         block_landing="coexist",
@@ -41,13 +61,17 @@ def _rules(name: str) -> Rules:
     return plain_app_rules() if name == PLAIN_APP else Rules.preset(name)
 
 
+def _warmup_games(games: int) -> int:
+    return min(games, 200)
+
+
 def _time_kernel(
     rules: Rules, games: int, threads: int, seed: int, policy: str
 ) -> tuple[float, pd.DataFrame]:
     from ludosim.simulate import simulate
 
     # Warm-up: compiles (or loads) the kernel, which is not timed.
-    simulate(rules, games=min(games, 200), seed=seed, policies=policy, threads=threads)
+    simulate(rules, games=_warmup_games(games), seed=seed, policies=policy, threads=threads)
     start = time.perf_counter()
     df = simulate(rules, games=games, seed=seed, policies=policy, threads=threads)
     return time.perf_counter() - start, df
@@ -77,6 +101,7 @@ def run_bench(
     seed: int = 1,
     include_plain_app: bool = True,
     policies: list[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> pd.DataFrame:
     """One row per (rules, policy, engine, threads): games/s and ratios measured in this run.
 
@@ -89,7 +114,10 @@ def run_bench(
     games/s, same policy), vs_one_thread, cost_vs_plain_app (seconds per game
     over plain-app's at the same thread count and policy), and with policies
     other than random, cost_vs_random (seconds per game over random's on the
-    same rules and thread count).
+    same rules and thread count); `COLUMNS` describes each. Reference rows have
+    NaN in the kernel-only columns. `progress`, if given, is called as
+    `progress(games_done, games_total)` after each timed run (warm-ups counted),
+    never during one, so that it does not change the timings.
     """
     import numba
 
@@ -97,6 +125,17 @@ def run_bench(
         threads = sorted({1, numba.config.NUMBA_NUM_THREADS})
     names = ([PLAIN_APP] if include_plain_app and PLAIN_APP not in presets else []) + list(presets)
     timed = bench_policies(policies)
+    per_pair = reference_games + len(threads) * (_warmup_games(games) + games)
+    total = len(names) * len(timed) * per_pair
+    done = 0
+
+    def advance(games_played: int) -> None:
+        nonlocal done
+        done += games_played
+        if progress is not None:
+            progress(done, total)
+
+    advance(0)
     rows = []
     for name in names:
         rules = _rules(name)
@@ -105,6 +144,7 @@ def run_bench(
             if reference_games > 0:
                 seconds = _time_reference(rules, reference_games, seed, policy)
                 ref_rate = reference_games / seconds
+                advance(reference_games)
                 rows.append(
                     {
                         "rules": name,
@@ -118,6 +158,7 @@ def run_bench(
                 )
             for count in threads:
                 seconds, df = _time_kernel(rules, games, count, seed, policy)
+                advance(_warmup_games(games) + games)
                 rows.append(
                     {
                         "rules": name,

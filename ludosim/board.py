@@ -1,4 +1,4 @@
-"""Board geometry, computed once from the rules (RULES.md section 1).
+"""Board geometry, computed once from the rules (docs/rules.md section 1).
 
 Positions are kept as *progress* relative to the piece's owner:
 

@@ -4,8 +4,11 @@ Each command parses its options, calls one library function and prints the
 result. Library errors (`LudosimError`, and the `ValueError` of a bad seed)
 become one line on stderr and exit code 2, never a traceback. `--preset NAME`
 and repeated `--set TOGGLE=VALUE` mean the same in every command
-(`ludosim.options.rules_from_options`). The simulation and benchmark modules
-are imported inside their commands, so the light commands start fast.
+(`ludosim.options.rules_from_options`), and so does `--policy A,B,...` (a
+comma-separated list, or the option repeated). Long commands draw a progress
+bar on stderr (`ludosim.progress`) unless given `-q`. The simulation and
+benchmark modules are imported inside their commands, so the light commands
+start fast.
 """
 
 from __future__ import annotations
@@ -21,10 +24,19 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperCommand, TyperGroup
 
 from ludosim.errors import LudosimError
 from ludosim.options import rules_from_options
-from ludosim.policies import resolve_policies
+from ludosim.policies import (
+    DESCRIPTIONS,
+    FEATURE_DESCRIPTIONS,
+    NAMED,
+    parse_policy,
+    resolve_policies,
+    weights_of,
+)
+from ludosim.progress import GameProgress, wanted
 from ludosim.rules import PRESETS, TOGGLES, Rules
 
 try:  # typer >= 0.20 vendors click; its usage errors derive from TyperException
@@ -37,8 +49,32 @@ if TYPE_CHECKING:
 
 EXIT_ERROR = 2
 
+
+def _flags_without_placeholder(params: list[Any]) -> list[Any]:
+    """Show on/off options (`--toml`, `-q`, `--help`) as bare flags in --help.
+
+    typer prints a type placeholder such as `<bool>` after every option, which
+    makes a flag look as if it took a value; an empty metavar prints none.
+    """
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class _Command(TyperCommand):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_placeholder(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_without_placeholder(super().get_params(ctx))
+
+
 app = typer.Typer(
     name="ludosim",
+    cls=_Group,
     help=(
         "Monte Carlo rules analysis for Ludo and its regional variants.\n\n"
         "Example: ludosim play --preset killer --seed 7"
@@ -77,10 +113,14 @@ PolicyOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--policy",
-        metavar="POLICY",
-        help="Policy of every seat (default random), or repeat it once per seat in seat order.",
+        metavar="A,B,...",
+        help="Policy of every seat (default random), or one per seat in seat order, "
+        "comma-separated (see `ludosim policies`).",
         show_default=False,
     ),
+]
+QuietOpt = Annotated[
+    bool, typer.Option("--quiet", "-q", help="No progress bar (it is drawn only on a terminal).")
 ]
 
 
@@ -118,16 +158,43 @@ def _lazy(module: str, *names: str) -> list[Any]:
         raise LudosimError(f"{module} is not available in this installation ({exc})") from None
 
 
-def _policies(policy: Sequence[str] | None) -> str | list[str]:
-    """No `--policy`: random; one: every seat; several: one per seat."""
-    if not policy:
+def _split_policies(text: str) -> list[str]:
+    """`a,b,c` -> policies; the `f=w` items after a `weights:` name stay with it."""
+    items: list[str] = []
+    for token in (t.strip() for t in text.split(",")):
+        if items and items[-1].startswith("weights:") and "=" in token and ":" not in token:
+            items[-1] += "," + token
+        else:
+            items.append(token)
+    return items
+
+
+def _policy_list(values: Sequence[str] | None) -> list[str]:
+    """Every `--policy` value, comma-separated or repeated, as one validated list of names.
+
+    An unknown name fails here, before any count check, with the allowed names.
+    """
+    names = [name for value in values or () for name in _split_policies(value)]
+    for name in names:
+        if not name:
+            raise LudosimError(f"--policy {','.join(values or ())!r} has an empty policy name")
+        parse_policy(name)
+    return names
+
+
+def _policies(values: Sequence[str] | None) -> str | list[str]:
+    """No `--policy`: random; one name: every seat; several: one per seat."""
+    names = _policy_list(values)
+    if not names:
         return "random"
-    return policy[0] if len(policy) == 1 else list(policy)
+    return names[0] if len(names) == 1 else names
 
 
 def _cell(value: Any) -> str:
-    """Floats: whole numbers from 1000 up, else 4 significant digits."""
+    """Floats: whole numbers from 1000 up, else 4 significant digits; "-" for a missing one."""
     if isinstance(value, float):
+        if value != value:  # NaN: a measure that does not apply to this row
+            return "-"
         return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}"
     return str(value)
 
@@ -165,7 +232,7 @@ def _frame_table(df: pd.DataFrame, title: str | None = None) -> Table:
 
 
 # --------------------------------------------------------------------------- commands
-@app.command()
+@app.command(cls=_Command)
 @_clean_errors
 def presets() -> None:
     """List the preset rule sets with the seed files they come from.
@@ -181,7 +248,50 @@ def presets() -> None:
     _console().print(table)
 
 
-@app.command()
+@app.command(cls=_Command)
+@_clean_errors
+def policies() -> None:
+    """List the policies (strategies) a seat can play, with their parameters and weights.
+
+    Every command that takes `--policy` accepts these names, one for every seat or one
+    per seat in seat order, comma-separated.
+
+    Example: ludosim policies
+    """
+    table = Table(title="Policies")
+    table.add_column("policy", style="bold")
+    table.add_column("weights (feature=w)")
+    table.add_column("description")
+    for name in NAMED:
+        weights = ", ".join(f"{f}={w:g}" for f, w in weights_of(name).items()) or "none"
+        table.add_row(name, weights, escape(DESCRIPTIONS[name]))
+    table.add_row(
+        "skipper:Q",
+        "as balanced",
+        escape(DESCRIPTIONS["skipper:Q"] + "; Q in 0..1, e.g. skipper:0.5"),
+    )
+    table.add_row(
+        "weights:F=W,...",
+        "F=W, ...",
+        escape(
+            "custom: the score of an option is the sum of W x feature F over the listed "
+            "features (the others weigh 0), e.g. weights:capture=5,progress=1"
+        ),
+    )
+    _console().print(table)
+    features = Table(title="Features (measured after an option, against before it)")
+    features.add_column("feature", style="bold")
+    features.add_column("meaning")
+    for name, meaning in FEATURE_DESCRIPTIONS.items():
+        features.add_row(name, escape(meaning))
+    _show(features)
+    typer.echo(
+        "The option with the highest score is played; ties are drawn at random. "
+        "One policy applies to every seat; a comma-separated list gives one per seat."
+    )
+
+
+@app.command(cls=_Command)
 @_clean_errors
 def rules(
     preset: PresetOpt,
@@ -206,7 +316,7 @@ def rules(
     _console().print(table)
 
 
-@app.command()
+@app.command(cls=_Command)
 @_clean_errors
 def play(
     preset: PresetOpt,
@@ -229,46 +339,24 @@ def play(
     for line in result.transcript:
         typer.echo(line)
     names = resolve_policies(policies, chosen.players)
-    headline, table = _ranking(chosen, result, names if len(set(names)) > 1 else None)
+    (ranking,) = _lazy("ludosim.analysis", "ranking")
+    table = ranking(chosen, result, names if len(set(names)) > 1 else None)
     typer.echo("")
-    typer.echo(headline)
-    _console().print(table)
+    typer.echo(_game_headline(result))
+    _console().print(_frame_table(table))
 
 
-def _ranking(
-    chosen: Rules, result: Any, policies: Sequence[str] | None = None
-) -> tuple[str, Table]:
-    """Headline and final ranking of a reference `GameResult`: place, seat, turn order, pieces."""
-    n = chosen.players
+def _game_headline(result: Any) -> str:
+    """Who won one reference game, and when it ended."""
     ending = "truncated at max_turns" if result.truncated else "ended"
     winner = f"seat {result.winner} won" if result.winner >= 0 else "nobody finished"
-    headline = (
+    return (
         f"{winner} after {result.turns} turns ({result.rolls} rolls); "
         f"the game {ending} after {result.end_turns} turns"
     )
-    table = Table()
-    for column in ("place", "seat", "turn order", "pieces home"):
-        table.add_column(column, justify="right")
-    if result.points:
-        table.add_column("points", justify="right")
-    if policies:
-        table.add_column("policy")
-    for seat in sorted(range(n), key=lambda s: result.places[s]):
-        cells = [
-            str(result.places[seat]),
-            str(seat),
-            str((seat - result.first) % n + 1),
-            str(sum(p == chosen.goal for p in result.final[seat])),
-        ]
-        if result.points:
-            cells.append(str(result.points[seat]))
-        if policies:
-            cells.append(escape(policies[seat]))
-        table.add_row(*cells)
-    return headline, table
 
 
-@app.command()
+@app.command(cls=_Command)
 @_clean_errors
 def simulate(
     preset: PresetOpt,
@@ -298,6 +386,7 @@ def simulate(
             "--games); prints wins by turn order and the mean game length.",
         ),
     ] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Simulate many games with the compiled engine; print a summary or write Parquet.
 
@@ -310,10 +399,11 @@ def simulate(
     kwargs: dict[str, Any] = {"policies": _policies(policy), "summary": summary}
     if threads is not None:
         kwargs["threads"] = threads
-    with _compile_notice():
-        result = run_simulation(chosen, games, seed, **kwargs)
+    with _compile_notice(), GameProgress("simulate", wanted(quiet)) as progress:
+        result = run_simulation(chosen, games, seed, progress=progress, **kwargs)
     if summary:
         headline = _headline(preset, result.games, result.mean("turns"), result.truncated)
+        (summarise_wins,) = _lazy("ludosim.analysis", "summarise_wins")
         _show(_frame_table(summarise_wins(result.wins_by_position, result.games), title=headline))
         return
     if out is not None:
@@ -322,6 +412,7 @@ def simulate(
         return
     truncated = int(result["truncated"].sum()) if "truncated" in result.columns else 0
     headline = _headline(preset, len(result), result["turns"].mean(), truncated)
+    (summarise,) = _lazy("ludosim.analysis", "summarise")
     _show(_frame_table(summarise(result, chosen.players), title=headline))
 
 
@@ -331,29 +422,7 @@ def _headline(preset: str, games: int, mean_turns: float, truncated: int) -> str
     )
 
 
-def summarise_wins(wins_by_position: pd.Series, games: int) -> pd.DataFrame:
-    """Wins and win rate by turn-order position (1 = took the first turn), from kernel totals."""
-    import pandas as pd
-
-    return pd.DataFrame(
-        {
-            "turn order": [int(k) + 1 for k in wins_by_position.index],
-            "wins": [int(v) for v in wins_by_position],
-            "win rate": [int(v) / max(games, 1) for v in wins_by_position],
-        }
-    )
-
-
-def summarise(df: pd.DataFrame, players: int) -> pd.DataFrame:
-    """`summarise_wins` of per-game rows, with the mean turns of each position's wins."""
-    won = df[df["winner"] >= 0]
-    order = (won["winner"] - won["first"]) % players
-    table = summarise_wins(order.value_counts().reindex(range(players), fill_value=0), len(df))
-    table["mean turns"] = [float(won.loc[order == k, "turns"].mean()) for k in range(players)]
-    return table
-
-
-@app.command()
+@app.command(cls=_Command)
 @_clean_errors
 def bench(
     preset: Annotated[
@@ -379,63 +448,53 @@ def bench(
         list[str] | None,
         typer.Option(
             "--policy",
-            metavar="POLICY",
-            help="Policy of every seat to time; repeat for more (random is timed too, "
-            "as the baseline of cost_vs_random). Default: random.",
+            metavar="A,B,...",
+            help="Policies to time, comma-separated, each played by every seat (random is "
+            "timed too, as the baseline of cost_vs_random). Default: random.",
+            show_default=False,
         ),
     ] = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Time the compiled engine (and the reference engine) in games per second.
+
+    Prints one row per rules, policy, engine and thread count, then what each column
+    means; "-" marks a measure that does not apply to the row (a reference-engine row
+    has no kernel ratios).
 
     Example: ludosim bench --preset app --games 100000 --threads 1 --policy balanced
     """
     names = list(preset) if preset else list(PRESETS)
     for name in names:
         Rules.preset(name)  # an unknown name fails before any timing starts
-    run_bench, bench_policies = _lazy("ludosim.bench", "run_bench", "bench_policies")
-    bench_policies(policy)  # so does an unknown policy
+    timed = _policy_list(policy)  # so does an unknown policy
+    run_bench, columns = _lazy("ludosim.bench", "run_bench", "COLUMNS")
     kwargs: dict[str, Any] = {"presets": names, "games": games, "reference_games": reference_games}
     if threads:
         kwargs["threads"] = list(threads)
-    if policy:
-        kwargs["policies"] = list(policy)
-    with _compile_notice():
-        df = run_bench(**kwargs)
+    if timed:
+        kwargs["policies"] = timed
+    with _compile_notice(), GameProgress("bench", wanted(quiet)) as progress:
+        df = run_bench(progress=progress, **kwargs)
     _show(_frame_table(df, title="Benchmark (games/s)"))
+    for column in df.columns:
+        if column in columns:
+            typer.echo(f"{column}: {columns[column]}")
 
 
-def _split_policies(text: str) -> list[str]:
-    """`a,b,c` -> policies; the `f=w` items after a `weights:` name stay with it."""
-    items: list[str] = []
-    for token in (t.strip() for t in text.split(",")):
-        if items and items[-1].startswith("weights:") and "=" in token and ":" not in token:
-            items[-1] += "," + token
-        else:
-            items.append(token)
-    return items
-
-
-@app.command()
+@app.command(cls=_Command)
 @_clean_errors
 def tournament(
     preset: PresetOpt,
     seed: SeedOpt,
-    policies: Annotated[
-        str | None,
-        typer.Option(
-            "--policies",
-            metavar="A,B,...",
-            help="One policy per seat, comma-separated (a weights:f=w,... policy may be one "
-            "of them), rotated through every seat.",
-            show_default=False,
-        ),
-    ] = None,
     policy: Annotated[
         list[str] | None,
         typer.Option(
             "--policy",
-            metavar="POLICY",
-            help="One policy per seat, repeated in seat order (instead of --policies).",
+            "--policies",
+            metavar="A,B,...",
+            help="One policy per seat, comma-separated (see `ludosim policies`), rotated "
+            "through every seat.",
             show_default=False,
         ),
     ] = None,
@@ -449,18 +508,19 @@ def tournament(
             "--threads", "-t", metavar="T", help="Worker threads (default: the library's)."
         ),
     ] = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Every policy in every seat: win rates with 95% confidence intervals.
 
-    Example: ludosim tournament --preset killer --policies balanced,runner,random,random --seed 1
+    Example: ludosim tournament --preset killer --policy balanced,runner,random,random --seed 1
     """
-    if (policies is None) == (not policy):
-        raise LudosimError("name the policies with --policies A,B,... or a --policy per seat")
-    names = _split_policies(policies) if policies is not None else list(policy or ())
+    names = _policy_list(policy)
+    if not names:
+        raise LudosimError("name one policy per seat with --policy A,B,...")
     chosen = rules_from_options(preset, sets or ())
     (run_tournament,) = _lazy("ludosim.tournament", "tournament")
-    with _compile_notice():
-        table = run_tournament(chosen, names, games, seed, threads=threads)
+    with _compile_notice(), GameProgress("tournament", wanted(quiet)) as progress:
+        table = run_tournament(chosen, names, games, seed, threads=threads, progress=progress)
     title = (
         f"{preset}: {int(table['games'].iloc[0])} games, "
         f"{chosen.players} rotations (95% Wilson intervals)"
@@ -468,7 +528,7 @@ def tournament(
     _show(_frame_table(table, title=title))
 
 
-@app.command()
+@app.command(cls=_Command)
 @_clean_errors
 def sweep(
     spec_file: Annotated[
@@ -496,10 +556,31 @@ def sweep(
         str | None, typer.Option("--mode", help="grid (full factorial) or one-at-a-time.")
     ] = None,
     games: Annotated[int | None, typer.Option("--games", "-n", help="Games per cell.")] = None,
+    precision: Annotated[
+        str | None,
+        typer.Option(
+            "--precision",
+            help="Play each cell until the 95% interval has this half-width: 0.25pp "
+            "(first-player advantage) or 1turn (mean game length); instead of --games.",
+        ),
+    ] = None,
+    pilot: Annotated[
+        int | None,
+        typer.Option("--pilot", help="Pilot games per cell of --precision (default 20000)."),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option("--max-games", help="Most games per cell of --precision (default 10000000)."),
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Master seed of every cell.")] = None,
     policy: Annotated[
-        str | None,
-        typer.Option("--policy", help="Policy of every seat, or one per seat with commas."),
+        list[str] | None,
+        typer.Option(
+            "--policy",
+            metavar="A,B,...",
+            help="Policy of every seat, or one per seat, comma-separated (see `ludosim policies`).",
+            show_default=False,
+        ),
     ] = None,
     out: Annotated[
         Path | None,
@@ -529,7 +610,7 @@ def sweep(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Only list the cells; play nothing.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Play grids of rule variants into a resumable Parquet folder; rerun to resume.
 
@@ -544,23 +625,34 @@ def sweep(
         vary=vary or (),
         variants=variant or (),
         mode=mode,
-        policies=policy,
+        policies=_policies(policy) if policy else None,
         games=games,
         seed=seed,
         chunk_size=chunk_size,
         summary_only=summary_only or None,
         out=out,
+        precision=precision,
+        pilot=pilot,
+        max_games=max_games,
     )
     if dry_run:
-        cells = plan(spec)[["cell", "name", "policies", "games", "chunks"]]
-        title = f"{len(cells)} cells x {spec.games:,} games, seed {spec.seed} -> {folder}"
+        table = plan(spec, folder)
+        extra = ["pilot", "planned", "plan"] if spec.precision else []
+        cells = table[["cell", "name", "policies", "games", "chunks", *extra]]
+        size = f"precision {spec.precision}" if spec.precision else f"{spec.games:,} games"
+        title = f"{len(cells)} cells x {size}, seed {spec.seed} -> {folder}"
         _show(_frame_table(cells, title=title))
+        if extra and (table["plan"] == "pilot first").any():
+            typer.echo(
+                "pilot first: the sweep plays each cell's pilot, then the games its "
+                "variance asks for; rerun --dry-run after the pilots to see them"
+            )
         return
     try:
-        with _compile_notice():
+        with _compile_notice(), GameProgress("sweep", wanted(quiet)) as progress:
             result = run_sweep(
                 spec, folder, new=new, dask=dask, workers=workers, threads=threads,
-                quiet=True if quiet else None,
+                progress=progress,
             )  # fmt: skip
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished chunks are kept in {folder}; rerun to resume", err=True)
@@ -570,7 +662,7 @@ def sweep(
     typer.echo(result.describe())
 
 
-@app.command()
+@app.command(cls=_Command)
 @_clean_errors
 def report(
     results: Annotated[
@@ -598,14 +690,22 @@ def report(
 ) -> None:
     """Write an HTML report (PNG figures, CSV tables) of simulation results.
 
-    Example: ludosim report runs/toggles --out reports/toggles
+    Example: ludosim report runs/app-grid --out reports/app-grid
     """
+    # Checked here, before the report module creates the output folder.
+    if not results.exists():
+        raise LudosimError(
+            f"RESULTS: no such sweep folder or Parquet file: {results} "
+            "(write one with `ludosim sweep ... --out DIR` or `ludosim simulate ... --out FILE`)"
+        )
+    if results.is_dir() and not any(results.rglob("*.parquet")):
+        raise LudosimError(f"RESULTS: {results} holds no .parquet results")
     (make_report,) = _lazy("ludosim.report", "make_report")
     page = make_report(results, out, title=title)
     typer.echo(f"wrote {page}")
 
 
-@app.command()
+@app.command(cls=_Command)
 @_clean_errors
 def exact(
     preset: PresetOpt,

@@ -2,7 +2,7 @@
 
 With `players = 1` there are no opponents, so a game is a Markov chain over
 the progress values of the player's own pieces. This module builds that chain
-from the rules (RULES.md sections 2-5, `docs/semantics.md`), independently of
+from the rules (docs/rules.md sections 2-5, `docs/semantics.md`), independently of
 the engines, and computes the exact distribution of the number of turns and of
 die rolls until every piece is in the goal, under the random policy.
 

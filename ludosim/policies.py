@@ -6,7 +6,7 @@ before it, plus a skip probability for forced-capture rules. The option with
 the highest score is played; ties are broken with the game's random stream
 (`below(t)` among the `t` tied options, in option order). The `random` policy
 has all weights zero, so every option ties and it draws `below(k)` among all
-`k` options: exactly RULES.md section 7.
+`k` options: exactly docs/rules.md section 7.
 
 Features (all computed from the position before and after the option, so a
 Killer plan is scored by where it leaves the pieces):
@@ -61,7 +61,7 @@ _BALANCED = dict(
 )  # fmt: skip
 
 NAMED: dict[str, tuple[tuple[int, ...], str]] = {
-    "random": (_weights(), "uniform among the legal moves (or Killer plans), RULES.md section 7"),
+    "random": (_weights(), "uniform among the legal moves or plans (docs/rules.md section 7)"),
     "runner": (
         _weights(lead=10, finish=5, progress=1),
         "advances its leading piece (then the most progress)",
@@ -81,12 +81,32 @@ NAMED: dict[str, tuple[tuple[int, ...], str]] = {
     ),
 }
 
+FEATURE_DESCRIPTIONS: dict[str, str] = {
+    "progress": "own progress gained (progress + 1 per piece; yard 0, goal goal+1)",
+    "enter": "own pieces that left the yard (net)",
+    "capture": "opponent pieces sent to their yards",
+    "finish": "own pieces that reached the goal",
+    "safe": "own track pieces on a safe square or sharing a square with an own piece",
+    "exposed": "own unprotected track pieces with an opponent track piece 1-6 squares behind",
+    "sent_home": "own pieces back in the yard (net)",
+    "lead": "progress of the most advanced own piece (goal counts goal+1)",
+}
+
 DESCRIPTIONS: dict[str, str] = {
     **{name: text for name, (_, text) in NAMED.items()},
     "skipper:Q": "balanced, but with probability Q plays its best plan even if that skips a "
     "forced capture (risking the puster)",
     "weights:F=W,...": "custom weights over the features " + ", ".join(FEATURES),
 }
+
+# Every spelling `parse_policy` accepts, for error messages.
+ALLOWED = ", ".join([*NAMED, "skipper:Q", "weights:feature=w,..."])
+
+
+def weights_of(name: str) -> dict[str, float]:
+    """The non-zero feature weights of a named policy, in units (empty for `random`)."""
+    weights = NAMED[name][0]
+    return {f: w / SCALE for f, w in zip(FEATURES, weights, strict=True) if w}
 
 
 def parse_policy(name: str) -> Policy:
@@ -122,10 +142,7 @@ def parse_policy(name: str) -> Policy:
             f"{f}={w / SCALE:g}" for f, w in zip(FEATURES, weights, strict=True) if w
         )
         return Policy(f"weights:{canonical}", weights)
-    raise PolicyError(
-        f"unknown policy {name!r}; allowed values: {', '.join(NAMED)}, skipper:Q, "
-        "weights:feature=w,..."
-    )
+    raise PolicyError(f"unknown policy {name!r}; allowed: {ALLOWED}")
 
 
 def resolve_policies(policies: str | Sequence[str], players: int) -> tuple[str, ...]:
@@ -134,8 +151,3 @@ def resolve_policies(policies: str | Sequence[str], players: int) -> tuple[str, 
     if len(names) != players:
         raise PolicyError(f"policies lists {len(names)} policies for {players} players")
     return tuple(parse_policy(n).name for n in names)
-
-
-# Kept for the compiled kernel until it reads weights: code 0 is `random`.
-POLICY_CODES: dict[str, int] = {"random": 0}
-POLICY_DESCRIPTIONS = DESCRIPTIONS

@@ -1,29 +1,36 @@
-"""HTML report of a results folder: figures (PNG), tables (CSV) and one `index.html`.
+"""HTML report of a results folder: one self-contained `index.html`, PNGs and CSVs.
 
     make_report("runs/toggles", "reports/toggles")   # -> reports/toggles/index.html
 
 The report reads only results (`ludosim.results.load`, its cells table and manifest)
-and computes everything with `ludosim.analysis`. Sections appear when the results
-hold what they need: game length and win rates always; a tornado chart when cells
-differ from a base in one toggle each; the skip-cost curve when `detect_skip` varies
-and a seat plays `skipper:Q`; the policy table when policies differ; factorial
-effects when a grid crosses two or more two-level toggles.
+and computes everything with `ludosim.analysis`; `ludosim.findings` says in sentences
+what the results show, and the page opens with those findings. Then come the sections
+that the results support, each choosing its figures by the shape of the results:
 
-Every figure's caption says what was simulated (preset, changed toggles, policies,
-games, seed) and the command that reproduces it. The sweep is also written back as
-`sweep.toml` beside the page, so a sweep that cannot be written as one command line
-(variants with their own settings) is still one command away.
+- game length and first-player advantage: a forest plot (dot and interval per cell,
+  sorted) for any number of cells; small multiples of the grid for a full factorial;
+  overlaid length distributions on one shared axis only for a few cells;
+- win rates by position and seat: dots for a few cells, a heatmap for many;
+- toggle effects (one toggle changed from a base) and factorial effects as forests;
+- the skip-cost curve when `detect_skip` varies and a seat plays `skipper:Q`;
+- a policy ranking when policies differ;
+- the cells table last.
 
-matplotlib is imported inside the plotting helpers and drives an Agg canvas directly
-(never pyplot), so importing this module is cheap and it never changes the backend of
-a notebook that calls it. jinja2 is imported when the page is rendered.
+The page carries its figures inside it (PNG data URIs) and an interactive Bokeh
+version of the forest plots (the library inlined once, so the page works offline);
+the PNGs and CSV tables are also written beside it for slides and scripts. Every
+figure's caption says what was simulated (preset, changed toggles, policies, games,
+seed) and the command that reproduces it; the sweep is written back as `sweep.toml`,
+so a sweep that cannot be written as one command line is still one command away.
+Drawing lives in `ludosim.figures`, which imports matplotlib and Bokeh lazily.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,10 +38,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ludosim import analysis
+from ludosim import analysis, figures
+from ludosim.analysis import EMPTY_SET, value_text
 from ludosim.errors import LudosimError
+from ludosim.figures import Panel
+from ludosim.findings import Finding, findings
 from ludosim.results import ResultsError, load, load_cells, load_manifest
 from ludosim.rules import PRESETS, TOGGLES, Rules, format_value, parse_value
+from ludosim.sweep.spec import POLICIES_KEY, spec_command, spec_toml
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -42,7 +53,11 @@ if TYPE_CHECKING:
 # Cells listed by name in a caption; more are summarised (cells.csv lists them all).
 CAPTION_CELLS = 8
 SPEC_FILE = "sweep.toml"
-DEFAULT_CHUNK_SIZE = 250_000  # ludosim.sweep.DEFAULT_CHUNK_SIZE; only omitted from commands
+# Up to this many cells, length distributions are overlaid and win rates by position
+# drawn as dots with a legend; beyond it the lines would hide each other.
+FEW_CELLS = 6
+# A full-factorial grid is drawn as small multiples up to this many panels.
+MAX_PANELS = 16
 
 
 class ReportError(LudosimError, ValueError):
@@ -54,6 +69,9 @@ class _Figure:
     file: str
     title: str
     caption: str
+    src: str = ""  # the PNG as a data URI
+    interactive: Any = None  # a Bokeh model drawn on the page above the PNG
+    div: str = ""  # its HTML once embedded
     command: str = ""  # reproduces the results the figure shows
 
 
@@ -83,9 +101,10 @@ class _Results:
     cells: pd.DataFrame
     manifest: dict[str, Any] | None
     command: str  # reproduces the results
+    labels: dict[str, str] = field(default_factory=dict)  # cell id -> label (CLI spelling)
 
     def label(self, cell: str) -> str:
-        return analysis.describe_cells(self.cells).get(cell, cell)
+        return self.labels.get(str(cell), str(cell))
 
 
 # ------------------------------------------------------------------------- public
@@ -103,11 +122,12 @@ def make_report(results_path: str | Path, out_dir: str | Path, title: str | None
     except OSError as exc:
         raise ReportError(f"cannot create the report folder {out}: {exc}; choose --out") from None
     res = _read(Path(results_path), out)
-    sections = [_overview(res, out)]
+    sections = []
     for build in (_lengths, _win_rates, _toggles, _skip, _tournament, _factorial):
         section = build(res, out)
         if section is not None:
             sections.append(section)
+    sections.append(_cells(res, out))
     for section in sections:
         # Every figure, and every table whose caption says what was simulated, says how.
         for item in [*section.figures, *section.tables]:
@@ -116,63 +136,26 @@ def make_report(results_path: str | Path, out_dir: str | Path, title: str | None
     name = res.manifest.get("spec", {}).get("name") if res.manifest else None
     page_title = title or f"ludosim report: {name or res.path.name}"
     page = out / "index.html"
-    page.write_text(_render(page_title, res, sections, out), encoding="utf-8")
+    page.write_text(_render(page_title, res, _findings(res), sections, out), encoding="utf-8")
     return page
 
 
-def sweep_command(spec: Mapping[str, Any], out: str | Path) -> str | None:
-    """The `ludosim sweep` command line of a manifest's spec, or None if options cannot say it.
+def cell_labels(cells: pd.DataFrame) -> dict[str, str]:
+    """cell id -> its label in the command line's spelling, unique within the table.
 
-    Variants with their own `set` or policies exist only in sweep files; for those the
-    report writes `sweep.toml` instead (see `spec_toml`).
+    Labels are the cells' names (`six_limit=0 finish=bounce`, a variant's name) with
+    values as `--set` takes them back: `true`/`false`, and an empty set as `{}`.
     """
-    words = ["ludosim", "sweep"]
-    if spec.get("preset"):
-        words += ["--preset", str(spec["preset"])]
-    for variant in spec.get("variants") or []:
-        if variant.get("set") or variant.get("policies"):
-            return None
-        words += ["--variant", f"{variant['name']}={variant.get('preset') or spec['preset']}"]
-    for key, value in (spec.get("set") or {}).items():
-        words += ["--set", f"{key}={_option_text(value)}"]
-    for key, values in (spec.get("vary") or {}).items():
-        words += ["--vary", f"{key}=" + ",".join(_vary_text(v) for v in values)]
-    if spec.get("mode", "grid") != "grid":
-        words += ["--mode", str(spec["mode"])]
-    policies = spec.get("policies", "random")
-    if policies != "random":
-        words += ["--policy", _option_text(policies)]
-    words += ["--games", str(spec["games"]), "--seed", str(spec["seed"])]
-    if spec.get("chunk_size", DEFAULT_CHUNK_SIZE) != DEFAULT_CHUNK_SIZE:
-        words += ["--chunk-size", str(spec["chunk_size"])]
-    if spec.get("summary_only"):
-        words.append("--summary-only")
-    words += ["--out", str(out)]
-    return " ".join(shlex.quote(w) for w in words)
+    names = analysis.describe_cells(cells)
+    labels = {str(c): cli_spelling(str(n)) for c, n in names.items()}
+    counts = pd.Series(list(labels.values())).value_counts()
+    return {c: f"{n} ({c})" if counts[n] > 1 else n for c, n in labels.items()}
 
 
-def spec_toml(spec: Mapping[str, Any]) -> str:
-    """A manifest's spec as a sweep file (`ludosim sweep FILE` plays the same cells)."""
-    lines = ["# Written by ludosim report from the sweep's manifest.json"]
-    for key in ("name", "preset", "mode", "policies", "games", "seed", "chunk_size"):
-        if spec.get(key) is not None:
-            lines.append(f"{key} = {_toml(spec[key])}")
-    if spec.get("summary_only"):
-        lines.append("summary_only = true")
-    for table in ("set", "vary"):
-        if spec.get(table):
-            lines += ["", f"[{table}]"]
-            lines += [f"{k} = {_toml(v)}" for k, v in spec[table].items()]
-    for variant in spec.get("variants") or []:
-        lines += ["", f"[variants.{_toml_key(variant['name'])}]"]
-        if variant.get("preset"):
-            lines.append(f"preset = {_toml(variant['preset'])}")
-        if variant.get("policies"):
-            lines.append(f"policies = {_toml(variant['policies'])}")
-        if variant.get("set"):
-            lines += ["", f"[variants.{_toml_key(variant['name'])}.set]"]
-            lines += [f"{k} = {_toml(v)}" for k, v in variant["set"].items()]
-    return "\n".join(lines) + "\n"
+def cli_spelling(text: str) -> str:
+    """`name=value` pairs of a label with values spelled as the command line takes them."""
+    text = re.sub(r"=(True|False)\b", lambda m: "=" + m.group(1).lower(), text)
+    return re.sub(r"=(?=\s|$)", "=" + EMPTY_SET, text)
 
 
 # -------------------------------------------------------------------- reading
@@ -187,11 +170,14 @@ def _read(path: Path, out: Path) -> _Results:
         present = {str(c) for c in df["cell"].unique()}
         cells = cells[cells["cell"].astype(str).isin(present)].reset_index(drop=True)
         spec = manifest.get("spec") or {}
-        (out / SPEC_FILE).write_text(spec_toml(spec), encoding="utf-8")
-        command = sweep_command(spec, path) or (
+        (out / SPEC_FILE).write_text(
+            "# Written by ludosim report from the sweep's manifest.json\n" + spec_toml(spec),
+            encoding="utf-8",
+        )
+        command = spec_command(spec, path) or (
             f"ludosim sweep {shlex.quote(str(out / SPEC_FILE))} --out {shlex.quote(str(path))}"
         )
-        return _Results(path, df, cells, manifest, command)
+        return _Results(path, df, cells, manifest, command, cell_labels(cells))
     df = load(path)
     if "cell" not in df.columns:
         df = df.assign(cell=pd.Categorical(["all"] * len(df)))
@@ -201,7 +187,8 @@ def _read(path: Path, out: Path) -> _Results:
     )
     counts = df["cell"].astype(str).value_counts()
     cells["games"] = [int(counts[c]) for c in ids]
-    return _Results(path, df, cells, None, f"(no sweep manifest: rows read from {path})")
+    command = f"(no sweep manifest: rows read from {path})"
+    return _Results(path, df, cells, None, command, cell_labels(cells))
 
 
 # ---------------------------------------------------------------- provenance
@@ -222,33 +209,35 @@ def _changed_toggles(row: pd.Series) -> list[str]:
         except (LudosimError, TypeError, ValueError):
             same = str(value) == format_value(getattr(base, name))
         if not same:
-            text = format_value(value) if isinstance(value, tuple) else str(value)
-            changed.append(f"{name}={text}")
+            changed.append(f"{name}={value_text(value)}")
     return changed
 
 
 def _describe(res: _Results, cell_ids: Sequence[str]) -> str:
-    """What was simulated for these cells: rules, policies, games, seed."""
+    """What was simulated for these cells: rules, policies, games, seed.
+
+    Up to `CAPTION_CELLS` cells are listed one by one; more are summarised by their
+    presets, the changes they share and the toggles that vary (cells.csv lists each).
+    """
     cells = res.cells.set_index(res.cells["cell"].astype(str))
-    parts = []
-    for cell in list(cell_ids)[:CAPTION_CELLS]:
-        if cell not in cells.index:
-            continue
-        row = cells.loc[cell]
-        preset = row.get("preset")
-        rules = (
-            f"preset {preset}" + "".join(f", {c}" for c in _changed_toggles(row))
-            if isinstance(preset, str) and preset
-            else "rules not recorded"
-        )
-        policies = row.get("policies") if "policies" in row.index else None
-        parts.append(
-            f"{cell} “{row.get('name', cell)}”: {rules}; policies "
-            f"{policies if isinstance(policies, str) else 'not recorded'}"
-        )
-    more = len(cell_ids) - CAPTION_CELLS
-    if more > 0:
-        parts.append(f"and {more} more cells (cells.csv)")
+    ids = [c for c in cell_ids if c in cells.index]
+    if len(ids) > CAPTION_CELLS:
+        parts = [_summary(cells.loc[ids])]
+    else:
+        parts = []
+        for cell in ids:
+            row = cells.loc[cell]
+            preset = row.get("preset")
+            rules = (
+                f"preset {preset}" + "".join(f", {c}" for c in _changed_toggles(row))
+                if isinstance(preset, str) and preset
+                else "rules not recorded"
+            )
+            policies = row.get("policies") if "policies" in row.index else None
+            parts.append(
+                f"{cell} “{res.label(cell)}”: {rules}; policies "
+                f"{policies if isinstance(policies, str) else 'not recorded'}"
+            )
     games = sorted({int(g) for g in cells.loc[[c for c in cell_ids if c in cells.index], "games"]})
     seeds = (
         sorted({int(s) for s in cells["seed"].dropna()})
@@ -260,13 +249,33 @@ def _describe(res: _Results, cell_ids: Sequence[str]) -> str:
     return "Simulated: " + "; ".join(parts) + f". {games_text}, {seed_text}."
 
 
+def _summary(cells: pd.DataFrame) -> str:
+    """Many cells in one phrase: presets, shared changes, varying toggles, policies."""
+    presets = sorted({str(p) for p in cells["preset"].dropna()}) if "preset" in cells else []
+    shared = set.intersection(*(set(_changed_toggles(row)) for _, row in cells.iterrows()))
+    varying = [c for c in analysis.toggle_columns(cells) if cells[c].astype(str).nunique() > 1]
+    policies = list(dict.fromkeys(cells["policies"].astype(str))) if "policies" in cells else []
+    text = f"{len(cells)} cells (each listed in cells.csv) of preset {', '.join(presets) or '?'}"
+    if shared:
+        text += " with " + ", ".join(sorted(shared))
+    if varying:
+        text += ", varying " + ", ".join(varying)
+    if policies:
+        text += "; policies " + (" / ".join(policies) if len(policies) <= 4 else "varied")
+    return text
+
+
 def _caption(res: _Results, cell_ids: Sequence[str], what: str) -> str:
     """What the figure shows and what was simulated; the template adds the command."""
     return f"{what} {_describe(res, cell_ids)}"
 
 
 # ------------------------------------------------------------------- sections
-def _overview(res: _Results, out: Path) -> _Section:
+def _findings(res: _Results) -> list[Finding]:
+    return findings(res.df, res.cells)
+
+
+def _cells(res: _Results, out: Path) -> _Section:
     shown = [
         c
         for c in ("cell", "name", "variant", "preset", "policies", "games", "seed", "rules_hash")
@@ -275,24 +284,14 @@ def _overview(res: _Results, out: Path) -> _Section:
     varying = [
         c for c in analysis.toggle_columns(res.cells) if res.cells[c].astype(str).nunique() > 1
     ]
-    table = res.cells[shown[:4] + varying + shown[4:]]
+    table = res.cells[shown[:4] + varying + shown[4:]].copy()
+    for column in varying:
+        table[column] = table[column].map(value_text)
+    if "name" in table.columns:
+        table["name"] = table["cell"].astype(str).map(res.label)
     res.cells.to_csv(out / "cells.csv", index=False)
-    text = (
-        f"{len(res.df):,} games in {len(res.cells)} cell(s), read from {res.path}. "
-        f"Reproduce the results with: {res.command}"
-    )
-    if res.manifest is not None:
-        text += (
-            f" (ludosim {res.manifest.get('ludosim_version', '?')}, simulation semantics "
-            f"version {res.manifest.get('semantics_version', '?')}; the sweep as a file: "
-            f"{SPEC_FILE})"
-        )
     caption = "One row per cell: its toggles that differ between cells, policies, games, seed."
-    return _Section(
-        "Cells",
-        text=text,
-        tables=[_Table("Cells", "cells.csv", _html_table(table), caption)],
-    )
+    return _Section("Cells", tables=[_Table("Cells", "cells.csv", _html_table(table), caption)])
 
 
 def _lengths(res: _Results, out: Path) -> _Section | None:
@@ -303,6 +302,8 @@ def _lengths(res: _Results, out: Path) -> _Section | None:
     stats.to_csv(out / "game_length.csv", index=False)
     dist = analysis.length_distribution(res.df, "turns", by="cell")
     dist.to_csv(out / "length_distribution.csv", index=False)
+    turns = stats[stats["measure"] == "turns"].reset_index(drop=True)
+    ids = _cell_ids(res)
     section = _Section(
         "Game length",
         text=(
@@ -311,21 +312,58 @@ def _lengths(res: _Results, out: Path) -> _Section | None:
             "rolls and, with play_to_end, turns until the game ended."
         ),
     )
-    for group, cell_ids in _variant_groups(res).items():
-        file = f"length{_slug(group)}.png"
-        _save(lambda fig, ids=cell_ids: _plot_lengths(fig, res, dist, ids), out / file, (10, 4))
-        what = "Distribution of game length in player turns (histogram and CDF)."
+    ordered = turns.sort_values("mean", ascending=False, kind="stable")
+    panel = Panel("mean", "mean_ci_low", "mean_ci_high", "mean player turns per game",
+                  reference=None)  # fmt: skip
+    section.figures.append(
+        _forest_figure(
+            res,
+            out,
+            ordered,
+            [panel],
+            "length.png",
+            "Mean game length per cell",
+            "Mean player turns per game with its 95% CI, one row per cell, longest first.",
+        )
+    )
+    grid = _grid(res)
+    if grid is not None:
         section.figures.append(
-            _Figure(
-                file, f"Game length{' — ' + group if group else ''}", _caption(res, cell_ids, what)
+            _grid_figure(
+                res,
+                out,
+                grid,
+                turns.set_index(turns["cell"].astype(str))["mean"],
+                "length_grid.png",
+                "Mean game length across the grid",
+                "mean player turns",
+                diverging=False,
+                fmt="{:.0f}",
             )
         )
-    shown = stats[stats["measure"] == "turns"][
+    if len(ids) <= FEW_CELLS:
+        shown = dist.assign(label=dist["cell"].astype(str).map(res.label))
+        means = dict(zip(turns["cell"].astype(str).map(res.label), turns["mean"], strict=True))
+        fig = figures.length_overlay(shown, means, "turns")
+        what = (
+            "Distribution of game length in player turns, every cell on one shared axis; "
+            "dotted lines and triangles mark the means."
+        )
+        section.figures.append(
+            _figure(
+                out,
+                fig,
+                "length_distribution.png",
+                "Game length distribution",
+                _caption(res, ids, what),
+            )
+        )
+    table = turns[
         ["cell", "name", "games", "mean", "mean_ci_low", "mean_ci_high", "median",
          "median_ci_low", "median_ci_high", "q05", "q95"]
     ]  # fmt: skip
     section.tables.append(
-        _Table("Turns per game", "game_length.csv", _html_table(shown), "95% CIs.")
+        _Table("Turns per game", "game_length.csv", _html_table(table), "95% CIs.")
     )
     return section
 
@@ -338,32 +376,81 @@ def _win_rates(res: _Results, out: Path) -> _Section | None:
     by_position.to_csv(out / "first_player_advantage.csv", index=False)
     by_seat.to_csv(out / "seat_win_rates.csv", index=False)
     ids = _cell_ids(res)
-    _save(
-        lambda fig: _plot_win_rates(fig, res, by_position, by_seat), out / "win_rates.png", (10, 4)
-    )
-    first = by_position[by_position["position"] == 0].copy()
+    first = by_position[by_position["position"] == 0].copy().reset_index(drop=True)
     first.insert(1, "name", first["cell"].astype(str).map(res.label))
+    section = _Section(
+        "Win rates by position and seat",
+        text=(
+            "First-player advantage: the win rate of the player who took the first turn "
+            "minus the fair share 1/players, in percentage points. Games without a "
+            "finisher are excluded."
+        ),
+    )
+    ordered = first.sort_values("advantage_pp", ascending=False, kind="stable")
+    panel = Panel("advantage_pp", "advantage_ci_low", "advantage_ci_high",
+                  "first-player advantage (percentage points; 0 = fair)")  # fmt: skip
+    section.figures.append(
+        _forest_figure(
+            res,
+            out,
+            ordered,
+            [panel],
+            "first_player_advantage.png",
+            "First-player advantage per cell",
+            "Win rate of the first player minus 1/players with its 95% CI, one row per "
+            "cell, largest first; the dashed line is no advantage.",
+        )
+    )
+    grid = _grid(res)
+    if grid is not None:
+        section.figures.append(
+            _grid_figure(
+                res,
+                out,
+                grid,
+                first.set_index(first["cell"].astype(str))["advantage_pp"],
+                "first_player_advantage_grid.png",
+                "First-player advantage across the grid",
+                "first-player advantage (pp)",
+                diverging=True,
+                fmt="{:+.1f}",
+            )
+        )
+    labels = {c: res.label(c) for c in ids}
+    tables = [(by_position, "position", "By position (0 = first turn)"),
+              (by_seat, "seat", "By seat")]  # fmt: skip
+    if len(ids) <= FEW_CELLS:
+        fig = figures.rate_dots(tables, labels)
+        what = (
+            "Win rate with Wilson 95% CIs by turn-order position and by seat; the dashed "
+            "line is 1/players."
+        )
+    else:
+        fig = figures.rate_heatmap(tables, labels)
+        what = (
+            "Win rate minus 1/players (percentage points) by turn-order position and by "
+            "seat, one row per cell; blank where a cell has fewer players. CIs are in "
+            "first_player_advantage.csv and seat_win_rates.csv."
+        )
+    section.figures.append(
+        _figure(
+            out, fig, "win_rates.png", "Win rates by position and seat", _caption(res, ids, what)
+        )
+    )
     shown = first[
         ["cell", "name", "players", "games", "excluded", "win_rate", "advantage_pp",
          "advantage_ci_low", "advantage_ci_high", "chi2", "dof", "p_value"]
     ]  # fmt: skip
-    what = (
-        "Win rate with Wilson 95% CIs by turn-order position (0 = took the first turn) and "
-        "by seat; the dashed line is 1/players. Games without a finisher are excluded."
+    section.tables.append(
+        _Table(
+            "First-player advantage",
+            "first_player_advantage.csv",
+            _html_table(shown),
+            "Advantage = win rate of position 0 minus 1/players, in percentage points, "
+            "with 95% CI; chi-square test of equal chances for every position.",
+        )
     )
-    return _Section(
-        "Win rates by position and seat",
-        figures=[_Figure("win_rates.png", "Win rates", _caption(res, ids, what))],
-        tables=[
-            _Table(
-                "First-player advantage",
-                "first_player_advantage.csv",
-                _html_table(shown),
-                "Advantage = win rate of position 0 minus 1/players, in percentage points, "
-                "with 95% CI; chi-square test of equal chances for every position.",
-            )
-        ],
-    )
+    return section
 
 
 def _toggles(res: _Results, out: Path) -> _Section | None:
@@ -372,14 +459,36 @@ def _toggles(res: _Results, out: Path) -> _Section | None:
     effects = analysis.toggle_effects(res.df, res.cells)
     if effects.empty:
         return None
+    # Cells that differ only in who sits where are a tournament: the policy ranking
+    # compares them, not an effect of "changing the policies" from one rotation.
+    effects = effects[effects["toggle"] != POLICIES_KEY].reset_index(drop=True)
+    if effects.empty:
+        return None
     effects.to_csv(out / "toggle_effects.csv", index=False)
-    _save(lambda fig: _plot_tornado(fig, res, effects), out / "tornado.png",
-          (10, 1.2 + 0.45 * len(effects)))  # fmt: skip
-    ids = sorted(set(effects["cell"]) | set(effects["base"]))
+    bases = effects["base"].astype(str).unique()
+    effects["label"] = [
+        (f"{res.label(b)}: " if len(bases) > 1 else "") + f"{t} {bv} → {v}"
+        for b, t, bv, v in zip(
+            effects["base"].astype(str), effects["toggle"], effects["base_value"],
+            effects["value"], strict=True,
+        )
+    ]  # fmt: skip
+    order = np.argsort(-effects["turns_effect"].abs().to_numpy(), kind="stable")
+    ordered = effects.iloc[order].reset_index(drop=True)
+    panels = [
+        Panel("turns_effect", "turns_ci_low", "turns_ci_high", "Δ mean player turns"),
+        Panel("fpa_effect_pp", "fpa_ci_low", "fpa_ci_high", "Δ first-player advantage (pp)"),
+    ]
+    ids = sorted(set(effects["cell"].astype(str)) | set(bases))
     what = (
-        "Effect of changing one toggle from the base cell on mean game length (turns) and on "
-        "the first-player advantage (percentage points), with 95% CIs paired by game "
-        "(common random numbers)."
+        "Effect of changing one toggle from its base cell (base value → new value) on mean "
+        "game length and on the first-player advantage, with 95% CIs paired by game "
+        "(common random numbers); largest length effect first, dashed line at no effect."
+    )
+    fig = figures.forest(ordered, ordered["label"].tolist(), panels)
+    item = _figure(out, fig, "toggle_effects.png", "Toggle effects", _caption(res, ids, what))
+    item.interactive = figures.bokeh_forest(
+        ordered, ordered["label"].tolist(), panels, {"cell": "cell", "games": "games"}
     )
     shown = effects[
         ["base", "cell", "toggle", "base_value", "value", "turns_effect", "turns_ci_low",
@@ -387,39 +496,29 @@ def _toggles(res: _Results, out: Path) -> _Section | None:
     ]  # fmt: skip
     return _Section(
         "Toggle effects",
-        figures=[_Figure("tornado.png", "Toggle effects (tornado)", _caption(res, ids, what))],
+        figures=[item],
         tables=[_Table("Toggle effects", "toggle_effects.csv", _html_table(shown), "95% CIs.")],
     )
 
 
 def _skip(res: _Results, out: Path) -> _Section | None:
+    """Skip cost whenever a skipper plays, at every `detect_skip` present (one included)."""
     df = res.df
-    if not _per_game(res) or not {"detect_skip", "policies"} <= set(df.columns):
+    if not _per_game(res) or "policies" not in df.columns:
         return None
-    if (
-        df["detect_skip"].nunique() < 2
-        or not df["policies"].astype(str).str.contains("skipper:").any()
-    ):
-        return None
-    seats = sorted(
-        {
-            s
-            for text, rows in df.groupby("policies", observed=True, sort=False)
-            for s, p in enumerate(analysis._seat_policies(text, analysis.players_of(rows)))
-            if p.startswith("skipper:")
-        }
-    )
     curves = []
-    for seat in seats:
+    for seat in analysis.skipper_seats(df):
         try:
-            curves.append(analysis.skip_cost(df, seat))
+            curves.append(analysis.skip_cost(df, seat, cells=res.cells))
         except analysis.AnalysisError:
             continue  # that seat's policies do not form a skipper-vs-baseline pair
     if not curves:
         return None
     curve = pd.concat(curves, ignore_index=True)
     curve.to_csv(out / "skip_cost.csv", index=False)
-    _save(lambda fig: _plot_skip(fig, curve), out / "skip_cost.png", (7, 4))
+    fig = figures.curve(curve, "detect_skip", ["seat", "policy"],
+                        "detect_skip (probability a skip is caught)",
+                        "Δ win rate of the skipping seat (pp)")  # fmt: skip
     what = (
         "Win-rate change of the skipping seat against the same seat playing its baseline "
         "policy, by detection probability (detect_skip), with 95% CIs paired by game; the "
@@ -427,7 +526,9 @@ def _skip(res: _Results, out: Path) -> _Section | None:
     )
     return _Section(
         "Cost of skipping forced captures",
-        figures=[_Figure("skip_cost.png", "Skip cost", _caption(res, _cell_ids(res), what))],
+        figures=[
+            _figure(out, fig, "skip_cost.png", "Skip cost", _caption(res, _cell_ids(res), what))
+        ],
         tables=[_Table("Skip cost", "skip_cost.csv", _html_table(curve), "95% CIs.")],
     )
 
@@ -439,14 +540,23 @@ def _tournament(res: _Results, out: Path) -> _Section | None:
     if len(table) < 2:
         return None  # one policy everywhere: nothing to compare
     table.to_csv(out / "win_table.csv", index=False)
-    caption = _caption(
-        res,
-        _cell_ids(res),
-        "Win rate of each policy pooled over every seat and cell it played, Wilson 95% CIs; "
-        "fair = mean of 1/players. Truncated games without a finisher count as losses.",
+    what = (
+        "Win rate of each policy pooled over every seat and cell it played, Wilson 95% CIs, "
+        "best first; the dashed line is the fair share (mean of 1/players). Truncated "
+        "games without a finisher count as losses."
     )
+    caption = _caption(res, _cell_ids(res), what)
+    fig = figures.ranking(table)
+    item = _figure(out, fig, "policy_ranking.png", "Policy ranking", caption)
+    panel = Panel("win_rate", "ci_low", "ci_high", "win rate", reference=None, fmt="{:.3f}")
+    ordered = table.sort_values("win_rate", ascending=False, kind="stable")
+    item.interactive = figures.bokeh_forest(
+        ordered, ordered["policy"].astype(str).tolist(), [panel],
+        {"seat_games": "seat-games", "wins": "wins"},
+    )  # fmt: skip
     return _Section(
         "Policies",
+        figures=[item],
         tables=[_Table("Win rate per policy", "win_table.csv", _html_table(table), caption)],
     )
 
@@ -459,15 +569,13 @@ def _factorial(res: _Results, out: Path) -> _Section | None:
     if len(factors) < 2:
         return None
     try:
-        table = pd.concat(
-            [
-                analysis.factorial_effects(res.df, res.cells, factors, r)
-                for r in ("turns", "first_win")
-            ],
-            ignore_index=True,
-        )
+        parts = [
+            analysis.factorial_effects(res.df, res.cells, factors, r)
+            for r in ("turns", "first_win")
+        ]
     except analysis.AnalysisError:
         return None
+    table = pd.concat(parts, ignore_index=True)
     table.to_csv(out / "factorial_effects.csv", index=False)
     caption = _caption(
         res,
@@ -475,106 +583,132 @@ def _factorial(res: _Results, out: Path) -> _Section | None:
         "Main effects and two-way interactions (±1 coding: mean at the second level minus "
         "mean at the first) on turns and on the first player's win rate, with 95% CIs.",
     )
-    return _Section(
+    section = _Section(
         "Factorial effects",
         tables=[_Table("Factorial effects", "factorial_effects.csv", _html_table(table), caption)],
     )
-
-
-# ----------------------------------------------------------------- plotting
-def _save(draw: Callable[[Figure], None], path: Path, size: tuple[float, float]) -> None:
-    """Draw on a fresh Agg figure and write it as PNG (no pyplot, no global state)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=size, layout="constrained")
-    FigureCanvasAgg(fig)
-    draw(fig)
-    fig.savefig(path, dpi=100)
-
-
-def _plot_lengths(fig: Figure, res: _Results, dist: pd.DataFrame, cell_ids: Sequence[str]) -> None:
-    """Histogram and CDF from the distinct lengths and their counts (never millions of points)."""
-    hist, cdf = fig.subplots(1, 2)
-    shown = dist[dist["cell"].astype(str).isin(cell_ids)]
-    bins = np.histogram_bin_edges(shown["value"].to_numpy(float), bins=40)
-    for cell in cell_ids:
-        rows = shown[shown["cell"].astype(str) == cell]
-        values = rows["value"].to_numpy(float)
-        density, _ = np.histogram(values, bins=bins, weights=rows["count"], density=True)
-        label = res.label(cell)
-        hist.stairs(density, bins, label=label)
-        cdf.step(values, rows["cdf"].to_numpy(float), where="post", label=label)
-    hist.set(xlabel="turns", ylabel="density", title="Histogram")
-    cdf.set(xlabel="turns", ylabel="P(turns ≤ x)", title="CDF")
-    cdf.legend(fontsize="small")
-
-
-def _plot_win_rates(
-    fig: Figure, res: _Results, by_position: pd.DataFrame, by_seat: pd.DataFrame
-) -> None:
-    axes = fig.subplots(1, 2, sharey=True)
-    for ax, table, key in ((axes[0], by_position, "position"), (axes[1], by_seat, "seat")):
-        ids = list(dict.fromkeys(table["cell"].astype(str)))
-        width = 0.8 / max(len(ids), 1)
-        for i, cell in enumerate(ids):
-            rows = table[table["cell"].astype(str) == cell]
-            x = rows[key].to_numpy(float) - 0.4 + width * (i + 0.5)
-            y = rows["win_rate"].to_numpy(float)
-            err = np.vstack(
-                [y - rows["ci_low"].to_numpy(float), rows["ci_high"].to_numpy(float) - y]
-            )
-            ax.errorbar(x, y, yerr=err, fmt="o", capsize=3, label=res.label(cell))
-            for fair in rows["fair"].unique():
-                ax.axhline(fair, color="grey", linestyle="--", linewidth=0.8)
-        ax.set(xlabel=f"turn-order {key}" if key == "position" else "seat", ylabel="win rate")
-        ax.set_xticks(sorted(table[key].unique()))
-    axes[0].set_title("By turn-order position (0 = first)")
-    axes[1].set_title("By seat")
-    axes[1].legend(fontsize="small")
-
-
-def _plot_tornado(fig: Figure, res: _Results, effects: pd.DataFrame) -> None:
-    ordered = effects.iloc[
-        np.argsort(-effects["turns_effect"].abs().to_numpy(), kind="stable")[::-1]
+    turns, first = (p.reset_index(drop=True) for p in parts)
+    if len(turns) != len(first) or list(turns["term"]) != list(first["term"]):
+        return section
+    lead = list(turns.columns[: list(turns.columns).index("term")])
+    both = turns.assign(
+        win=100 * first["effect"], win_low=100 * first["ci_low"], win_high=100 * first["ci_high"]
+    )
+    labels, groups = [], []
+    for _, row in both.iterrows():
+        group = " ".join(f"{c}={value_text(row[c])}" for c in lead)
+        groups.append(group)
+        term = str(row["term"])
+        if "low" in row.index and isinstance(row["low"], str) and " x " not in term:
+            term += f" ({value_text(row['low'])} → {value_text(row['high'])})"
+        labels.append(f"{group}: {term}" if group else term)
+    panels = [
+        Panel("effect", "ci_low", "ci_high", "effect on mean player turns"),
+        Panel("win", "win_low", "win_high", "effect on first player's win rate (pp)"),
     ]
-    labels = [
-        f"{res.label(b)}: {t} {bv} → {v}"
-        for b, t, bv, v in zip(
-            ordered["base"], ordered["toggle"], ordered["base_value"], ordered["value"], strict=True
-        )
-    ]
-    y = np.arange(len(ordered))
-    turns, fpa = fig.subplots(1, 2, sharey=True)
-    for ax, col, low, high, xlabel in (
-        (turns, "turns_effect", "turns_ci_low", "turns_ci_high", "Δ mean turns"),
-        (fpa, "fpa_effect_pp", "fpa_ci_low", "fpa_ci_high", "Δ first-player advantage (pp)"),
-    ):
-        values = ordered[col].to_numpy(float)
-        err = np.vstack(
-            [values - ordered[low].to_numpy(float), ordered[high].to_numpy(float) - values]
-        )
-        ax.barh(y, values, xerr=err, capsize=3, color=np.where(values >= 0, "tab:red", "tab:blue"))
-        ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_xlabel(xlabel)
-    turns.set_yticks(y, labels)
+    fig = figures.forest(both, labels, panels, groups=groups)
+    what = (
+        "Main effects (second level minus first, levels in brackets) and two-way "
+        "interactions on mean game length and on the first player's win rate, with 95% "
+        "CIs; dashed line at no effect."
+    )
+    item = _figure(out, fig, "factorial_effects.png", "Factorial effects",
+                   _caption(res, _cell_ids(res), what))  # fmt: skip
+    item.interactive = figures.bokeh_forest(both, labels, panels)
+    section.figures.append(item)
+    return section
 
 
-def _plot_skip(fig: Figure, curve: pd.DataFrame) -> None:
-    ax = fig.subplots()
-    for (seat, policy), rows in curve.groupby(["seat", "policy"], sort=False):
-        x = rows["detect_skip"].to_numpy(float)
-        y = 100 * rows["diff"].to_numpy(float)
-        err = 100 * np.vstack(
-            [rows["diff"] - rows["diff_ci_low"], rows["diff_ci_high"] - rows["diff"]]
-        )
-        ax.errorbar(x, y, yerr=err, fmt="o-", capsize=3, label=f"seat {seat}: {policy}")
-        even = float(rows["break_even"].iloc[0])
-        if not math.isnan(even):
-            ax.axvline(even, linestyle=":", color="grey")
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set(xlabel="detect_skip (probability a skip is caught)", ylabel="Δ win rate (pp)")
-    ax.legend(fontsize="small")
+# ----------------------------------------------------------------- figures
+def _figure(out: Path, fig: Figure, file: str, title: str, caption: str) -> _Figure:
+    """Write the figure as PNG beside the page and keep it for embedding."""
+    png = figures.png_bytes(fig)
+    (out / file).write_bytes(png)
+    return _Figure(file, title, caption, src=figures.data_uri(png))
+
+
+def _forest_figure(
+    res: _Results,
+    out: Path,
+    table: pd.DataFrame,
+    panels: Sequence[Panel],
+    file: str,
+    title: str,
+    what: str,
+) -> _Figure:
+    """A forest plot of one row per cell (static and interactive)."""
+    ids = table["cell"].astype(str).tolist()
+    labels = [res.label(c) for c in ids]
+    item = _figure(out, figures.forest(table, labels, panels), file, title,
+                   _caption(res, ids, what))  # fmt: skip
+    item.interactive = figures.bokeh_forest(
+        table, labels, panels, {"cell": "cell", "games": "games"}
+    )
+    return item
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """A full-factorial grid: the factors drawn on rows, columns and panels."""
+
+    table: pd.DataFrame  # cell plus one text column per factor
+    row: str
+    col: str
+    panels: tuple[str, ...]
+    levels: dict[str, list[str]]
+
+
+def _grid(res: _Results) -> _Grid | None:
+    """The sweep's full-factorial grid of two or more varied keys, if it is one."""
+    spec = (res.manifest or {}).get("spec") or {}
+    if spec.get("mode") != "grid":
+        return None
+    factors = [k for k, v in (spec.get("vary") or {}).items()
+               if len(v) > 1 and k in res.cells.columns]  # fmt: skip
+    if "variant" in res.cells.columns and res.cells["variant"].astype(str).nunique() > 1:
+        factors.insert(0, "variant")
+    if len(factors) < 2:
+        return None
+    table = pd.DataFrame({"cell": res.cells["cell"].astype(str)})
+    for factor in factors:
+        table[factor] = res.cells[factor].map(value_text).astype(str)
+    levels = {f: list(dict.fromkeys(table[f])) for f in factors}
+    size = math.prod(len(v) for v in levels.values())
+    if size != len(table) or table.duplicated(factors).any():
+        return None
+    # The two factors with most levels span each panel (later ones on ties: the
+    # innermost loops of the grid); the others pick the panel.
+    by_levels = sorted(factors, key=lambda f: (len(levels[f]), factors.index(f)))
+    row, col = by_levels[-2], by_levels[-1]
+    panels = tuple(f for f in factors if f not in (row, col))
+    if math.prod(len(levels[f]) for f in panels) > MAX_PANELS:
+        return None
+    return _Grid(table, row, col, panels, levels)
+
+
+def _grid_figure(
+    res: _Results,
+    out: Path,
+    grid: _Grid,
+    values: pd.Series,
+    file: str,
+    title: str,
+    label: str,
+    *,
+    diverging: bool,
+    fmt: str,
+) -> _Figure:
+    table = grid.table.assign(value=grid.table["cell"].map(values))
+    fig = figures.heatmap_grid(
+        table, grid.row, grid.col, grid.panels, grid.levels, "value",
+        label=label, diverging=diverging, fmt=fmt,
+    )  # fmt: skip
+    panels = f", one panel per {' and '.join(grid.panels)}" if grid.panels else ""
+    what = (
+        f"{label.capitalize()} for every cell of the grid: {grid.row} down, {grid.col} "
+        f"across{panels}; one colour scale for all panels. CIs are in the forest plot above."
+    )
+    return _figure(out, fig, file, title, _caption(res, grid.table["cell"].tolist(), what))
 
 
 # ------------------------------------------------------------------ helpers
@@ -587,59 +721,10 @@ def _cell_ids(res: _Results) -> list[str]:
     return [str(c) for c in res.cells["cell"]]
 
 
-def _variant_groups(res: _Results) -> dict[str, list[str]]:
-    """Cells per variant (one figure each); one unnamed group without variants."""
-    if "variant" not in res.cells.columns or res.cells["variant"].fillna("").eq("").all():
-        return {"": _cell_ids(res)}
-    groups: dict[str, list[str]] = {}
-    for cell, variant in zip(res.cells["cell"], res.cells["variant"].fillna(""), strict=True):
-        groups.setdefault(str(variant), []).append(str(cell))
-    return groups
-
-
-def _slug(text: str) -> str:
-    clean = "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-")
-    return f"-{clean}" if clean else ""
-
-
 def _html_table(df: pd.DataFrame) -> str:
     return df.to_html(
         index=False, border=0, classes="data", na_rep="", float_format=lambda v: f"{v:.4g}"
     )
-
-
-def _option_text(value: Any) -> str:
-    """A value as `--set`/`--policy` text: lists with commas, booleans lower case."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(_option_text(v) for v in value)
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
-def _vary_text(value: Any) -> str:
-    # A value with commas of its own is bracketed, as `--vary` reads it.
-    text = _option_text(value)
-    return f"[{text}]" if isinstance(value, (list, tuple)) else text
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if value is None:
-        return '""'
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{text}"'
-
-
-def _toml_key(key: str) -> str:
-    return key if key.replace("-", "").replace("_", "").isalnum() else _toml(key)
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -658,21 +743,50 @@ table.data { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 table.data th, table.data td { border-bottom: 1px solid #ddd; padding: 0.2em 0.6em;
                                text-align: right; }
 .scroll { overflow-x: auto; }
+.interactive { margin-bottom: 0.5em; }
+details summary { cursor: pointer; font-size: 0.9em; color: #444; }
+#findings li { margin: 0.3em 0; }
+#findings li.unresolved { color: #7a4b00; }
+.badge { font-size: 0.8em; border: 1px solid #c98a00; border-radius: 3px; padding: 0 0.3em;
+         margin-left: 0.3em; }
 </style>
+{{ resources | safe }}
 </head>
 <body>
 <h1>{{ title }}</h1>
+<p>{{ intro }}</p>
 <p>Generated by <code>ludosim report {{ results }} --out {{ out }}</code>. Every interval is 95%.
-Tables are also written as CSV beside this page.</p>
+Figures are also written as PNG and tables as CSV beside this page.</p>
+<section id="findings">
+<h2>Findings</h2>
+{% if findings %}
+<ul>
+{% for f in findings %}
+<li class="{{ 'resolved' if f.resolved else 'unresolved' }}"><b>{{ f.topic }}.</b> {{ f.text }}
+{% if not f.resolved %}<span class="badge">not resolved</span>{% endif %}</li>
+{% endfor %}
+</ul>
+{% else %}
+<p>No findings: these results hold nothing the findings compare.</p>
+{% endif %}
+</section>
 {% for section in sections %}
 <section>
 <h2>{{ section.title }}</h2>
 {% if section.text %}<p>{{ section.text }}</p>{% endif %}
 {% for fig in section.figures %}
 <figure>
-<img src="{{ fig.file }}" alt="{{ fig.title }}">
+{% if fig.div %}
+<div class="interactive">{{ fig.div | safe }}</div>
+<details><summary>Static image ({{ fig.file }})</summary>
+<img src="{{ fig.src }}" data-file="{{ fig.file }}" alt="{{ fig.title }}">
+</details>
+{% else %}
+<img src="{{ fig.src }}" data-file="{{ fig.file }}" alt="{{ fig.title }}">
+{% endif %}
 <figcaption><b>{{ fig.title }}.</b> {{ fig.caption }}
-{% if fig.command %}Reproduce: <code>{{ fig.command }}</code>{% endif %}</figcaption>
+{% if fig.command %}Reproduce: <code>{{ fig.command }}</code>{% endif %}
+PNG: <a href="{{ fig.file }}">{{ fig.file }}</a></figcaption>
 </figure>
 {% endfor %}
 {% for table in section.tables %}
@@ -684,19 +798,44 @@ CSV: <a href="{{ table.csv }}">{{ table.csv }}</a></p>
 {% endfor %}
 </section>
 {% endfor %}
+{{ script | safe }}
 </body>
 </html>
 """
 
 
-def _render(title: str, res: _Results, sections: Sequence[_Section], out: Path) -> str:
+def _render(
+    title: str,
+    res: _Results,
+    found: Sequence[Finding],
+    sections: Sequence[_Section],
+    out: Path,
+) -> str:
     import jinja2
 
+    shown = [f for s in sections for f in s.figures if f.interactive is not None]
+    resources, script, divs = figures.bokeh_page([f.interactive for f in shown])
+    for item, div in zip(shown, divs, strict=True):
+        item.div = div
+    intro = (
+        f"{len(res.df):,} games in {len(res.cells)} cell(s), read from {res.path}. "
+        f"Reproduce the results with: {res.command}"
+    )
+    if res.manifest is not None:
+        intro += (
+            f" (ludosim {res.manifest.get('ludosim_version', '?')}, simulation semantics "
+            f"version {res.manifest.get('semantics_version', '?')}; the sweep as a file: "
+            f"{SPEC_FILE})"
+        )
     # autoescape: captions hold toggle values and file names, not trusted HTML.
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     return env.from_string(_TEMPLATE).render(
         title=title,
+        intro=intro,
         results=shlex.quote(str(res.path)),
         out=shlex.quote(str(out)),
+        findings=found,
         sections=sections,
+        resources=resources,
+        script=script,
     )

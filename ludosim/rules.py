@@ -21,6 +21,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
+from ludosim import tomlio
 from ludosim.errors import RulesError
 from ludosim.toggles import (
     D6_FACES,
@@ -257,10 +258,7 @@ class Rules:
 
     def to_toml(self) -> str:
         """TOML text of every toggle, one per line, in table order."""
-        lines = []
-        for name, value in self.to_dict().items():
-            lines.append(f"{name} = {_toml_value(value)}")
-        return "\n".join(lines) + "\n"
+        return tomlio.dumps(self.to_dict())
 
     @classmethod
     def from_toml(cls, text: str) -> Rules:
@@ -311,18 +309,6 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise AssertionError(type(value))
-
-
 def _refuse(fields: str, message: str) -> None:
     raise RulesError(f"{fields}: {message}")
 
@@ -341,7 +327,7 @@ def _validate(r: Rules) -> None:
                 "seating/players", f"seating lists {len(r.seating)} arms for {r.players} players"
             )
         if list(r.seating) != sorted(set(r.seating)) or max(r.seating) >= r.sides:
-            # Seats are numbered in clockwise play order (API.md), so arms must increase.
+            # Seats are numbered in clockwise play order (docs/api.md), so arms must increase.
             _refuse(
                 "seating/sides",
                 f"seating={format_value(r.seating)} must list increasing arms in 0..{r.sides - 1}",

@@ -3,7 +3,7 @@
 `simulate` validates its inputs, compiles the rules to the kernel's flat
 arrays (`ludosim.engine.layout`), allocates the outputs, runs the parallel
 batch and packages the result as a pandas DataFrame with the per-game
-columns of API.md. Game `g` of a run always draws from stream
+columns of docs/api.md. Game `g` of a run always draws from stream
 `(seed, first_game + g)`, so rows do not depend on threads or chunking.
 
 `simulate(..., summary=True)` returns a `Summary` instead: counts, sums, sums
@@ -14,7 +14,8 @@ memory stays flat however many games are played.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,13 @@ STAT_COLUMNS = ("captures", "captured", "returned", "skipped", "caught")
 
 # Games per call of the summary kernel (bounds the per-chunk accumulators in memory).
 _SUMMARY_BLOCK_CHUNKS = 64
+
+# With a progress callback, the kernel is called on slices of about this many seconds
+# of games, so that progress can be reported between them.
+SLICE_SECONDS = 1.0
+
+Progress = Callable[[int, int], None]
+"""A progress callback: `progress(games_done, games_total)`, called after each slice."""
 
 
 class SimulationError(LudosimError, ValueError):
@@ -156,7 +164,7 @@ def _attrs(rules: Rules, prep: dict[str, Any]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ per-game rows
 def columns(rules: Rules) -> list[str]:
-    """The per-game column names of API.md for `rules`, in order."""
+    """The per-game column names of docs/api.md for `rules`, in order."""
     n = rules.players
     out = ["game", "first", "winner", "turns", "rolls", "end_turns", "truncated"]
     out += [f"place_{s}" for s in range(n)]
@@ -168,7 +176,7 @@ def columns(rules: Rules) -> list[str]:
 
 
 def _returned_dtype(returned: np.ndarray) -> type:
-    """int8 for `returned_<s>` when every value fits, else int16 (API.md leaves its type open).
+    """int8 for `returned_<s>` when every value fits, else int16 (docs/api.md).
 
     Self-inflicted returns are rare (at most 14 in 200,000 Killer games), and
     the byte saved per seat keeps a 4-player row at 63 bytes. The choice is
@@ -366,7 +374,7 @@ def summarize(rules: Rules, df: pd.DataFrame) -> Summary:
     return summary
 
 
-def _run_summary(rules: Rules, prep: dict[str, Any]) -> Summary:
+def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) -> Summary:
     from ludosim.engine import HIST_BINS, run_summary
     from ludosim.engine.batch import A_SIZE, P_SIZE
 
@@ -378,6 +386,8 @@ def _run_summary(rules: Rules, prep: dict[str, Any]) -> Summary:
     hist = np.zeros((2, HIST_BINS), dtype=np.int64)
     block = chunk * _SUMMARY_BLOCK_CHUNKS
     done = 0
+    if progress is not None:
+        progress(0, prep["games"])
     while done < prep["games"]:
         games = min(block, prep["games"] - done)
         chunks = -(-games // chunk)
@@ -407,6 +417,8 @@ def _run_summary(rules: Rules, prep: dict[str, Any]) -> Summary:
         places += pl.sum(axis=0)
         hist += h.sum(axis=0)
         done += games
+        if progress is not None:
+            progress(done, prep["games"])
     return _summary_from_arrays(rules, totals, per_seat, places, hist)
 
 
@@ -423,8 +435,9 @@ def simulate(
     threads: int | None = None,
     chunk_size: int | None = None,
     first_game: int = 0,
+    progress: Progress | None = None,
 ) -> pd.DataFrame | Summary:
-    """Play `games` games with the compiled kernel; one row per game (API.md columns).
+    """Play `games` games with the compiled kernel; one row per game (docs/api.md columns).
 
     `policies` is one policy name for every seat or one per seat. `start` (a
     `ludosim.reference.Position` or rows of progress, one per seat) plays
@@ -432,7 +445,10 @@ def simulate(
     roll-off. `threads` (default: all) and `chunk_size` (games per parallel
     task) change speed only, never the rows. `first_game` offsets the game
     indices, so runs can be split and concatenated. With `summary=True` a
-    `Summary` of aggregates is returned instead of the rows.
+    `Summary` of aggregates is returned instead of the rows. `progress`, if
+    given, is called as `progress(games_done, games)` at the start and while
+    the games are played: the kernel then runs on slices of about `SLICE_SECONDS` of games
+    each, which gives the same rows (game g depends only on the seed and g).
 
     `df.attrs` records the rules (dict and hash), seed, policies, start,
     ludosim version and `SEMANTICS_VERSION`.
@@ -448,30 +464,59 @@ def simulate(
     numba.set_num_threads(prep["threads"])
     try:
         if summary:
-            result = _run_summary(rules, prep)
+            result = _run_summary(rules, prep, progress)
             result.attrs = _attrs(rules, prep)
             return result
         head = np.zeros((prep["games"], H_SIZE), dtype=np.int32)
         seats = np.zeros((prep["games"], K_SIZE, rules.players), dtype=np.int16)
-        run_batch(
-            prep["lay"],
-            prep["work"],
-            prep["seed"],
-            prep["first_game"],
-            prep["chunk"],
-            prep["has_start"],
-            prep["start_seat"],
-            head,
-            seats,
-            rules.roll_then_move,
-            prep["free"],
-            prep["scoring"],
-        )
+        for start, stop in _slices(prep, progress):
+            # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
+            # rows start..stop-1 in place, with the same compiled signature.
+            run_batch(
+                prep["lay"],
+                prep["work"],
+                prep["seed"],
+                prep["first_game"] + start,
+                prep["chunk"],
+                prep["has_start"],
+                prep["start_seat"],
+                head[start:stop],
+                seats[start:stop],
+                rules.roll_then_move,
+                prep["free"],
+                prep["scoring"],
+            )
     finally:
         numba.set_num_threads(previous)
     df = _frame(rules, prep["first_game"], head, seats)
     df.attrs.update(_attrs(rules, prep))
     return df
+
+
+def _slices(prep: dict[str, Any], progress: Progress | None) -> Iterator[tuple[int, int]]:
+    """Game ranges [start, stop) to play in turn; one range when nobody watches progress.
+
+    Each slice after the first is sized from the speed of the one before (about
+    `SLICE_SECONDS` of games, at least one chunk per thread); `progress` is
+    called at the start and after each slice.
+    """
+    games = prep["games"]
+    if progress is None:
+        yield 0, games
+        return
+    smallest = prep["chunk"] * prep["threads"]
+    size = smallest
+    start = 0
+    progress(0, games)
+    while start < games:
+        stop = min(games, start + size)
+        began = time.perf_counter()
+        yield start, stop
+        seconds = time.perf_counter() - began
+        progress(stop, games)
+        rate = (stop - start) / max(seconds, 1e-6)
+        size = max(smallest, int(rate * SLICE_SECONDS))
+        start = stop
 
 
 def kernel_game(

@@ -1,11 +1,14 @@
-"""Small statistics helpers shared by tournaments, analyses and tests.
+"""Statistics primitives shared by tournaments, analyses, findings and tests.
 
-Plain numpy/math, no simulation: every function takes counts or arrays.
+Plain numpy/math, no simulation and no pandas: every function takes counts, arrays
+or estimates with their intervals. All intervals are two-sided 95% by default (`Z95`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from statistics import NormalDist
 
 import numpy as np
 
@@ -81,3 +84,156 @@ def chi2_sf(statistic: float, dof: int) -> float:
         if abs(delta - 1.0) < 1e-15:
             break
     return min(1.0, math.exp(-x + a * math.log(x) - math.lgamma(a)) * h)
+
+
+def median_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """(median, lower, upper): distribution-free order-statistic CI of the median.
+
+    The number B of observations below the true median is Binomial(n, 1/2), so the
+    interval [x_(j), x_(n+1-j)] (1-based order statistics) covers the median with
+    probability 1 - 2 P(B <= j - 1). j is the largest rank with
+    P(B <= j - 1) <= alpha / 2, so the coverage is at least 95% (conservative; ties,
+    as in integer turn counts, only make it more so). The binomial tail is summed
+    exactly in log space, which stays accurate for millions of games.
+    """
+    x = np.sort(np.asarray(values, dtype=float))
+    n = x.size
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    median = float(np.median(x))
+    alpha = 2.0 * (1.0 - normal_cdf(z))
+    k = np.arange(n)
+    # log pmf(k) of Binomial(n, 1/2) by the ratio pmf(k+1)/pmf(k) = (n-k)/(k+1).
+    log_pmf = np.concatenate(([0.0], np.cumsum(np.log(n - k) - np.log(k + 1)))) - n * math.log(2)
+    cdf = np.cumsum(np.exp(log_pmf))  # cdf[i] = P(B <= i)
+    # j - 1 = the largest i with cdf[i] <= alpha/2, so j = that i + 1 (1-based rank).
+    small = np.nonzero(cdf <= alpha / 2 + 1e-12)[0]
+    if small.size == 0:
+        return (median, math.nan, math.nan)  # too few games for a 95% interval
+    j = int(small[-1]) + 1
+    return (median, float(x[j - 1]), float(x[n - j]))
+
+
+def normal_cdf(z: float) -> float:
+    """P(Z <= z) for a standard normal variable."""
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+def diff_proportions(
+    x1: int, n1: int, x0: int, n0: int, z: float = Z95
+) -> tuple[float, float, float]:
+    """(p1 - p0, lower, upper) for independent samples: Newcombe's hybrid score interval.
+
+    L = d - sqrt((p1 - l1)^2 + (u0 - p0)^2), U = d + sqrt((u1 - p1)^2 + (p0 - l0)^2)
+    with (l, u) the Wilson intervals of each proportion (Newcombe 1998, method 10).
+    Unlike the Wald interval it stays inside [-1, 1] and behaves near 0 and 1.
+    """
+    if n1 <= 0 or n0 <= 0:
+        return (math.nan, math.nan, math.nan)
+    p1, p0 = x1 / n1, x0 / n0
+    l1, u1 = wilson_interval(x1, n1, z)
+    l0, u0 = wilson_interval(x0, n0, z)
+    d = p1 - p0
+    return (
+        d,
+        d - math.sqrt((p1 - l1) ** 2 + (u0 - p0) ** 2),
+        d + math.sqrt((u1 - p1) ** 2 + (p0 - l0) ** 2),
+    )
+
+
+def diff_means(a: np.ndarray, b: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """(mean(a) - mean(b), lower, upper) for independent samples: Welch's normal interval.
+
+    se = sqrt(s_a^2 / n_a + s_b^2 / n_b) with sample variances (ddof=1).
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.size < 2 or b.size < 2:
+        return (math.nan, math.nan, math.nan)
+    d = float(a.mean() - b.mean())
+    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    return (d, d - z * se, d + z * se)
+
+
+def zero_crossing(x: Sequence[float], y: Sequence[float]) -> float:
+    """First x where y, positive before, reaches zero (linear interpolation); NaN if never.
+
+    Points are taken in increasing x. A y of exactly 0 after a positive one is its own
+    crossing; a curve that starts at or below zero never "stops paying" and gives NaN.
+    """
+    order = np.argsort(np.asarray(x, dtype=float), kind="stable")
+    xs = np.asarray(x, dtype=float)[order]
+    ys = np.asarray(y, dtype=float)[order]
+    for i in range(1, xs.size):
+        if ys[i - 1] > 0 >= ys[i]:
+            return float(xs[i - 1] + (xs[i] - xs[i - 1]) * ys[i - 1] / (ys[i - 1] - ys[i]))
+    return math.nan
+
+
+def score_test_p(successes: int, trials: int, p0: float) -> float:
+    """Two-sided p-value of the score test of a binomial proportion against `p0`.
+
+    z = (x/n - p0) / sqrt(p0 (1 - p0) / n) against the standard normal. The Wilson
+    interval is this test inverted: it excludes `p0` exactly when p < 0.05, so the
+    p-value and the interval printed beside it never disagree.
+    """
+    if trials <= 0 or not 0.0 < p0 < 1.0:
+        return math.nan
+    z = (successes / trials - p0) / math.sqrt(p0 * (1.0 - p0) / trials)
+    return 2.0 * (1.0 - normal_cdf(abs(z)))
+
+
+def interval_p(estimate: float, low: float, high: float, z: float = Z95) -> float:
+    """Two-sided p-value of "the effect is zero" from an estimate and its normal CI.
+
+    se = (high - low) / (2 z); p = 2 (1 - Phi(|estimate| / se)). Meant for the
+    symmetric normal intervals (paired, Welch, factorial contrasts). A zero-width
+    interval gives 0 (or 1 when the estimate is exactly zero).
+    """
+    se = (high - low) / (2.0 * z)
+    if math.isnan(se) or math.isnan(estimate):
+        return math.nan
+    if se <= 0:  # no spread at all (an exact contrast): zero is excluded unless it is the value
+        return 1.0 if estimate == 0 else 0.0
+    return 2.0 * (1.0 - normal_cdf(abs(estimate) / se))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (family-wise error rate), in the input order.
+
+    Sorted ascending p_(1) <= ... <= p_(m): adjusted p_(i) = max over j <= i of
+    min(1, (m - j + 1) p_(j)). Rejecting where the adjusted value is below 0.05 keeps
+    the chance of any false rejection among the m tests at most 5%. NaNs stay NaN and
+    do not count towards m.
+    """
+    values = [float(p) for p in p_values]
+    known = sorted((p, i) for i, p in enumerate(values) if not math.isnan(p))
+    m = len(known)
+    out = [math.nan] * len(values)
+    running = 0.0
+    for rank, (p, i) in enumerate(known):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out
+
+
+def games_needed(
+    games: int, estimate: float, low: float, high: float, z_needed: float = Z95
+) -> int | None:
+    """About how many games would make an interval like this one exclude zero.
+
+    (low, high) is a 95% interval from `games` games. Its half-width h shrinks as
+    1/sqrt(n), and the interval at `z_needed` (Z95, or a larger quantile when several
+    tests share the 5%) excludes zero once h z_needed / Z95 < |estimate|: with the
+    observed spread and effect that is near n = games (h z_needed / (Z95 |estimate|))^2,
+    the normal-approximation sample size at 50% power. Returns None when the estimate
+    is zero (no size decides a null effect) or the inputs are not finite.
+    """
+    half = (high - low) / 2.0 * z_needed / Z95
+    if games <= 0 or not math.isfinite(half) or not math.isfinite(estimate) or estimate == 0:
+        return None
+    return max(games, math.ceil(games * (half / abs(estimate)) ** 2))
+
+
+def z_for(alpha: float) -> float:
+    """The two-sided normal quantile for level `alpha`: z_for(0.05) == Z95."""
+    return NormalDist().inv_cdf(1.0 - alpha / 2.0)

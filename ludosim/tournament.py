@@ -9,19 +9,28 @@ win rate is its wins over the games it played in all its seats.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pandas as pd
 
+from ludosim.analysis import policy_wins
 from ludosim.policies import resolve_policies
 from ludosim.rules import Rules
-from ludosim.stats import wilson_interval
 
 
 def rotations(policies: Sequence[str]) -> list[tuple[str, ...]]:
     """The seatings of a tournament: each rotation of the policy list."""
     n = len(policies)
     return [tuple(policies[(s + r) % n] for s in range(n)) for r in range(n)]
+
+
+def _offset(
+    progress: Callable[[int, int], None], before: int, total: int, done: int, _: int
+) -> None:
+    """One rotation's progress as progress of the whole tournament."""
+    progress(before + done, total)
 
 
 def tournament(
@@ -31,13 +40,17 @@ def tournament(
     seed: int,
     simulate_fn: Callable[..., pd.DataFrame] | None = None,
     threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> pd.DataFrame:
     """Win rate of each distinct policy over all rotations, with Wilson 95% CIs.
 
     `games` is the total over all rotations (rounded down to a multiple of the
     number of seats). Columns: policy, seats (how many seats it held per game),
     games, wins, win_rate, ci_low, ci_high, fair (1 / players: the rate of a
-    policy no better than the others).
+    policy no better than the others). The tally is `ludosim.analysis.policy_wins`,
+    which `analysis.win_table` uses for the same tournament played as a sweep.
+    `progress`, if given, is called as `progress(games_done, games_total)` while
+    the rotations are played.
     """
     if simulate_fn is None:
         from ludosim.simulate import simulate as simulate_fn
@@ -46,31 +59,18 @@ def tournament(
     per_rotation = games // n
     if per_rotation < 1:
         raise ValueError(f"games={games} is too few for {n} rotations; use at least {n}")
-    wins: dict[str, int] = {}
-    seats_held = {name: names.count(name) for name in names}
+    seatings = []
+    played = per_rotation * n
     for r, seating in enumerate(rotations(names)):
+        kwargs: dict[str, Any] = {}
+        if progress is not None:
+            kwargs["progress"] = functools.partial(_offset, progress, r * per_rotation, played)
         df = simulate_fn(
             rules, per_rotation, seed, policies=list(seating), first_game=r * per_rotation,
-            threads=threads,
+            threads=threads, **kwargs,
         )  # fmt: skip
-        finished = df["winner"].to_numpy()
-        for s, name in enumerate(seating):
-            wins[name] = wins.get(name, 0) + int((finished == s).sum())
-    rows = []
-    played = per_rotation * n
-    for name in dict.fromkeys(names):
-        trials = played * seats_held[name]
-        low, high = wilson_interval(wins[name], trials)
-        rows.append(
-            {
-                "policy": name,
-                "seats": seats_held[name],
-                "games": played,
-                "wins": wins[name],
-                "win_rate": wins[name] / trials,
-                "ci_low": low,
-                "ci_high": high,
-                "fair": 1.0 / n,
-            }
-        )
-    return pd.DataFrame(rows)
+        seatings.append((seating, df["winner"].to_numpy()))
+    table = policy_wins(seatings)
+    table.insert(1, "seats", [names.count(name) for name in table["policy"]])
+    table.insert(2, "games", played)
+    return table.drop(columns="seat_games")

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ludosim import analysis
+from ludosim import analysis, stats
 from ludosim.stats import Z95, chi2_sf
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_small"
@@ -87,20 +87,6 @@ def test_game_length_reports_end_turns_when_it_differs_and_groups() -> None:
     ]
     # 2 games: a 95% order-statistic interval needs at least 6 (1/32 > 0.025).
     assert math.isnan(out.iloc[0]["median_ci_low"])
-
-
-def test_median_ci_matches_an_exact_binomial_sum() -> None:
-    n = 101
-    x = np.arange(n, dtype=float)
-    cdf = np.cumsum([math.comb(n, k) / 2**n for k in range(n)])
-    j = int(np.nonzero(cdf <= 0.025)[0][-1]) + 1
-    median, low, high = analysis.median_ci(x)
-    assert (median, low, high) == (50.0, x[j - 1], x[n - j])
-    assert 1 - 2 * cdf[j - 1] >= 0.95 > 1 - 2 * cdf[j]
-    # For large n the ranks approach n/2 -+ 1.96 sqrt(n)/2.
-    _, low, high = analysis.median_ci(np.arange(1_000_000, dtype=float))
-    assert abs(low - (500_000 - Z95 * 500)) <= 2
-    assert abs(high - (500_000 + Z95 * 500)) <= 2
 
 
 def test_length_distribution_pmf_and_cdf() -> None:
@@ -185,28 +171,13 @@ def test_win_table_reads_the_policies_column_of_a_sweep() -> None:
 
 
 # -------------------------------------------------------------------------- skip cost
-def test_diff_proportions_is_newcombe_hybrid_score() -> None:
-    d, low, high = analysis.diff_proportions(30, 50, 20, 50)
-    l1, u1 = wilson(30, 50)
-    l0, u0 = wilson(20, 50)
-    assert d == pytest.approx(0.2)
-    assert low == pytest.approx(0.2 - math.sqrt((0.6 - l1) ** 2 + (u0 - 0.4) ** 2))
-    assert high == pytest.approx(0.2 + math.sqrt((u1 - 0.6) ** 2 + (0.4 - l0) ** 2))
-
-
-def test_diff_means_is_welch_normal() -> None:
-    a, b = np.array([1.0, 2.0, 3.0, 6.0]), np.array([1.0, 1.0, 4.0])
-    se = math.sqrt(np.var(a, ddof=1) / 4 + np.var(b, ddof=1) / 3)
-    assert analysis.diff_means(a, b) == pytest.approx((1.0, 1 - Z95 * se, 1 + Z95 * se))
-
-
 def test_seat_effect_independent_uses_newcombe() -> None:
     treated = games(2, [0] * 10, [0] * 7 + [1] * 3, game=np.arange(10))
     baseline = games(2, [0] * 10, [0] * 5 + [1] * 5, game=np.arange(10, 20))
     row = analysis.seat_effect(treated, baseline, seat=0).iloc[0]
     assert row["method"] == "newcombe"
     assert (row["diff"], row["diff_ci_low"], row["diff_ci_high"]) == pytest.approx(
-        analysis.diff_proportions(7, 10, 5, 10)
+        stats.diff_proportions(7, 10, 5, 10)
     )
     assert (row["win_rate"], row["win_rate_base"]) == pytest.approx((0.7, 0.5))
 
@@ -223,14 +194,6 @@ def test_seat_effect_paired_by_game() -> None:
     assert (row["diff"], row["diff_ci_low"], row["diff_ci_high"]) == pytest.approx(
         (0.4, 0.4 - half, 0.4 + half)
     )
-
-
-def test_zero_crossing() -> None:
-    assert analysis.zero_crossing([0, 0.5, 1], [0.1, 0.02, -0.06]) == pytest.approx(0.625)
-    assert analysis.zero_crossing([1, 0, 0.5], [-0.06, 0.1, 0.02]) == pytest.approx(0.625)
-    assert analysis.zero_crossing([0, 0.5], [0.1, 0.0]) == pytest.approx(0.5)
-    assert math.isnan(analysis.zero_crossing([0, 1], [0.1, 0.05]))  # always pays
-    assert math.isnan(analysis.zero_crossing([0, 1], [-0.1, -0.2]))  # never paid
 
 
 def test_skip_cost_curve_and_break_even() -> None:
@@ -323,11 +286,11 @@ def test_toggle_effects_independent_cells() -> None:
     df = pd.concat([base.assign(cell="c0"), x2.assign(cell="c1")])
     row = analysis.toggle_effects(df, cells_table().iloc[:2]).iloc[0]
     assert row["method"] == "welch/newcombe"
-    expected = analysis.diff_means(np.array([12, 21, 35, 40.0]), np.array([10, 20, 30, 40.0]))
+    expected = stats.diff_means(np.array([12, 21, 35, 40.0]), np.array([10, 20, 30, 40.0]))
     assert (row["turns_effect"], row["turns_ci_low"], row["turns_ci_high"]) == pytest.approx(
         expected
     )
-    d, low, _ = analysis.diff_proportions(3, 4, 2, 4)
+    d, low, _ = stats.diff_proportions(3, 4, 2, 4)
     assert (row["fpa_effect_pp"], row["fpa_ci_low"]) == pytest.approx((100 * d, 100 * low))
 
 
@@ -392,3 +355,172 @@ def test_analyses_run_on_the_fixture_sweeps() -> None:
     curve = analysis.skip_cost(skip)
     assert list(curve["detect_skip"]) == [0.0, 0.5, 1.0]
     assert set(analysis.win_table(skip)["policy"]) == {"balanced", "skipper:1"}
+
+
+# ------------------------------------------------------------------- toggle bases
+def sweep_cells(**options: object) -> pd.DataFrame:
+    from ludosim.sweep import SweepSpec
+    from ludosim.sweep.spec import cells_frame, expand
+
+    return cells_frame(expand(SweepSpec.from_options(games=10, seed=1, **options)), full=True)
+
+
+def test_base_is_the_preset_value_when_every_cell_is_a_centre() -> None:
+    # A grid of one toggle lists 0 first, but the app preset has six_limit=3.
+    cells = sweep_cells(preset="app", vary=["six_limit=0,3"])
+    assert list(cells["six_limit"]) == [0, 3]
+    assert analysis.baselines(cells).to_dict("records") == [
+        {"variant": "", "base": "c001", "rule": "preset"}
+    ]
+    assert analysis.find_baselines(cells) == ["c001"]
+
+
+def test_base_is_the_sweep_start_when_the_sweep_names_one() -> None:
+    # Starting from six_limit=0 (a `set`), one-at-a-time: the start is the base.
+    cells = sweep_cells(
+        preset="app", sets=["six_limit=0"], vary=["six_limit=0,3"], mode="one-at-a-time"
+    )
+    assert list(cells["six_limit"]) == [0, 3]
+    assert analysis.baselines(cells)["rule"].tolist() == ["sweep start"]
+    assert analysis.find_baselines(cells) == ["c000"]
+
+
+def test_base_without_a_preset_is_the_first_centre() -> None:
+    # Named by their changes (no starting point), no preset column: nothing to match.
+    cells = cells_table().iloc[:2].assign(name=["x=1", "x=2"])
+    assert analysis.baselines(cells).to_dict("records") == [
+        {"variant": "", "base": "c0", "rule": "first cell"}
+    ]
+
+
+def test_toggle_effects_name_their_base_rule() -> None:
+    cells = sweep_cells(preset="app", vary=["six_limit=0,3"])
+    rows = [
+        games(4, [0, 1, 2, 3], [0, 1, 2, 3], turns=[10, 20, 30, 40]).assign(cell="c000"),
+        games(4, [0, 1, 2, 3], [0, 0, 2, 3], turns=[11, 21, 31, 41]).assign(cell="c001"),
+    ]
+    out = analysis.toggle_effects(pd.concat(rows), cells)
+    row = out.iloc[0]
+    assert (row["base"], row["base_rule"], row["cell"]) == ("c001", "preset", "c000")
+    assert (row["base_value"], row["value"]) == ("3", "0")
+    assert row["turns_effect"] == pytest.approx(-1.0)  # six_limit 3 -> 0, paired by game
+    given = analysis.toggle_effects(pd.concat(rows), cells, "c000").iloc[0]
+    assert (given["base_rule"], given["base_value"], given["value"]) == ("given", "0", "3")
+
+
+# --------------------------------------------------- skip cost at one probability
+def test_skipper_seats() -> None:
+    df = games(2, [0] * 4, [0, 1, 0, 1], policies=["balanced"] * 2 + ["balanced,skipper:1"] * 2)
+    assert analysis.skipper_seats(df) == [1]
+    assert analysis.skipper_seats(df.assign(policies="random")) == []
+
+
+def test_skip_cost_at_a_single_detection_probability() -> None:
+    from ludosim import results
+
+    path = FIXTURE / "skip"
+    df, cells = results.load(path, cells=True), results.load_cells(path)
+    full = analysis.skip_cost(df).set_index("detect_skip")
+    for level in (0.0, 0.5, 1.0):
+        keep = cells[cells["detect_skip"] == level]
+        # A sweep of one value keeps no detect_skip column in its rows: cells say it.
+        one = df[df["cell"].astype(str).isin(keep["cell"])].drop(columns="detect_skip")
+        with pytest.raises(analysis.AnalysisError, match="detect_skip"):
+            analysis.skip_cost(one)
+        out = analysis.skip_cost(one, cells=keep)
+        assert out["detect_skip"].tolist() == [level]
+        assert out["method"].tolist() == ["paired"]  # the same games, seat 0 with its baseline
+        assert out.iloc[0]["diff"] == pytest.approx(full.loc[level, "diff"])
+        assert out.iloc[0]["diff_ci_low"] == pytest.approx(full.loc[level, "diff_ci_low"])
+        assert math.isnan(out.iloc[0]["break_even"])  # nothing to interpolate
+
+
+# ------------------------------------------------ first player across cells
+def test_first_player_tests_holm_over_cells() -> None:
+    # 2 players, 100 games each: the first player wins 65, 58 and 50 of them.
+    parts = [
+        games(2, [0] * 100, [0] * wins + [1] * (100 - wins)).assign(cell=cell)
+        for cell, wins in (("a", 65), ("b", 58), ("c", 50))
+    ]
+    out = analysis.first_player_tests(pd.concat(parts), by="cell").set_index("cell")
+    raw = [stats.score_test_p(w, 100, 0.5) for w in (65, 58, 50)]
+    assert out["p_zero"].tolist() == pytest.approx(raw)
+    assert out["p_holm"].tolist() == pytest.approx(stats.holm(raw))
+    assert out.loc["a", "advantage_pp"] == pytest.approx(15.0)
+    # The score test and the Wilson interval agree on "excludes 1/n".
+    for cell in "abc":
+        row = out.loc[cell]
+        assert (row["p_zero"] < 0.05) == (
+            row["advantage_ci_low"] > 0 or row["advantage_ci_high"] < 0
+        )
+
+
+def test_first_player_differences_are_paired_by_game() -> None:
+    a = games(2, [0, 0, 0, 0, 1], [0, 0, 1, 1, 1])  # first player wins games 0, 1, 4
+    b = games(2, [0, 0, 0, 0, 1], [0, 1, 1, 1, 0])  # first player wins game 0
+    out = analysis.first_player_differences(
+        pd.concat([a.assign(cell="a"), b.assign(cell="b")])
+    ).iloc[0]
+    d = np.array([0, 1, 0, 0, 1], dtype=float)
+    half = 100 * Z95 * d.std(ddof=1) / math.sqrt(5)
+    assert (out["cell"], out["other"], out["method"], out["games"]) == ("a", "b", "paired", 5)
+    assert (out["diff_pp"], out["ci_low"], out["ci_high"]) == pytest.approx(
+        (40, 40 - half, 40 + half)
+    )
+    assert out["p_holm"] == pytest.approx(out["p_value"])  # one pair
+
+
+# ------------------------------------------------------------------- policies
+def test_rotated_policies_and_their_paired_differences() -> None:
+    df = games(2, [0] * 6, [0, 0, 1, 0, 1, 1], policies=["x,y"] * 3 + ["y,x"] * 3)
+    assert analysis.rotated_policies(df) == ["x", "y"]
+    assert analysis.rotated_policies(df.assign(policies="x,y")) == []  # never swapped seats
+    row = analysis.policy_differences(df).iloc[0]
+    # x sits at seat 0 in games 0-2 and seat 1 in games 3-5: it wins games 0, 1, 4 and 5
+    x = np.array([1, 1, 0, 0, 1, 1], dtype=float)
+    d = x - (1 - x)
+    half = 100 * Z95 * d.std(ddof=1) / math.sqrt(6)
+    assert (row["policy"], row["other"], row["games"]) == ("x", "y", 6)
+    assert (row["diff_pp"], row["ci_low"]) == pytest.approx((100 * d.mean(), 100 * d.mean() - half))
+    table = analysis.win_table(df).set_index("policy")
+    assert row["diff_pp"] == pytest.approx(
+        100 * (table.loc["x", "win_rate"] - table.loc["y", "win_rate"])
+    )
+
+
+def test_policy_wins_pools_seats_and_counts_unfinished_games() -> None:
+    out = analysis.policy_wins(
+        [(["a", "a", "b"], np.array([0, 1, 2, -1])), (["b", "a", "a"], np.array([0, 0]))]
+    ).set_index("policy")
+    assert out.loc["a", "seat_games"] == 2 * 4 + 2 * 2 and out.loc["a", "wins"] == 2
+    assert out.loc["b", "seat_games"] == 4 + 2 and out.loc["b", "wins"] == 3
+    assert out.loc["b", "fair"] == pytest.approx(1 / 3)
+    assert (out.loc["a", "ci_low"], out.loc["a", "ci_high"]) == pytest.approx(wilson(2, 12))
+
+
+# ----------------------------------------------------------- command summaries
+def test_summarise_counts_wins_by_turn_order() -> None:
+    df = games(3, [0, 1, 2, 0], [0, 2, 2, -1], turns=[10, 20, 30, 40])
+    out = analysis.summarise(df, 3)
+    # (winner - first) mod 3 = 0, 1, 0; the game without a finisher counts in the rate only
+    assert out["turn order"].tolist() == [1, 2, 3]
+    assert out["wins"].tolist() == [2, 1, 0]
+    assert out["win rate"].tolist() == pytest.approx([2 / 4, 1 / 4, 0.0])
+    assert out["mean turns"].tolist()[:2] == pytest.approx([20.0, 20.0])
+    assert math.isnan(out["mean turns"].iloc[2])
+    totals = analysis.summarise_wins(pd.Series([2, 1, 0]), 4)
+    assert totals.equals(out.drop(columns="mean turns"))
+
+
+def test_ranking_of_one_reference_game() -> None:
+    from ludosim import Rules, play
+
+    rules = Rules.preset("app")
+    game = play(rules, seed=7)
+    out = analysis.ranking(rules, game, ["a", "b", "c", "d"])
+    assert out["place"].tolist() == sorted(game.places)
+    assert out.iloc[0]["seat"] == game.winner
+    first = out.set_index("seat").loc[game.first]
+    assert first["turn order"] == 1
+    assert out["pieces home"].max() == rules.pieces
+    assert list(out.columns) == ["place", "seat", "turn order", "pieces home", "policy"]

@@ -1,4 +1,4 @@
-"""One test per [choice] in ../shared/RULES.md and in docs/semantics.md.
+"""One test per [choice] in docs/rules.md and in docs/semantics.md.
 
 Each docstring names the choice it pins; where a seed was silent the test
 checks the decision, and where a toggle sweeps the alternative it also checks
@@ -31,15 +31,16 @@ APP, ITALIAN, DANISH, DG, KILLER = (
 
 
 # ---------------------------------------------------------------- helpers
-# ======================================================= RULES.md 1, board
+# ======================================================= docs/rules.md section 1, board
 def test_choice_six_sided_seating():
-    """[choice] RULES.md 1: on 6 sides "2 on 0,3, 3 on 0,2,4, 4 on 0,1,3,4, 5 on 0..4"."""
+    """[choice] docs/rules.md section 1: on 6 sides 2 players sit on arms 0,3, 3 on 0,2,4, 4 on
+    0,1,3,4, 5 on 0..4."""
     arms = {n: Board.from_rules(DANISH.replace(sides=6, players=n)).arms for n in (2, 3, 4, 5)}
     assert arms == {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}
 
 
 def test_choice_danish_entry_fifty_and_ludopy_alternative():
-    """[choice] RULES.md 1: for danish (002 silent) entry = 50, 56 steps (LUDOpy 1.5);
+    """[choice] docs/rules.md section 1: for danish (002 silent) entry = 50, 56 steps (LUDOpy 1.5);
     entry is a toggle, so LUDOpy <= 1.3.1's 58 steps (back onto the own start globe) can be
     swept."""
     assert (DANISH.entry, DANISH.goal) == (50, 56)
@@ -54,7 +55,8 @@ def test_choice_danish_entry_fifty_and_ludopy_alternative():
 
 
 def test_choice_killer_goal_fifty_eight():
-    """[choice] RULES.md 1: killer goal at progress 58 (entry 52 + 5 home squares + 1)."""
+    """[choice] docs/rules.md section 1: killer goal at progress 58 (entry 52 + 5 home squares +
+    1)."""
     assert KILLER.goal == 58
     pos = make(KILLER, {0: [52, 58, 58, 58]})
     assert move_of(KILLER, pos, 0, 6, 0).target == 58
@@ -62,8 +64,8 @@ def test_choice_killer_goal_fifty_eight():
 
 
 def test_choice_italian_stars_at_offset_eight():
-    """[choice] RULES.md 1: 003 names "le case con un simbolo di stella" without placing
-    them; offset 8 on every arm, safe."""
+    """[choice] docs/rules.md section 1: 003 names "le case con un simbolo di stella" without
+    placing them; offset 8 on every arm, safe."""
     board = Board.from_rules(ITALIAN)
     assert [p for p in range(51) if board.is_star(p)] == [8, 21, 34, 47]
     assert all(board.is_safe(13 * a + 8) for a in range(4))
@@ -71,8 +73,8 @@ def test_choice_italian_stars_at_offset_eight():
 
 
 def test_choice_danish_first_star_at_offset_four():
-    """[choice: 4] RULES.md 1: "Some Danish boards put the first star of each arm at offset 5
-    instead of 4"; the offsets are board parameters."""
+    """[choice: 4] docs/rules.md section 1: some Danish boards put the first star of each arm at
+    offset 5 instead of 4; the offsets are board parameters."""
     pos = make(DG, {0: [1, 56, 56, 56]})
     assert move_of(DG, pos, 0, STAR, 0).target == 4
     five = DG.replace(star_offsets=(5, 11))
@@ -81,7 +83,8 @@ def test_choice_danish_first_star_at_offset_four():
 
 
 def test_choice_six_sided_board_repeats_the_arm():
-    """[choice] RULES.md 1: "The 6-sided board repeats the same 13-square arm six times"."""
+    """[choice] docs/rules.md section 1: the 6-sided board repeats the same 13-square arm six
+    times."""
     board = Board.from_rules(KILLER.replace(sides=6, players=6))
     assert board.track_len == 78
     for arm in range(6):
@@ -89,18 +92,18 @@ def test_choice_six_sided_board_repeats_the_arm():
         assert board.is_safe(13 * arm) and board.is_safe(13 * arm + 8)
 
 
-# ======================================================= RULES.md 2, turn
+# ======================================================= docs/rules.md section 2, turn
 def test_choice_roll_off_ties_reroll_among_themselves():
-    """[choice] RULES.md 2: "tied highest re-roll among themselves": after 4, 6, 6, 2 only
-    seats 1 and 2 throw again (two draws, not four)."""
+    """[choice] docs/rules.md section 2: tied highest re-roll among themselves: after 4, 6, 6, 2
+    only seats 1 and 2 throw again (two draws, not four)."""
     g = game(DANISH, {}, [3, 5, 5, 1, 4, 2])
     assert g.roll_off() == 1
     assert g.stream.exhausted()
 
 
 def test_choice_app_start_capacity_two():
-    """[choice] RULES.md 2: "Het startvak heeft 2 eigen lopers" is read as: a piece cannot be
-    entered while two own pieces already stand on the start square."""
+    """[choice] docs/rules.md section 2: "Het startvak heeft 2 eigen lopers" is read as: a piece
+    cannot be entered while two own pieces already stand on the start square."""
     assert [m.piece for m in legal_moves(APP, make(APP, {0: [0, 0, -1, -1]}), 0, 6)] == [0, 1]
     assert APP.replace(start_capacity=0).start_capacity == 0
     free = APP.replace(start_capacity=0)
@@ -108,16 +111,16 @@ def test_choice_app_start_capacity_two():
 
 
 def test_choice_home_column_piece_is_in_play():
-    """[choice] RULES.md 2: "a piece in the home column is in play": no three-roll start for
-    a player whose only active piece is in its home column (one roll, not three)."""
+    """[choice] docs/rules.md section 2: a piece in the home column is in play: no three-roll start
+    for a player whose only active piece is in its home column (one roll, not three)."""
     g = turn(DANISH, {0: [52, -1, 56, 56]}, dice(DANISH, 1))
     assert g.pos.progress[0][0] == 53
     assert g.rolls == 1
 
 
 def test_choice_failed_try_resets_the_six_count_whatever_it_shows():
-    """[choice] RULES.md 2: "A failed try earns nothing, whatever face it shows, and resets
-    the six count".
+    """[choice] docs/rules.md section 2: A failed try earns nothing, whatever face it shows, and
+    resets the six count.
 
     danish-globe with six_limit=3: a 6 brings piece 0 home (count 1); no piece in
     play, so start tries: 6 (fails: count back to 0), globe (enters: count 1); globe
@@ -131,8 +134,8 @@ def test_choice_failed_try_resets_the_six_count_whatever_it_shows():
 
 
 def test_choice_app_bonus_on_six_unless_entered():
-    """[choice] RULES.md 2: app = unless_entered: a 6 used to enter earns no bonus roll, a 6
-    used to move does."""
+    """[choice] docs/rules.md section 2: app = unless_entered: a 6 used to enter earns no bonus
+    roll, a 6 used to move does."""
     entered = turn(APP, {0: [-1, 56, 56, 56]}, dice(APP, 6))
     assert entered.rolls == 1
     moved = turn(APP, {0: [10, 56, 56, 56]}, dice(APP, 6, 1))
@@ -140,9 +143,9 @@ def test_choice_app_bonus_on_six_unless_entered():
 
 
 def test_choice_six_limit_counts_every_roll_showing_six():
-    """[choice] RULES.md 2: the six count runs "whatever granted the roll (a capture or
+    """[choice] docs/rules.md section 2: the six count runs whatever granted the roll (a capture or
     finish bonus roll showing 6 extends the streak; an entering 6 under unless_entered still
-    counts)".
+    counts).
 
     App with bonus_on_capture: the entering 6 captures on the start square (no six
     bonus, one capture bonus); 6 and 6 follow: the third is forfeited.
@@ -156,8 +159,8 @@ def test_choice_six_limit_counts_every_roll_showing_six():
 
 
 def test_choice_danish_six_without_a_move_still_earns_its_bonus():
-    """[choice] RULES.md 2: in danish, danish-globe and killer a 6 with no legal move still
-    earns its bonus roll (002: a 6 "altid" gives another roll); app and italian end the
+    """[choice] docs/rules.md section 2: in danish, danish-globe and killer a 6 with no legal move
+    still earns its bonus roll (002: a 6 "altid" gives another roll); app and italian end the
     turn."""
     block = on_square(DANISH, 1, 0)
     placed = {0: [-1, 56, 56, 56], 1: [block, block, -1, -1]}
@@ -168,8 +171,8 @@ def test_choice_danish_six_without_a_move_still_earns_its_bonus():
 
 
 def test_choice_self_sending_home_move_is_legal_among_others():
-    """[choice] RULES.md 2: "A move that sends the mover's own piece home ... is a legal
-    move, also when other moves exist"."""
+    """[choice] docs/rules.md section 2: A move that sends the mover's own piece home ... is a legal
+    move, also when other moves exist."""
     block = on_square(DANISH, 2, 14)
     pos = make(DANISH, {0: [10, 30, 56, 56], 2: [block, block, -1, -1]})
     moves = {m.piece: m for m in legal_moves(DANISH, pos, 0, 4)}
@@ -178,8 +181,8 @@ def test_choice_self_sending_home_move_is_legal_among_others():
 
 
 def test_choice_self_sending_home_counts_as_a_used_roll_in_a_killer_plan():
-    """[choice] RULES.md 2: a self-sending-home move is legal "also in the middle of a
-    Killer plan (the roll counts as used)": both best plans use both rolls and end with the
+    """[choice] docs/rules.md section 2: a self-sending-home move is legal also in the middle of a
+    Killer plan (the roll counts as used): both best plans use both rolls and end with the
     piece in its yard."""
     block = on_square(KILLER, 1, 32)
     pos = make(KILLER, {0: [25, 58, 58, 58], 1: [block, block, -1, -1]})
@@ -192,8 +195,8 @@ def test_choice_self_sending_home_counts_as_a_used_roll_in_a_killer_plan():
 
 
 def test_choice_one_bonus_roll_per_capturing_move():
-    """[choice] RULES.md 2: "one bonus roll per capturing move, however many pieces it
-    captured": an App stack of two captured with bonus_on_capture earns one roll."""
+    """[choice] docs/rules.md section 2: one bonus roll per capturing move, however many pieces it
+    captured: an App stack of two captured with bonus_on_capture earns one roll."""
     rules = APP.replace(bonus_on_capture=True)
     placed = {0: [10, 56, 56, 56], 2: [on_square(rules, 2, 13)] * 2 + [-1, -1]}
     g = turn(rules, placed, dice(rules, 3, 1))
@@ -202,8 +205,8 @@ def test_choice_one_bonus_roll_per_capturing_move():
 
 
 def test_choice_app_plays_to_the_end():
-    """[choice] RULES.md 2: for app, play_to_end from "De anderen blijven vaak spelen om de
-    tweede, derde en vierde plaats te bepalen" (the others often play on)."""
+    """[choice] docs/rules.md section 2: for app, play_to_end from "De anderen blijven vaak spelen
+    om de tweede, derde en vierde plaats te bepalen" (the others often play on)."""
     assert APP.play_to_end
     rules = APP.replace(players=3, pieces=1, first_player="seat0")
     g = game(rules, {0: [55], 1: [54], 2: [10]}, dice(rules, 1, 2))
@@ -213,8 +216,8 @@ def test_choice_app_plays_to_the_end():
 
 
 def test_choice_megajogos_ties_by_seat_order_after_the_winner():
-    """[choice] RULES.md 2: "Others are ranked by points, ties by seat order after the
-    winner": seat 2 wins; seats 3 and 0 tie on 11 points, seat 3 comes first."""
+    """[choice] docs/rules.md section 2: others are ranked by points, ties by seat order after the
+    winner: seat 2 wins; seats 3 and 0 tie on 11 points, seat 3 comes first."""
     placed = {0: [10, -1, -1, -1], 1: [20, -1, -1, -1], 2: [55, 56, 56, 56], 3: [10, -1, -1, -1]}
     g = game(ITALIAN, placed, [2, *dice(ITALIAN, 1)])  # seat 2 is drawn to start
     result = g.play()
@@ -222,10 +225,10 @@ def test_choice_megajogos_ties_by_seat_order_after_the_winner():
     assert result.places == [4, 2, 1, 3]
 
 
-# ================================================== RULES.md 3, a move
+# ================================================== docs/rules.md section 3, a move
 def test_choice_app_single_opponent_bars_the_path():
-    """[choice] RULES.md 3: app reads 001 literally: no piece may pass an opponent piece;
-    `pass_opponents = singles` (only a doubled token blocks) is the swept alternative."""
+    """[choice] docs/rules.md section 3: app reads 001 literally: no piece may pass an opponent
+    piece; `pass_opponents = singles` (only a doubled token blocks) is the swept alternative."""
     placed = {0: [10, 56, 56, 56], 2: [on_square(APP, 2, 12), -1, -1, -1]}
     assert move_of(APP, make(APP, placed), 0, 4, 0) is None
     singles = APP.replace(pass_opponents="singles")
@@ -233,8 +236,8 @@ def test_choice_app_single_opponent_bars_the_path():
 
 
 def test_choice_killer_block_may_not_be_passed():
-    """[choice] RULES.md 3: killer: "a block may not be passed" (000: two pieces "kan spærre
-    den pågældende stjerne som ethvert andet felt")."""
+    """[choice] docs/rules.md section 3: killer: a block may not be passed (000: two pieces "kan
+    spærre den pågældende stjerne som ethvert andet felt")."""
     block = on_square(KILLER, 2, 12)
     pos = make(KILLER, {0: [10, 58, 58, 58], 2: [block, block, -1, -1]})
     assert move_of(KILLER, pos, 0, 5, 0) is None
@@ -242,16 +245,16 @@ def test_choice_killer_block_may_not_be_passed():
 
 
 def test_choice_killer_own_pieces_may_be_passed():
-    """[choice] RULES.md 3: killer: "Own pieces may be passed" (000 is silent; 002 forbids
-    it for plain Danish Ludo)."""
+    """[choice] docs/rules.md section 3: killer: Own pieces may be passed (000 is silent; 002
+    forbids it for plain Danish Ludo)."""
     placed = {0: [10, 12, 12, 58]}
     assert move_of(KILLER, make(KILLER, placed), 0, 5, 0).target == 15
     assert move_of(DANISH, make(DANISH, {0: [10, 12, 12, 56]}), 0, 5, 0) is None
 
 
 def test_choice_killer_lone_piece_on_a_globe_sends_the_lander_home():
-    """[choice] RULES.md 3: killer safe_landing = lander_home (000 only says a piece on a
-    globe "har helle og kan ikke slås hjem"); coexist is the alternative."""
+    """[choice] docs/rules.md section 3: killer safe_landing = lander_home (000 only says a piece on
+    a globe "har helle og kan ikke slås hjem"); coexist is the alternative."""
     lone = on_square(KILLER, 2, 8)
     placed = {0: [5, 58, 58, 58], 2: [lone, -1, -1, -1]}
     assert resolve_landing(KILLER, make(KILLER, placed), 0, 0, 8) == (HOME, [])
@@ -260,15 +263,15 @@ def test_choice_killer_lone_piece_on_a_globe_sends_the_lander_home():
 
 
 def test_choice_app_captures_the_whole_stack():
-    """[choice] RULES.md 3: "in app the whole opponent stack is captured"."""
+    """[choice] docs/rules.md section 3: in app the whole opponent stack is captured."""
     block = on_square(APP, 2, 14)
     pos = make(APP, {0: [10, 56, 56, 56], 2: [block, block, -1, -1]})
     assert play_move(APP, pos, move_of(APP, pos, 0, 4, 0)).captures == 2
 
 
 def test_choice_danish_has_no_safe_squares():
-    """[choice] RULES.md 3: danish and danish-globe have no safe squares (002 never calls
-    globes safe); `safe = globes` sweeps it."""
+    """[choice] docs/rules.md section 3: danish and danish-globe have no safe squares (002 never
+    calls globes safe); `safe = globes` sweeps it."""
     placed = {0: [5, 56, 56, 56], 2: [on_square(DANISH, 2, 8), -1, -1, -1]}
     pos = make(DANISH, placed)
     assert play_move(DANISH, pos, move_of(DANISH, pos, 0, 3, 0)).captures == 1
@@ -278,8 +281,8 @@ def test_choice_danish_has_no_safe_squares():
 
 
 def test_choice_bounce_on_walks_on_behind_the_own_start_square():
-    """[choice] RULES.md 3: "Walking backwards past its own start square it continues onto
-    the squares behind it" (killer: progress + 52)."""
+    """[choice] docs/rules.md section 3: walking backwards past its own start square it continues
+    onto the squares behind it (killer: progress + 52)."""
     pos = make(KILLER, {0: [2, 58, 58, 58]})
     pos.reversed[0][0] = True
     move = move_of(KILLER, pos, 0, 3, 0)
@@ -289,18 +292,18 @@ def test_choice_bounce_on_walks_on_behind_the_own_start_square():
 
 
 def test_choice_backward_jump_from_the_first_star_goes_to_the_previous_star():
-    """[choice] RULES.md 3: "a backward jump from the lap's first star goes to the previous
-    star" (killer: star 4 -> star 50 of the lap before)."""
+    """[choice] docs/rules.md section 3: a backward jump from the lap's first star goes to the
+    previous star (killer: star 4 -> star 50 of the lap before)."""
     pos = make(KILLER, {0: [6, 58, 58, 58]})
     pos.reversed[0][0] = True
     play_move(KILLER, pos, move_of(KILLER, pos, 0, 2, 0))
     assert pos.progress[0][0] == 50
 
 
-# =========================================== RULES.md 4, star-and-globe die
+# =========================================== docs/rules.md section 4, star-and-globe die
 def test_choice_die_faces_are_a_parameter():
-    """[choice] RULES.md 4: "The faces are a rule parameter, so a die with other
-    replacements can be played": a die with 2 and 5 replaced rolls a 3."""
+    """[choice] docs/rules.md section 4: the faces are a rule parameter, so a die with other
+    replacements can be played: a die with 2 and 5 replaced rolls a 3."""
     rules = DG.replace(die_faces=(1, GLOBE, 3, 4, STAR, 6))
     g = turn(rules, {0: [10, 56, 56, 56]}, [2])  # index 2 is the 3
     assert g.pos.progress[0][0] == 13
@@ -309,15 +312,15 @@ def test_choice_die_faces_are_a_parameter():
 
 
 def test_choice_globe_or_star_without_a_target_cannot_be_used():
-    """[choice] RULES.md 4: "A globe or star roll that has no target for a piece before its
-    home column cannot be used on that piece"."""
+    """[choice] docs/rules.md section 4: A globe or star roll that has no target for a piece before
+    its home column cannot be used on that piece."""
     pos = make(DG, {0: [48, 50, 56, 56]})
     assert legal_moves(DG, pos, 0, GLOBE) == []
     assert [m.piece for m in legal_moves(DG, pos, 0, STAR)] == [0]
 
 
 def test_choice_six_on_the_star_globe_die_follows_bonus_on_six():
-    """[choice] RULES.md 4: the 6 "earns a bonus roll per bonus_on_six" (spilregler.dk:
+    """[choice] docs/rules.md section 4: the 6 earns a bonus roll per bonus_on_six (spilregler.dk:
     "Ekstrakast gives ved at slå en globus eller en sekser")."""
     g = turn(DG, {0: [10, 56, 56, 56]}, dice(DG, 6, 1))
     assert g.pos.progress[0][0] == 17
@@ -328,10 +331,10 @@ def test_choice_six_on_the_star_globe_die_follows_bonus_on_six():
     assert g.pos.progress[0][0] == 14
 
 
-# ================================================== RULES.md 5, killer plans
+# ================================================== docs/rules.md section 5, killer plans
 def test_choice_most_rolls_first_capturing_second():
-    """[choice] RULES.md 5: "using the most rolls comes first, capturing second": a plan that
-    captures with the 6 but leaves the 3 unused is not legal."""
+    """[choice] docs/rules.md section 5: using the most rolls comes first, capturing second: a plan
+    that captures with the 6 but leaves the 3 unused is not legal."""
     block = on_square(KILLER, 2, 17)
     placed = {
         0: [10, -1, 58, 58],
@@ -344,15 +347,15 @@ def test_choice_most_rolls_first_capturing_second():
 
 
 def test_choice_detect_skip_default_one_half():
-    """[choice] RULES.md 5: detect_skip default 0.5 (the "STOP" call modelled as a
+    """[choice] docs/rules.md section 5: detect_skip default 0.5 (the "STOP" call modelled as a
     probability)."""
     assert KILLER.detect_skip == 0.5
     assert Rules().detect_skip == 0.5
 
 
 def test_choice_puster_most_advanced_after_the_turn():
-    """[choice] RULES.md 5: "the most advanced of the pieces that could have made it, judged
-    by progress after the turn's moves"."""
+    """[choice] docs/rules.md section 5: the most advanced of the pieces that could have made it,
+    judged by progress after the turn's moves."""
     placed = {
         0: [10, 14, 58, 58],
         2: [on_square(KILLER, 2, 16), on_square(KILLER, 2, 20), -1, -1],
@@ -366,10 +369,10 @@ def test_choice_puster_most_advanced_after_the_turn():
     assert pieces_at_risk(options, pos, 0) == (0,)  # after them piece 0 does
 
 
-# ================================================== RULES.md 6
+# ================================================== docs/rules.md section 6
 def test_choice_entering_onto_an_opponent_block_is_not_a_move():
-    """[choice] RULES.md 6: "Entering a piece onto an opponent block that would send it
-    straight back to the yard is not a legal move"."""
+    """[choice] docs/rules.md section 6: entering a piece onto an opponent block that would send it
+    straight back to the yard is not a legal move."""
     block = on_square(DANISH, 1, 0)
     pos = make(DANISH, {0: [-1, 20, 56, 56], 1: [block, block, -1, -1]})
     assert [m.piece for m in legal_moves(DANISH, pos, 0, 6)] == [1]
@@ -432,8 +435,8 @@ def test_choice_places_by_pieces_home_then_progress_then_seat_order():
 
     Seat 0 wins; seat 2 has a piece home but little progress and ranks above seats 1
     and 3, whose pieces went further; seats 1 and 3 tie and follow seat order after the
-    winner. (Pinned reading, see the report: when nobody finished, seat `first` itself
-    ranks first among ties.)
+    winner. When nobody finished, seat `first` itself ranks first among ties (a pinned
+    reading).
     """
     rules = DANISH.replace(first_player="seat0", players=4)
     placed = {0: [55, 56, 56, 56], 1: [40, 40, -1, -1], 2: [56, -1, -1, -1], 3: [40, 40, -1, -1]}
@@ -451,7 +454,7 @@ def test_choice_places_by_pieces_home_then_progress_then_seat_order():
 def test_choice_next_lap_jump_needs_the_next_star_inside_the_lap():
     """[choice] semantics.md: with `star_jump=next_lap` and `entry` before the lap's last
     star, the next star lies behind the own start square in the next lap: no jump.
-    Regression test for the reference jumping to progress -9 (notes/reference_bugs.md)."""
+    Regression test: the reference engine once jumped to progress -9 here."""
     from ludosim.reference import legal_moves, play_move
 
     rules = Rules.preset("danish").replace(star_jump="next_lap", entry=40)

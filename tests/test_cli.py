@@ -6,6 +6,7 @@ so these tests check the CLI's wiring whatever state the engine is in.
 
 from __future__ import annotations
 
+import importlib
 import shlex
 import subprocess
 import sys
@@ -43,6 +44,7 @@ def example_of(name: str) -> str:
 def test_commands() -> None:
     assert command_names() == [
         "presets",
+        "policies",
         "rules",
         "play",
         "simulate",
@@ -70,7 +72,7 @@ def test_top_level_help_lists_every_command() -> None:
     assert "Example: ludosim" in result.stdout
 
 
-@pytest.mark.parametrize("name", ["presets", "rules", "play"])
+@pytest.mark.parametrize("name", ["presets", "policies", "rules", "play"])
 def test_examples_run(name: str) -> None:
     args = shlex.split(example_of(name).removeprefix("Example: "))
     assert args[0] == "ludosim"
@@ -291,6 +293,7 @@ def test_simulate_prints_a_summary(fake_simulate: dict[str, Any]) -> None:
     rules, games, seed, kwargs = fake_simulate["simulate"]
     assert rules == Rules.preset("app").replace(pass_opponents="all")
     assert (games, seed) == (8, 5)
+    assert kwargs.pop("progress") is not None
     assert kwargs == {"policies": "random", "summary": False, "threads": 2}
     assert "8 games, mean 103.5 turns" in result.stdout
     assert "win rate" in result.stdout and "turn order" in result.stdout
@@ -342,11 +345,14 @@ def test_bench_calls_run_bench(monkeypatch: pytest.MonkeyPatch) -> None:
     module = types.ModuleType("ludosim.bench")
     module.run_bench = run_bench  # type: ignore[attr-defined]
     module.bench_policies = bench_policies  # type: ignore[attr-defined]
+    module.COLUMNS = {"games_per_s": "games played per second"}  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "ludosim.bench", module)
     result = invoke("bench", "--preset", "app", "--games", "1000", "--threads", "1")
     assert result.exit_code == 0, result.stderr
+    assert calls.pop("progress") is not None
     assert calls == {"presets": ["app"], "games": 1000, "threads": [1], "reference_games": 100}
     assert "12345" in result.stdout
+    assert "games_per_s: games played per second" in result.stdout  # each column explained
     calls.clear()
     result = invoke("bench", "-p", "app", "--policy", "balanced", "--policy", "skipper:0.5")
     assert result.exit_code == 0, result.stderr
@@ -370,3 +376,195 @@ def test_every_command_is_documented_in_readme() -> None:
     for name in command_names():
         assert f"ludosim {name}" in readme, f"README.md does not show `ludosim {name}`"
     assert "make run" in readme and "make test" in readme
+
+
+# --------------------------------------------------------------------------- progress
+def test_simulate_in_slices_gives_the_same_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a progress callback the kernel runs in slices; game g still depends on (seed, g)."""
+    simulate_module = importlib.import_module("ludosim.simulate")
+    rules = Rules.preset("app")
+    whole = simulate_module.simulate(rules, 3000, 5, threads=1)
+    monkeypatch.setattr(simulate_module, "SLICE_SECONDS", 0.0)  # every slice the smallest
+    seen: list[tuple[int, int]] = []
+    sliced = simulate_module.simulate(
+        rules, 3000, 5, threads=1, progress=lambda done, total: seen.append((done, total))
+    )
+    assert len(seen) > 3, "several slices"
+    assert seen[-1] == (3000, 3000)
+    assert [d for d, _ in seen] == sorted({d for d, _ in seen})
+    pd.testing.assert_frame_equal(sliced, whole)
+    seen.clear()
+    summary = simulate_module.simulate(
+        rules, 3000, 5, threads=1, summary=True, progress=lambda d, t: seen.append((d, t))
+    )
+    assert seen[-1] == (3000, 3000)
+    assert summary.sums == simulate_module.summarize(rules, whole).sums
+
+
+def test_tournament_reports_progress_over_all_rotations(fake_simulate: dict[str, Any]) -> None:
+    from ludosim.tournament import tournament
+
+    def simulate(rules: Rules, games: int, seed: int, **kwargs: Any) -> pd.DataFrame:
+        kwargs["progress"](games, games)
+        return pd.DataFrame({"winner": [0] * games})
+
+    seen: list[tuple[int, int]] = []
+    tournament(
+        Rules.preset("app"), ["random", "runner", "random", "random"], 400, 1,
+        simulate_fn=simulate, progress=lambda d, t: seen.append((d, t)),
+    )  # fmt: skip
+    assert seen == [(100, 400), (200, 400), (300, 400), (400, 400)]
+
+
+def test_progress_bar_on_a_terminal_and_quiet_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    args = ["simulate", "-p", "app", "--games", "2000", "--seed", "3", "--threads", "1"]
+    plain = invoke(*args)  # stderr is not a terminal here: no bar
+    assert plain.exit_code == 0, plain.stderr
+    assert "games/s" not in plain.stderr and "ETA" not in plain.stderr
+    monkeypatch.setattr("ludosim.cli.wanted", lambda quiet: not quiet)  # as on a terminal
+    shown = invoke(*args)
+    assert shown.exit_code == 0, shown.stderr
+    assert "simulate" in shown.stderr and "2,000/2,000" in shown.stderr
+    assert "ETA" in shown.stderr and "games/s" in shown.stderr
+    assert shown.stdout == plain.stdout  # the bar never mixes into the results
+    quiet = invoke(*args, "-q")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert quiet.stdout == plain.stdout
+
+
+def test_bar_wanted_only_on_a_terminal_without_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ludosim import progress
+
+    class Stream:
+        def __init__(self, tty: bool) -> None:
+            self.tty = tty
+
+        def isatty(self) -> bool:
+            return self.tty
+
+    monkeypatch.setattr(progress.sys, "stderr", Stream(True))
+    assert progress.wanted(quiet=False) and not progress.wanted(quiet=True)
+    monkeypatch.setattr(progress.sys, "stderr", Stream(False))
+    assert not progress.wanted(quiet=False)
+
+
+# --------------------------------------------------------------------------- policies
+def test_policies_lists_every_policy_its_parameters_and_the_features() -> None:
+    from ludosim.policies import FEATURES, NAMED
+
+    result = invoke("policies")
+    assert result.exit_code == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    for name in [*NAMED, "skipper:Q", "weights:F=W,..."]:
+        assert name in result.stdout, name
+    for feature in FEATURES:
+        assert feature in result.stdout, feature
+    assert "capture=100" in text  # aggressive's weights
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "-p", "app", "--seed", "1"],
+        ["simulate", "-p", "app", "--seed", "1", "--games", "10"],
+        ["bench", "-p", "app"],
+        ["tournament", "-p", "app", "--seed", "1"],
+        ["sweep", "-p", "app", "--dry-run"],
+    ],
+    ids=lambda a: a[0],
+)
+@pytest.mark.parametrize("spelling", ["foo", "random,foo", "repeated"])
+def test_unknown_policy_names_the_allowed_ones(args: list[str], spelling: str) -> None:
+    given = ["--policy", "random", "--policy", "foo"] if spelling == "repeated" else [
+        "--policy", spelling
+    ]  # fmt: skip
+    result = invoke(*args, *given)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "error: unknown policy 'foo'; allowed: random, runner, aggressive, defensive, balanced, "
+        "pacifist, skipper:Q, weights:feature=w,..."
+    ]
+
+
+def test_policy_lists_comma_separated_or_repeated_are_the_same() -> None:
+    seats = ["aggressive", "random", "weights:capture=5,progress=1", "runner"]
+    commas = invoke("play", "-p", "app", "--seed", "4", "--policy", ",".join(seats))
+    repeated = invoke(
+        "play", "-p", "app", "--seed", "4", *[a for p in seats for a in ("--policy", p)]
+    )
+    assert commas.exit_code == 0, commas.stderr
+    assert commas.stdout == repeated.stdout
+    assert play(Rules.preset("app"), seed=4, policies=seats).transcript[0] in commas.stdout
+    sweep = ["sweep", "-p", "app", "--seed", "1", "--games", "100", "--dry-run", "--out", "x"]
+    commas = invoke(*sweep, "--policy", "balanced,random,random,random")
+    repeated = invoke(*sweep, "--policy", "balanced", "--policy", "random,random,random")
+    assert commas.exit_code == 0, commas.stderr
+    assert commas.stdout == repeated.stdout and "balanced,random,random,random" in commas.stdout
+
+
+def test_tournament_and_bench_take_both_spellings(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[list[str]] = []
+
+    def run_tournament(rules: Rules, names: list[str], games: int, seed: int, **kw: Any):
+        calls.append(list(names))
+        return pd.DataFrame({"policy": names, "games": [games] * len(names)})
+
+    module = types.ModuleType("ludosim.tournament")
+    module.tournament = run_tournament  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ludosim.tournament", module)
+    base = ["tournament", "-p", "app", "--seed", "1"]
+    for given in (
+        ["--policy", "balanced,runner,random,random"],
+        ["--policies", "balanced,runner,random,random"],
+        ["--policy", "balanced", "--policy", "runner", "--policy", "random", "--policy", "random"],
+    ):
+        result = invoke(*base, *given)
+        assert result.exit_code == 0, result.stderr
+    assert calls == [["balanced", "runner", "random", "random"]] * 3
+    none = invoke(*base)
+    assert none.exit_code == 2 and "--policy A,B,..." in none.stderr
+
+
+# ------------------------------------------------------------------------------ flags
+def _flag_options() -> list[tuple[str, str]]:
+    from typer.main import get_command
+
+    group = get_command(app)
+    found = []
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        for param in command.params:
+            if getattr(param, "is_flag", False):
+                found.append((name, param.opts[0]))
+    return found
+
+
+def test_boolean_options_are_shown_as_flags_in_help() -> None:
+    flags = _flag_options()
+    assert ("rules", "--toml") in flags and ("simulate", "--quiet") in flags
+    for name in {n for n, _ in flags} | {"play"}:
+        result = invoke(name, "--help")
+        assert result.exit_code == 0
+        assert "<bool>" not in result.stdout, name
+        for line in result.stdout.splitlines():
+            for command, flag in flags:
+                if command == name and f" {flag} " in line:
+                    # the flag is followed by its help text, not by a value placeholder
+                    after = line.split(flag, 1)[1]
+                    assert "<" not in after.split("  ")[0], line
+    assert "<bool>" not in invoke("--help").stdout
+
+
+# ----------------------------------------------------------------------------- report
+def test_report_on_a_missing_input_creates_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "reports" / "missing"
+    result = invoke("report", str(tmp_path / "runs" / "nothing"), "--out", str(out))
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "no such sweep folder or Parquet file" in lines[0]
+    assert not out.exists() and not (tmp_path / "reports").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = invoke("report", str(empty), "--out", str(out))
+    assert result.exit_code == 2 and "holds no .parquet results" in result.stderr
+    assert not out.exists()

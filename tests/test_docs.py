@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import re
+import subprocess
 from pathlib import Path
 
 from ludosim.rules import PRESETS, TOGGLES
@@ -37,3 +40,93 @@ def test_tables_list_every_toggle_and_preset() -> None:
     for preset in PRESETS.values():
         assert f"| `{preset.name}` |" in presets
         assert all(seed in presets for seed in preset.seeds)
+
+
+# ------------------------------------------------ the repository stands on its own
+# Files outside the repository that the docs must not point at, and work-log text
+# that does not belong in a description of the product as it is.
+OUTSIDE = re.compile(r"\.\./shared|\bRULES\.md|\bAPI\.md")
+WORK_LOG = re.compile(r"\bsession [0-9]|\bissue [0-9]|this\s+session|tried\s+and\s+dropped", re.I)
+# Generated reports quote run metadata verbatim; they are regenerated, not written.
+UNCHECKED = ("reports/",)
+
+# Tests cited by docs/rules.md that a pending change adds; the list empties when it lands.
+PENDING_TESTS = {
+    "tests/test_choices.py::test_failed_start_try_earns_no_bonus_with_one_attempt",
+    "tests/test_choices.py::test_roll_then_move_bonus_on_capture_rolls_a_new_sequence",
+}
+CITED_TEST = re.compile(r"(tests/[\w/]+\.py)::(test\w*)")
+
+
+def _tracked_text_files() -> list[Path]:
+    """Tracked files (every file outside caches and build output without git), text only."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+        ).stdout.decode()
+        names = [n for n in listed.split("\0") if n]
+    except (OSError, subprocess.CalledProcessError):
+        skip = {".git", ".venv", "runs", "__pycache__", ".ruff_cache", ".pytest_cache"}
+        names = [
+            p.relative_to(ROOT).as_posix()
+            for p in ROOT.rglob("*")
+            if p.is_file() and not skip & set(p.relative_to(ROOT).parts)
+        ]
+    files = []
+    for name in names:
+        path = ROOT / name
+        if name.startswith(UNCHECKED) or not path.is_file():
+            continue
+        data = path.read_bytes()
+        if b"\0" in data:
+            continue  # binary
+        files.append(path)
+    return files
+
+
+def test_no_file_points_outside_the_repository_or_reads_like_a_work_log() -> None:
+    files = _tracked_text_files()
+    assert any(p.name == "rules.md" for p in files)
+    found = []
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), start=1):
+            for pattern in (OUTSIDE, WORK_LOG):
+                match = pattern.search(line)
+                if match:
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {match.group(0)!r}")
+    assert not found, "cite docs/rules.md or docs/api.md, and say why, not when:\n" + "\n".join(
+        found
+    )
+
+
+def _test_names(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
+    }
+
+
+def test_every_test_cited_by_the_docs_exists() -> None:
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    cited = {
+        (match.group(1), match.group(2))
+        for doc in docs
+        for match in CITED_TEST.finditer(doc.read_text(encoding="utf-8"))
+    }
+    assert len(cited) > 100  # docs/rules.md pins every [choice] with a test
+    names: dict[str, set[str]] = {}
+    missing, landed = [], []
+    for file, name in sorted(cited):
+        if file not in names:
+            path = ROOT / file
+            names[file] = _test_names(path) if path.is_file() else set()
+        key = f"{file}::{name}"
+        if name not in names[file] and key not in PENDING_TESTS:
+            missing.append(key)
+        if name in names[file] and key in PENDING_TESTS:
+            landed.append(key)
+    assert not missing, "docs cite tests that do not exist:\n" + "\n".join(missing)
+    assert not landed, "remove from PENDING_TESTS, they exist now:\n" + "\n".join(landed)

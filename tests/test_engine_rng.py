@@ -1,4 +1,4 @@
-"""The compiled streams reproduce `ludosim.rng` bit for bit (issue: compiled kernel)."""
+"""The compiled streams reproduce `ludosim.rng` bit for bit."""
 
 from __future__ import annotations
 

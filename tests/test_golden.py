@@ -2,7 +2,7 @@
 
 Each file in `tests/golden/` holds the full transcript of game 0 of seed 7
 with the reference engine, then the game's result row. A reviewer can read a
-transcript against RULES.md. When a change to the games played is intended,
+transcript against docs/rules.md. When a change to the games played is intended,
 regenerate them with `pytest tests/test_golden.py --regen-golden` and review
 the diff.
 """

@@ -28,7 +28,7 @@ CHUNK = 25
 SEED = 20240601
 
 # Rule sets off the presets' beaten track: other player counts, the 6-sided
-# board, fewer pieces, a solo race, swept readings of RULES.md choices.
+# board, fewer pieces, a solo race, swept readings of docs/rules.md choices.
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("app", {"players": 1}),
     ("app", {"players": 2, "pass_opponents": "singles"}),

@@ -25,7 +25,7 @@ from ludosim.rules import TOGGLES, Toggle
 from ludosim.simulate import kernel_game
 
 VERIFY = os.environ.get("LUDOSIM_VERIFY") == "1"
-GAMES = 20_000 if VERIFY else 2_000  # per preset (issue 3)
+GAMES = 20_000 if VERIFY else 2_000  # per preset
 # The games of a preset are checked in slices of about ten seconds each, so
 # that pytest-xdist spreads them evenly over the workers: the reference engine
 # plays about 11 Killer games a second and about 100 of each other preset.

@@ -1,6 +1,6 @@
 """The memoised plan counter (`PlanTree`) against the plain listing of every plan.
 
-`all_plans` is the readable definition of RULES.md section 5; `PlanTree` is
+`all_plans` is the readable definition of docs/rules.md section 5; `PlanTree` is
 what the game loop uses because listing is exponential in the number of
 sixes. They must give the same legal plans in the same order.
 """

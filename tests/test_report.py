@@ -1,4 +1,5 @@
-"""`make_report` on the small checked-in sweeps: files, captions, commands, images.
+"""`make_report` on the small checked-in sweeps: files, captions, commands, images,
+and which figures a report chooses for one cell, a few, a 36-cell grid and a tournament.
 
 Figures are drawn with the Agg canvas. The browser check runs when a headless
 Chromium is installed (CI installs one) and is skipped otherwise.
@@ -6,6 +7,8 @@ Chromium is installed (CI installs one) and is skipped otherwise.
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 import shlex
 import shutil
@@ -18,33 +21,47 @@ import pandas as pd
 import pytest
 
 from ludosim import results
-from ludosim.report import SPEC_FILE, make_report, sweep_command
+from ludosim.findings import findings
+from ludosim.report import SPEC_FILE, cell_labels, make_report
 from ludosim.sweep import SweepSpec, spec_hash
+from ludosim.sweep.spec import spec_command
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_small"
 SWEEPS = ("toggles", "skip")
 
 
 class _Page(HTMLParser):
-    """Image sources, links and figure captions of a page."""
+    """Images (file name and source), links, figure captions and findings of a page."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.images: list[str] = []
+        self.images: list[str] = []  # the PNG file each image shows
+        self.sources: list[str] = []
         self.links: list[str] = []
         self.captions: list[str] = []
+        self.sections: list[str] = []
+        self.findings: list[str] = []  # classes of the findings' list items
         self._caption: list[str] | None = None
+        self._in_findings = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        if tag == "img":
-            self.images.append(values["src"] or "")
+        if tag == "section":
+            self.sections.append(values.get("id") or "")
+            self._in_findings = values.get("id") == "findings"
+        elif tag == "li" and self._in_findings:
+            self.findings.append(values.get("class") or "")
+        elif tag == "img":
+            self.images.append(values["data-file"] or "")
+            self.sources.append(values["src"] or "")
         elif tag == "a":
             self.links.append(values["href"] or "")
         elif tag == "figcaption":
             self._caption = []
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "section":
+            self._in_findings = False
         if tag == "figcaption" and self._caption is not None:
             self.captions.append(" ".join("".join(self._caption).split()))
             self._caption = None
@@ -80,6 +97,28 @@ def test_every_png_is_on_the_page_and_every_image_exists(
         assert (page.parent / link).is_file(), link
     for png in pngs:
         assert (page.parent / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the page carries each figure itself: the same PNG bytes as a data URI
+    prefix = "data:image/png;base64,"
+    for file, src in zip(parsed.images, parsed.sources, strict=True):
+        assert src.startswith(prefix)
+        assert base64.b64decode(src[len(prefix) :]) == (page.parent / file).read_bytes()
+
+
+@pytest.mark.parametrize("name", SWEEPS)
+def test_page_opens_on_findings_and_ends_on_the_cells_table(
+    reports: dict[str, Path], name: str
+) -> None:
+    page = reports[name]
+    parsed = parse(page)
+    assert parsed.sections[0] == "findings"
+    expected = findings(
+        results.load(FIXTURE / name, cells=True), results.load_cells(FIXTURE / name)
+    )
+    assert parsed.findings == ["resolved" if f.resolved else "unresolved" for f in expected]
+    text = page.read_text(encoding="utf-8")
+    assert text.rindex("<h2>") == text.index("<h2>Cells</h2>")
+    assert text.index("<h2>Findings</h2>") < text.index("<h2>Game length</h2>")
+    assert page.stat().st_size < 5_000_000
 
 
 @pytest.mark.parametrize("name", SWEEPS)
@@ -100,15 +139,15 @@ def test_every_figure_says_what_was_simulated_and_how_to_reproduce_it(
 
 def test_expected_sections_and_tables(reports: dict[str, Path]) -> None:
     toggles = reports["toggles"].parent
-    assert {"tornado.png", "length-app.png", "length-danish.png", "win_rates.png"} <= {
-        p.name for p in toggles.glob("*.png")
-    }
-    assert not (toggles / "skip_cost.png").exists()
+    assert {p.name for p in toggles.glob("*.png")} == {
+        "length.png", "length_distribution.png", "first_player_advantage.png",
+        "win_rates.png", "toggle_effects.png",
+    }  # fmt: skip
     effects = pd.read_csv(toggles / "toggle_effects.csv")
     assert len(effects) == 4
     skip = reports["skip"].parent
-    assert (skip / "skip_cost.png").is_file()
-    assert not (skip / "tornado.png").exists()
+    assert {"skip_cost.png", "policy_ranking.png"} <= {p.name for p in skip.glob("*.png")}
+    assert not (skip / "toggle_effects.png").exists()
     assert set(pd.read_csv(skip / "win_table.csv")["policy"]) == {"balanced", "skipper:1"}
     for folder in (toggles, skip):
         for csv in ("cells.csv", "game_length.csv", "first_player_advantage.csv"):
@@ -124,7 +163,7 @@ def test_the_caption_command_and_sweep_toml_rebuild_the_same_sweep(
     reports: dict[str, Path], name: str
 ) -> None:
     manifest = results.load_manifest(FIXTURE / name)
-    command = sweep_command(manifest["spec"], FIXTURE / name)
+    command = spec_command(manifest["spec"], FIXTURE / name)
     assert command is not None and command in parse(reports[name]).captions[0]
     words = shlex.split(command)[2:]
     options: dict[str, object] = {"sets": [], "vary": [], "variants": []}
@@ -145,14 +184,14 @@ def test_the_caption_command_and_sweep_toml_rebuild_the_same_sweep(
     assert spec_hash(from_file) == manifest["spec_hash"]
 
 
-def test_sweep_command_gives_way_to_the_file_for_variants_with_settings() -> None:
+def test_spec_command_gives_way_to_the_file_for_variants_with_settings() -> None:
     spec = {
         "preset": None,
         "variants": [{"name": "fast", "preset": "app", "set": {"six_limit": 0}}],
         "games": 10,
         "seed": 1,
     }
-    assert sweep_command(spec, "runs/x") is None
+    assert spec_command(spec, "runs/x") is None
 
 
 def test_report_of_a_single_results_file(tmp_path: Path) -> None:
@@ -162,7 +201,10 @@ def test_report_of_a_single_results_file(tmp_path: Path) -> None:
     page = make_report(file, tmp_path / "report", title="One run")
     parsed = parse(page)
     assert "<title>One run</title>" in page.read_text(encoding="utf-8")
-    assert sorted(parsed.images) == ["length.png", "win_rates.png"]
+    # one cell: its forests, its distribution and its win rates; no grid, no effects
+    assert sorted(parsed.images) == [
+        "first_player_advantage.png", "length.png", "length_distribution.png", "win_rates.png"
+    ]  # fmt: skip
     assert all("300 games per cell" in c for c in parsed.captions)
 
 
@@ -193,39 +235,50 @@ window.addEventListener("error", e => window.__errors.push(
   (e.target && e.target.src) || e.message || "error"), true);
 const log = console.error;
 console.error = (...a) => { window.__errors.push(a.join(" ")); log(...a); };
-window.addEventListener("load", () => {
+// Bokeh draws after load, into canvases inside shadow roots: look through them.
+const canvases = root => [...root.querySelectorAll("*")].reduce(
+  (found, el) => el.shadowRoot ? found.concat(canvases(el.shadowRoot)) : found,
+  [...root.querySelectorAll("canvas")]);
+window.addEventListener("load", () => setTimeout(() => {
   const bad = [...document.images].filter(i => !i.complete || i.naturalWidth === 0);
+  const plots = [...document.querySelectorAll("[data-root-id]")];
+  const drawn = plots.filter(p => canvases(p).some(c => c.width > 0 && c.height > 0));
+  const fetched = performance.getEntriesByType("resource").map(e => e.name);
   const out = document.createElement("pre");
   out.id = "probe";
   out.textContent = JSON.stringify({images: document.images.length,
-    broken: bad.map(i => i.getAttribute("src")), errors: window.__errors});
+    broken: bad.map(i => i.getAttribute("data-file")), plots: plots.length,
+    drawn: drawn.length, fetched: fetched, errors: window.__errors,
+    findings: !!document.querySelector("section#findings h2")});
   document.body.appendChild(out);
-});
+}, 1000));
 </script>"""
 
 
 @pytest.mark.skipif(_chromium() is None, reason="no headless Chromium installed")
 @pytest.mark.parametrize("name", SWEEPS)
-def test_page_loads_in_headless_chromium(reports: dict[str, Path], name: str) -> None:
-    import json
-
+def test_page_renders_offline_in_headless_chromium(reports: dict[str, Path], name: str) -> None:
     page = reports[name]
     probe = page.parent / "probe.html"
-    probe.write_text(
-        page.read_text(encoding="utf-8").replace("<head>", "<head>" + _PROBE, 1),
-        encoding="utf-8",
-    )
+    text = page.read_text(encoding="utf-8")
+    probe.write_text(text.replace("<head>", "<head>" + _PROBE, 1), encoding="utf-8")
+    # No network: every request to anywhere but the page itself fails.
     dom = subprocess.run(
         [_chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-         "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
-        capture_output=True, text=True, timeout=60, check=True,
+         "--proxy-server=socks5://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
+         "--virtual-time-budget=15000", "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=90, check=True,
     ).stdout  # fmt: skip
     found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
     assert found, dom[-2000:]
     result = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
     assert result["images"] == len(parse(page).images) > 0
     assert result["broken"] == []
+    assert result["plots"] == text.count("data-root-id=") > 0
+    assert result["drawn"] == result["plots"]
+    assert result["fetched"] == []  # everything the page shows is inside it
     assert result["errors"] == []
+    assert result["findings"]
 
 
 def _stand_in_kernel(rules, games, seed, policies="random", *, first_game=0, **_):
@@ -255,20 +308,72 @@ def stand_in_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sweep_execute, "_kernel", lambda: _stand_in_kernel)
 
 
-def test_grid_sweep_gets_factorial_effects(tmp_path: Path, stand_in_kernel: None) -> None:
+def _sweep(tmp_path: Path, name: str, **options: object) -> Path:
     from ludosim.sweep import run_sweep
 
-    spec = SweepSpec.from_options(
-        preset="app", vary=["six_limit=0,3", "finish=exact,bounce"], games=60, seed=3
-    )
-    run_sweep(spec, tmp_path / "grid", quiet=True)
-    page = make_report(tmp_path / "grid", tmp_path / "report")
+    spec = SweepSpec.from_options(games=60, seed=3, **options)  # type: ignore[arg-type]
+    run_sweep(spec, tmp_path / name)
+    return make_report(tmp_path / name, tmp_path / f"{name}-report")
+
+
+def _png_height(path: Path) -> int:
+    return int.from_bytes(path.read_bytes()[20:24], "big")  # IHDR height
+
+
+def test_grid_sweep_gets_factorial_effects(tmp_path: Path, stand_in_kernel: None) -> None:
+    page = _sweep(tmp_path, "grid", preset="app", vary=["six_limit=0,3", "finish=exact,bounce"])
     effects = pd.read_csv(page.parent / "factorial_effects.csv")
     turns = effects[effects["response"] == "turns"].set_index("term")["effect"]
     assert turns.to_dict() == pytest.approx(  # six_limit: low 0, high 3
         {"six_limit": 10.0, "finish": 0.0, "six_limit x finish": 0.0}
     )
-    assert not (page.parent / "tornado.png").exists()  # a full grid has no single base
+    pngs = {p.name for p in page.parent.glob("*.png")}
+    assert {"factorial_effects.png", "length_grid.png", "first_player_advantage_grid.png"} <= pngs
+    assert "toggle_effects.png" not in pngs  # a full grid has no single base
+
+
+def test_a_36_cell_grid_gets_forests_and_small_multiples_but_no_overlay(
+    tmp_path: Path, stand_in_kernel: None
+) -> None:
+    vary = ["six_limit=0,3", "finish=exact,bounce", "pass_opponents=all,singles,none",
+            "players=2,3,4"]  # fmt: skip
+    page = _sweep(tmp_path, "big", preset="app", sets=["first_player=seat0"], vary=vary)
+    folder = page.parent
+    pngs = {p.name for p in folder.glob("*.png")}
+    assert {"length.png", "first_player_advantage.png", "length_grid.png", "win_rates.png"} <= pngs
+    assert "length_distribution.png" not in pngs  # 36 overlaid distributions hide each other
+    # one row per cell: the forest grows with the cells instead of squeezing them
+    small = _sweep(tmp_path, "small", preset="app", vary=["six_limit=0,3"])
+    assert _png_height(folder / "length.png") > 4 * _png_height(small.parent / "length.png")
+    assert "length_distribution.png" in {p.name for p in small.parent.glob("*.png")}
+    # the caption summarises 36 cells instead of listing them
+    caption = parse(page).captions[0]
+    assert "36 cells (each listed in cells.csv) of preset app with first_player=seat0" in caption
+    assert "six_limit=0 finish=exact pass_opponents=all players=2" in page.read_text("utf-8")
+
+
+def test_a_tournament_gets_a_policy_ranking_instead_of_toggle_effects(
+    tmp_path: Path, stand_in_kernel: None
+) -> None:
+    rotations = ["policies=[aggressive,runner],[runner,aggressive]"]
+    page = _sweep(tmp_path, "tournament", preset="app", sets=["players=2"], vary=rotations)
+    pngs = {p.name for p in page.parent.glob("*.png")}
+    assert "policy_ranking.png" in pngs
+    assert "toggle_effects.png" not in pngs
+    assert parse(page).images.count("policy_ranking.png") == 1
+
+
+def test_labels_spell_values_as_the_command_line_does(
+    tmp_path: Path, stand_in_kernel: None
+) -> None:
+    page = _sweep(
+        tmp_path, "spelling", preset="app", vary=["pass_own=true,false", "safe=[],[starts]"]
+    )
+    text = page.read_text(encoding="utf-8")
+    assert "pass_own=true safe={}" in text and "pass_own=false safe=starts" in text
+    assert not re.search(r"=(True|False)\b|safe=(\s|&)", text)
+    cells = pd.DataFrame({"cell": ["c0", "c1"], "name": ["safe= pass_own=True", "base"]})
+    assert cell_labels(cells) == {"c0": "safe={} pass_own=true", "c1": "base"}
 
 
 def test_unwritable_output_folder_is_one_clear_error(tmp_path: Path) -> None:

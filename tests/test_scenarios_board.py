@@ -1,7 +1,7 @@
-"""Scenario tests for RULES.md section 1 (the board) and section 6 (toggles and presets).
+"""Scenario tests for docs/rules.md section 1 (the board) and section 6 (toggles and presets).
 
 Every test builds a position by hand and checks one rule; the docstring quotes
-the seed sentence (with an English gloss) or the RULES.md [choice] it pins.
+the seed sentence (with an English gloss) or the docs/rules.md [choice] it pins.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ PRESET_NAMES = ("app", "italian", "danish", "danish-globe", "killer")
     ("players", "arms"), [(1, (0,)), (2, (0, 2)), (3, (0, 1, 2)), (4, (0, 1, 2, 3))]
 )
 def test_seating_four_sides(players, arms):
-    """RULES.md 1: "Player i of n sits on arm floor(i * sides / n): 2 players on a 4-sided
-    board sit on arms 0 and 2; 3 on arms 0,1,2; 4 on 0..3"."""
+    """docs/rules.md section 1: player i of n sits on arm floor(i * sides / n): 2 players on a
+    4-sided board sit on arms 0 and 2; 3 on arms 0,1,2; 4 on 0..3."""
     rules = Rules.preset("danish").replace(players=players)
     assert Board.from_rules(rules).arms == arms
     assert default_seating(players, 4) == arms
@@ -35,13 +35,15 @@ def test_seating_four_sides(players, arms):
     [(2, (0, 3)), (3, (0, 2, 4)), (4, (0, 1, 3, 4)), (5, (0, 1, 2, 3, 4)), (6, tuple(range(6)))],
 )
 def test_seating_six_sides(players, arms):
-    """RULES.md 1 [choice]: "on 6 sides 2 on 0,3, 3 on 0,2,4, 4 on 0,1,3,4, 5 on 0..4"."""
+    """docs/rules.md section 1 [choice]: on 6 sides 2 players sit on arms 0,3, 3 on 0,2,4, 4 on
+    0,1,3,4, 5 on 0..4."""
     rules = Rules.preset("danish").replace(sides=6, players=players)
     assert Board.from_rules(rules).arms == arms
 
 
 def test_seating_can_be_listed_explicitly():
-    """RULES.md 1: "(`seating` may list arms explicitly)": 2 players facing arms 1 and 3."""
+    """docs/rules.md section 1: `seating` may list arms explicitly: 2 players facing arms 1 and
+    3."""
     rules = Rules.preset("danish").replace(players=2, seating=(1, 3))
     board = Board.from_rules(rules)
     assert board.arms == (1, 3)
@@ -50,7 +52,7 @@ def test_seating_can_be_listed_explicitly():
 
 
 def test_seat_enters_on_its_own_arm_start_square():
-    """RULES.md 1: "The player sitting at arm a has its start square at absolute 13*a".
+    """docs/rules.md section 1: the player sitting at arm a has its start square at absolute 13*a.
 
     Two players on 4 sides: seat 1 sits on arm 2, so its entering piece lands on
     square 26 and captures a lone Danish piece standing there.
@@ -67,7 +69,7 @@ def test_seat_enters_on_its_own_arm_start_square():
 
 @pytest.mark.parametrize(("sides", "track"), [(4, 52), (6, 78)])
 def test_track_has_thirteen_squares_per_arm(sides, track):
-    """RULES.md 1: "The shared track has 13 * sides squares (52 or 78)"."""
+    """docs/rules.md section 1: the shared track has 13 * sides squares (52 or 78)."""
     rules = Rules.preset("killer").replace(sides=sides, players=4)
     board = Board.from_rules(rules)
     assert board.track_len == track
@@ -75,7 +77,7 @@ def test_track_has_thirteen_squares_per_arm(sides, track):
 
 
 def test_specials_exist_on_unseated_arms():
-    """RULES.md 1: "Start squares, globes and stars exist on every arm, seated or not".
+    """docs/rules.md section 1: start squares, globes and stars exist on every arm, seated or not.
 
     Killer, 3 players on 6 sides (arms 0, 2, 4): arm 1 is empty, yet its globe
     (square 21) protects a lone piece and its star (square 17) still jumps.
@@ -93,8 +95,8 @@ def test_specials_exist_on_unseated_arms():
 
 
 def test_six_sided_board_repeats_the_arm():
-    """RULES.md 1 [choice]: "The 6-sided board repeats the same 13-square arm six times (78
-    track squares)"."""
+    """docs/rules.md section 1 [choice]: the 6-sided board repeats the same 13-square arm six times
+    (78 track squares)."""
     rules = Rules.preset("killer").replace(sides=6, players=6)
     board = Board.from_rules(rules)
     stars = [p for p in range(78) if board.is_star(p)]
@@ -107,8 +109,8 @@ def test_six_sided_board_repeats_the_arm():
 # ------------------------------------------------------- 1. entry and goal
 @pytest.mark.parametrize("name", ["app", "italian", "danish", "danish-globe"])
 def test_entry_fifty_goal_fifty_six(name):
-    """RULES.md 1: "app, italian, danish, danish-globe: entry = 50 (51 track squares
-    visited, then 5 column squares, goal at progress 56)"; 003: "una dirittura d'arrivo
+    """docs/rules.md section 1: app, italian, danish, danish-globe: entry = 50 (51 track squares
+    visited, then 5 column squares, goal at progress 56); 003: "una dirittura d'arrivo
     ... costituita da 5 case colorate" (a home column of 5 coloured squares)."""
     rules = Rules.preset(name)
     board = Board.from_rules(rules)
@@ -124,7 +126,7 @@ def test_entry_fifty_goal_fifty_six(name):
 
 @pytest.mark.parametrize("name", ["app", "danish"])
 def test_square_before_own_start_is_never_visited(name):
-    """RULES.md 1: "The square just before the own start square is never visited".
+    """docs/rules.md section 1: the square just before the own start square is never visited.
 
     A lone opponent on square 51 (just behind seat 0's start) is out of reach:
     a 1 from the entry square turns into the home column instead.
@@ -138,9 +140,9 @@ def test_square_before_own_start_is_never_visited(name):
 
 
 def test_killer_goes_the_full_lap_onto_its_own_start_globe():
-    """000: "Adgang til slutzonen sker via globus ud for egen startzone, således at alle
-    felter ... passeres" (the finish zone is entered via the globe in front of your own
-    start zone, so that every square is passed). RULES.md 1: killer entry = 52, goal 58."""
+    """000: "Adgang til slutzonen sker via globus ud for egen startzone, således at alle felter ...
+    passeres" (the finish zone is entered via the globe in front of your own start zone, so that
+    every square is passed). docs/rules.md section 1: killer entry = 52, goal 58."""
     rules = Rules.preset("killer")
     assert (rules.entry, rules.goal) == (52, 58)
     pos = make(rules, {0: [49, 58, 58, 58]})
@@ -165,16 +167,16 @@ def test_killer_own_start_globe_protects_opponent_on_the_way_in():
 
 @pytest.mark.parametrize(("name", "entry"), [("danish", 76), ("killer", 78), ("app", 76)])
 def test_entry_scales_to_six_sides(name, entry):
-    """RULES.md 1: "entry ... (by default track_len - 2, and track_len in killer, so it
-    scales to 6 sides)"."""
+    """docs/rules.md section 1: entry ... (by default track_len - 2, and track_len in killer, so it
+    scales to 6 sides)."""
     rules = Rules.preset(name).replace(sides=6)
     assert rules.entry == entry
     assert rules.goal == entry + 6
 
 
 def test_five_players_on_six_sides_reach_their_own_home_column():
-    """RULES.md 1: progress is relative to the owner; on 6 sides seat 4 sits on arm 4 and
-    turns into its home column after progress 76 (square (52 + 76) % 78 = 50)."""
+    """docs/rules.md section 1: progress is relative to the owner; on 6 sides seat 4 sits on arm 4
+    and turns into its home column after progress 76 (square (52 + 76) % 78 = 50)."""
     rules = Rules.preset("danish").replace(sides=6, players=5)
     board = Board.from_rules(rules)
     assert board.arms[4] == 4
@@ -186,9 +188,9 @@ def test_five_players_on_six_sides_reach_their_own_home_column():
 
 # ----------------------------------------------------- 1. special squares
 def test_danish_board_matches_ludopy_layout():
-    """RULES.md 1: "The Danish layout matches the widely used LUDOpy board (stars at its
+    """docs/rules.md section 1: the Danish layout matches the widely used LUDOpy board (stars at its
     indices 5,12,18,...,51; globes at 9,22,35,48 plus the start squares, with its start at
-    index 1)"."""
+    index 1)."""
     for name in ("danish", "danish-globe", "killer"):
         board = Board.from_rules(Rules.preset(name))
         stars = [p + 1 for p in range(51) if board.is_star(p)]
@@ -201,7 +203,7 @@ def test_danish_board_matches_ludopy_layout():
 def test_italian_board_safe_starts_and_stars():
     """003: "Sono loro: le case di entrata di ogni giocatore ... e le case con un simbolo di
     stella" (the safe squares are every player's entry square and the star squares);
-    RULES.md 1 [choice] stars at offset 8."""
+    docs/rules.md section 1 [choice] stars at offset 8."""
     board = Board.from_rules(Rules.preset("italian"))
     safe = list(board.safe_square.nonzero()[0])
     assert safe == sorted([13 * a for a in range(4)] + [13 * a + 8 for a in range(4)])
@@ -209,8 +211,8 @@ def test_italian_board_safe_starts_and_stars():
 
 
 def test_app_board_has_no_special_squares():
-    """RULES.md 1: the App board has start squares at offset 0 and no globes or stars; no
-    square is safe ("safe = {}")."""
+    """docs/rules.md section 1: the App board has start squares at offset 0 and no globes or stars;
+    no square is safe ("safe = {}")."""
     board = Board.from_rules(Rules.preset("app"))
     assert not board.safe_square.any()
     assert not any(board.is_star(p) or board.is_globe(p) for p in range(51))
@@ -238,7 +240,7 @@ def test_home_column_is_safe():
 
 # ------------------------------------------------- 6. toggles and presets
 TABLE = {
-    # toggle: (app, italian, danish, danish-globe, killer), RULES.md section 6
+    # toggle: (app, italian, danish, danish-globe, killer), docs/rules.md section 6
     "players": (4, 4, 4, 4, 4),
     "sides": (4, 4, 4, 4, 4),
     "pieces": (4, 4, 4, 4, 4),
@@ -281,13 +283,13 @@ TABLE = {
 
 @pytest.mark.parametrize("toggle", sorted(TABLE))
 def test_preset_table_matches_rules_md(toggle):
-    """RULES.md 6: the toggles-and-presets table, column by column."""
+    """docs/rules.md section 6: the toggles-and-presets table, column by column."""
     for name, expected in zip(PRESET_NAMES, TABLE[toggle], strict=True):
         assert getattr(Rules.preset(name), toggle) == expected, (name, toggle)
 
 
 def test_preset_die_faces_and_killer_detect_skip():
-    """RULES.md 6: die_faces 1-6 except danish-globe "1, 2, globe, 4, star, 6"; killer
+    """docs/rules.md section 6: die_faces 1-6 except danish-globe "1, 2, globe, 4, star, 6"; killer
     detect_skip 0.5; every preset names its seed file."""
     for name in PRESET_NAMES:
         faces = Rules.preset(name).die_faces
@@ -306,9 +308,9 @@ def test_preset_die_faces_and_killer_detect_skip():
     ],
 )
 def test_refuses_combinations_it_cannot_play(changes, fields):
-    """RULES.md 6: "a combination the engine cannot play (5 players on 4 sides,
+    """docs/rules.md section 6: a combination the engine cannot play (5 players on 4 sides,
     roll_then_move with the star-globe die, star_jump on a board without stars) is refused
-    with an error that names both fields and says what would work"."""
+    with an error that names both fields and says what would work."""
     with pytest.raises(RulesError) as info:
         Rules.preset("killer").replace(**changes)
     message = str(info.value)
@@ -318,8 +320,8 @@ def test_refuses_combinations_it_cannot_play(changes, fields):
 
 
 def test_every_toggle_can_be_set_on_its_own():
-    """RULES.md 6: "Every toggle can be set on its own on top of any preset, as long as the
-    combination is meaningful": a few single changes on each preset are accepted."""
+    """docs/rules.md section 6: every toggle can be set on its own on top of any preset, as long as
+    the combination is meaningful: a few single changes on each preset are accepted."""
     for name in PRESET_NAMES:
         base = Rules.preset(name)
         for change in (

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section 5 (Killer Ludo: playing all the rolls as a plan).
+"""Scenario tests for docs/rules.md section 5 (Killer Ludo: playing all the rolls as a plan).
 
 Plans are listed with `all_plans`, filtered with `best_plans` (most rolls, the
 highest first) and `forced` (captures), and played with `play_plan` or a whole
@@ -146,8 +146,8 @@ def test_highest_first_when_not_all_rolls_fit():
 
 
 def test_no_usable_roll_gives_the_empty_plan():
-    """RULES.md 5: a plan uses as many rolls as possible, possibly none: an opponent block on
-    the own start globe stops the entering 6, so the turn passes with nothing played."""
+    """docs/rules.md section 5: a plan uses as many rolls as possible, possibly none: an opponent
+    block on the own start globe stops the entering 6, so the turn passes with nothing played."""
     block = on_square(1, 0)
     placed = {0: [-1, GOAL, GOAL, GOAL], 1: [block, block, -1, -1]}
     assert steps(plans_of(make(placed), [6, 3])) == [()]
@@ -266,7 +266,7 @@ def test_entering_onto_own_start_globe_captures_the_opponent():
 # ---------------------------------------------------------- forced capture
 def test_forced_capture_filters_to_capturing_plans():
     """000: "Du skal slå en modspiller hvis du kan" (you must capture an opponent if you
-    can), "not necessarily the one with most captures" (RULES.md 5)."""
+    can), not necessarily the one with most captures (docs/rules.md section 5)."""
     placed = {
         0: [10, 20, GOAL, GOAL],
         2: [on_square(2, 16), -1, -1, -1],
@@ -289,7 +289,7 @@ def test_game_plays_only_honest_plans():
 
 
 def test_most_rolls_beat_capturing():
-    """RULES.md 5 [choice]: "using the most rolls comes first, capturing second": the 6
+    """docs/rules.md section 5 [choice]: using the most rolls comes first, capturing second: the 6
     could capture but would leave the 3 unused; the plans using both rolls do not capture."""
     block = on_square(2, 17)
     placed = {0: [10, -1, GOAL, GOAL], 1: [on_square(1, 16), -1, -1, -1], 2: [block, block, -1, -1]}
@@ -304,8 +304,8 @@ def test_most_rolls_beat_capturing():
 def test_plan_order_values_high_to_low_then_piece_index():
     """docs/semantics.md: "Killer plans are listed in depth-first order: at each step the
     distinct remaining roll values from high to low, then piece index from low to high";
-    RULES.md 5: "two orders that play the same rolls on the same pieces in a different
-    order are different plans"."""
+    docs/rules.md section 5: two orders that play the same rolls on the same pieces in a different
+    order are different plans."""
     pos = make({0: [1, 27, GOAL, GOAL]})
     assert steps(plans_of(pos, [6, 2])) == [
         ((0, 6), (0, 2)),
@@ -320,7 +320,7 @@ def test_plan_order_values_high_to_low_then_piece_index():
 
 
 def test_random_policy_takes_the_scripted_plan():
-    """RULES.md 7 / semantics: the policy chooses option number below(k) of the ordered
+    """docs/rules.md section 7 / semantics: the policy chooses option number below(k) of the ordered
     list: choice 5 of the 8 plans above is (piece 0 plays 2, piece 1 plays 6)."""
     g = killer_turn({0: [1, 27, GOAL, GOAL]}, [6, 2], choices=[5])
     assert g.pos.progress[0][:2] == [3, 33]
@@ -328,10 +328,10 @@ def test_random_policy_takes_the_scripted_plan():
 
 # ----------------------------------------------------------------- puster
 def test_puster_most_advanced_piece_after_the_turn():
-    """000: "Hvis slaget kunne have været anvendt til at slå den ene af to (eller flere)
-    brikker hjem, men ikke dem begge (eller alle), 'pustes' kun den brik der er længst
-    fremme" (if the roll could have captured one of two pieces but not both, only the most
-    advanced piece is 'blown' home); RULES.md 5 [choice]: judged after the turn's moves.
+    """000: "Hvis slaget kunne have været anvendt til at slå den ene af to (eller flere) brikker
+    hjem, men ikke dem begge (eller alle), 'pustes' kun den brik der er længst fremme" (if the roll
+    could have captured one of two pieces but not both, only the most advanced piece is 'blown'
+    home); docs/rules.md section 5 [choice]: judged after the turn's moves.
 
     Pieces on 10 and 14 could each capture with the 6; never both.
     """
@@ -364,8 +364,8 @@ def test_puster_all_pieces_of_the_max_capture_plan():
 
 
 def test_puster_tie_takes_the_first_plan_in_order():
-    """RULES.md 5 [choice]: "When several plans tie for the most captures, the first in the
-    order (values high to low, then piece index) counts": (piece 0 plays 6, piece 1 plays 3)
+    """docs/rules.md section 5 [choice]: when several plans tie for the most captures, the first in
+    the order (values high to low, then piece index) counts: (piece 0 plays 6, piece 1 plays 3)
     comes before (piece 2 plays 6, piece 1 plays 3)."""
     placed = {
         0: [10, 20, 29, GOAL],
@@ -380,7 +380,7 @@ def test_puster_tie_takes_the_first_plan_in_order():
 
 
 def test_puster_home_column_piece_is_not_exempt():
-    """RULES.md 5: "Pieces in the goal are exempt; pieces in the home column are not"."""
+    """docs/rules.md section 5: pieces in the goal are exempt; pieces in the home column are not."""
     placed = {0: [45, GOAL, GOAL, GOAL], 1: [on_square(1, 48), -1, -1, -1]}
     pos = make(placed)
     options = plans_of(pos, [6, 3])
@@ -390,7 +390,7 @@ def test_puster_home_column_piece_is_not_exempt():
 
 
 def test_puster_goal_piece_is_exempt():
-    """RULES.md 5: "Pieces in the goal are exempt"."""
+    """docs/rules.md section 5: pieces in the goal are exempt."""
     placed = {0: [45, GOAL, GOAL, GOAL], 1: [on_square(1, 46), -1, -1, -1]}
     pos = make(placed)
     options = plans_of(pos, [6, 6, 1])
@@ -420,7 +420,7 @@ def test_puster_caught_with_probability_detect_skip():
     """000: "Hvis du kunne slå en modspiller og ikke gjorde det, og en af de andre spillere
     opdager det ..., så bliver den pågældende brik slået hjem – en såkaldt 'puster'" (if you
     could capture and did not, and another player notices, that piece is sent home);
-    RULES.md 5 [choice]: caught with probability detect_skip (one uniform() draw)."""
+    docs/rules.md section 5 [choice]: caught with probability detect_skip (one uniform() draw)."""
     caught = _skip_game(0.5, [0.49])
     assert caught.pos.progress[0][:2] == [YARD, YARD]
     assert caught.stats["skipped"][0] == 1 and caught.stats["caught"][0] == 1

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section 3 (a single move).
+"""Scenario tests for docs/rules.md section 3 (a single move).
 
 Each test builds a position by hand, lists the legal moves of one face and
 plays one, checking the walk, the landing and the events.
@@ -44,7 +44,7 @@ def test_app_cannot_pass_opponent():
     """001: "Als het fiche van een tegenstander je pad blokkeert, moet je op hetzelfde veld
     landen als het fiche om het te veroveren. Je kunt niet voorbij dat token gaan" (if an
     opponent's token blocks your path you must land on it to capture it; you cannot go past
-    it); RULES.md 3 [choice]: the literal reading, a single token blocks."""
+    it); docs/rules.md section 3 [choice]: the literal reading, a single token blocks."""
     victim = on_square(APP, 2, 12)
     pos = make(APP, {0: [10, 56, 56, 56], 2: [victim, -1, -1, -1]})
     for face in (3, 4, 5, 6):
@@ -54,7 +54,7 @@ def test_app_cannot_pass_opponent():
 
 
 def test_app_may_pass_own_pieces():
-    """RULES.md 3/6: app pass_own = yes: only opponents bar the path."""
+    """docs/rules.md sections 3 and 6: app pass_own = yes: only opponents bar the path."""
     pos = make(APP, {0: [10, 12, 56, 56]})
     assert move_of(APP, pos, 0, 5, 0).target == 15
 
@@ -81,8 +81,8 @@ def test_danish_may_pass_opponents_and_blocks():
 
 
 def test_killer_cannot_pass_a_block():
-    """000: two pieces of one colour "kan spærre den pågældende stjerne som ethvert andet
-    felt" (can bar that star like any other square); RULES.md 3 [choice]: a block may not be
+    """000: two pieces of one colour "kan spærre den pågældende stjerne som ethvert andet felt" (can
+    bar that star like any other square); docs/rules.md section 3 [choice]: a block may not be
     passed. Landing on it is still a (self-sending-home) move."""
     block = on_square(KILLER, 2, 14)
     pos = make(KILLER, {0: [12, 58, 58, 58], 2: [block, block, -1, -1]})
@@ -93,8 +93,8 @@ def test_killer_cannot_pass_a_block():
 
 
 def test_killer_passes_single_opponents_and_own_pieces():
-    """RULES.md 3: killer pass_opponents = singles (a lone opponent is passed) and [choice]
-    own pieces may be passed, even two of them."""
+    """docs/rules.md section 3: killer pass_opponents = singles (a lone opponent is passed) and
+    [choice] own pieces may be passed, even two of them."""
     lone = on_square(KILLER, 2, 14)
     pos = make(KILLER, {0: [12, 15, 15, 58], 2: [lone, -1, -1, -1]})
     move = move_of(KILLER, pos, 0, 6, 0)
@@ -110,8 +110,8 @@ def test_italian_passes_anything():
 
 
 def test_passing_rules_apply_to_backward_moves():
-    """RULES.md 3: "The passing rules apply to every kind of move on the shared track: ...
-    and backward moves": a reversed Killer piece cannot walk back past a block."""
+    """docs/rules.md section 3: the passing rules apply to every kind of move on the shared track:
+    ... and backward moves: a reversed Killer piece cannot walk back past a block."""
     block = on_square(KILLER, 2, 18)
     pos = make(KILLER, {0: [20, 58, 58, 58], 2: [block, block, -1, -1]})
     pos.reversed[0][0] = True
@@ -121,8 +121,8 @@ def test_passing_rules_apply_to_backward_moves():
 
 
 def test_home_column_never_bars_a_path():
-    """RULES.md 3: "Squares of a home column and the goal never bar a path (a piece may
-    bounce past its own piece in its home column)"."""
+    """docs/rules.md section 3: squares of a home column and the goal never bar a path (a piece may
+    bounce past its own piece in its home column)."""
     pos = make(DANISH, {0: [52, 54, 56, 56]})
     assert move_of(DANISH, pos, 0, 3, 0).target == 55
     bounce = move_of(DANISH, pos, 0, 6, 0)
@@ -130,8 +130,8 @@ def test_home_column_never_bars_a_path():
 
 
 def test_star_jump_passes_nothing():
-    """RULES.md 3: "A star jump flies over the squares between the two stars and passes
-    nothing": a block between the stars neither bars the jump nor is touched, and a lone
+    """docs/rules.md section 3: A star jump flies over the squares between the two stars and passes
+    nothing: a block between the stars neither bars the jump nor is touched, and a lone
     piece on the globe between is not captured."""
     block = on_square(KILLER, 2, 6)
     lone = on_square(KILLER, 3, 8)
@@ -180,8 +180,8 @@ def test_killer_block_sends_the_lander_home():
 
 
 def test_app_captures_the_whole_stack():
-    """RULES.md 3 [choice]: "in app the whole opponent stack is captured" (001: "moet je op
-    hetzelfde veld landen als het fiche om het te veroveren", land on it to capture it)."""
+    """docs/rules.md section 3 [choice]: in app the whole opponent stack is captured (001: "moet je
+    op hetzelfde veld landen als het fiche om het te veroveren", land on it to capture it)."""
     square = 14
     pos = make(APP, {0: [10, 56, 56, 56], 2: [on_square(APP, 2, square)] * 2 + [-1, -1]})
     result = play(APP, pos, 0, 4, 0)
@@ -229,7 +229,8 @@ def test_italian_lone_piece_captured_on_unsafe_square():
 
 
 def test_italian_block_coexists():
-    """RULES.md 3: block_landing = coexist in italian (captures need "solo un pezzo")."""
+    """docs/rules.md section 3: block_landing = coexist in italian (captures need "solo un
+    pezzo")."""
     block = on_square(ITALIAN, 2, 14)
     pos = make(ITALIAN, {0: [10, 56, 56, 56], 2: [block, block, -1, -1]})
     result = play(ITALIAN, pos, 0, 4, 0)
@@ -239,7 +240,7 @@ def test_italian_block_coexists():
 
 def test_killer_lone_piece_on_globe_sends_the_lander_home():
     """000: "En brik på et globusfelt har helle og kan ikke slås hjem" (a piece on a globe
-    is safe and cannot be sent home); RULES.md 3 [choice]: the lander goes home."""
+    is safe and cannot be sent home); docs/rules.md section 3 [choice]: the lander goes home."""
     lone = on_square(KILLER, 2, 8)
     pos = make(KILLER, {0: [5, 58, 58, 58], 2: [lone, -1, -1, -1]})
     assert resolve_landing(KILLER, pos, 0, 0, 8) == (HOME, [])
@@ -256,8 +257,8 @@ def test_killer_two_own_pieces_are_safe():
 
 
 def test_block_of_two_colours_is_a_block():
-    """RULES.md 3: "a block is two or more opponent pieces on one track square": two pieces
-    of different opponents also send a Danish lander home (see report: ambiguity)."""
+    """docs/rules.md section 3: a block is two or more opponent pieces on one track square: two
+    pieces of different opponents also send a Danish lander home ([choice]: a mixed block)."""
     other = on_square(DANISH, 2, 14)
     pos = make(DANISH, {0: [10, 56, 56, 56], 1: [1, -1, -1, -1], 2: [other, -1, -1, -1]})
     assert len(pos.at(14)) == 2
@@ -265,7 +266,7 @@ def test_block_of_two_colours_is_a_block():
 
 
 def test_landing_on_empty_or_own_square_lands():
-    """RULES.md 3 / semantics: k == 0 opponents: the piece lands."""
+    """docs/rules.md section 3 / semantics: k == 0 opponents: the piece lands."""
     pos = make(KILLER, {0: [10, 15, 58, 58]})
     assert resolve_landing(KILLER, pos, 0, 0, 15) == (LAND, [])
 
@@ -306,8 +307,8 @@ def test_star_block_on_the_first_star_stops_the_jump():
 
 
 def test_star_block_on_the_target_star():
-    """RULES.md 3: "a lone opponent there is captured, then the jump is made, and a block on
-    the second star sends the lander home (the first capture stands)"."""
+    """docs/rules.md section 3: a lone opponent there is captured, then the jump is made, and a
+    block on the second star sends the lander home (the first capture stands)."""
     lone = on_square(KILLER, 2, 4)
     block = on_square(KILLER, 3, 11)
     placed = {0: [1, 58, 58, 58], 2: [lone, -1, -1, -1], 3: [block, block, -1, -1]}
@@ -320,7 +321,7 @@ def test_star_block_on_the_target_star():
 
 
 def test_star_jump_happens_once():
-    """RULES.md 3: "it does not jump again from the star it reaches": 17 -> 24 only."""
+    """docs/rules.md section 3: it does not jump again from the star it reaches: 17 -> 24 only."""
     pos = make(KILLER, {0: [14, 58, 58, 58]})
     play(KILLER, pos, 0, 3, 0)
     assert pos.progress[0][0] == 24
@@ -337,8 +338,8 @@ def test_last_star_sends_the_killer_piece_round_again():
 
 
 def test_star_jump_goal_variant_goes_into_the_goal():
-    """RULES.md 3: "with goal (the common Danish house rule, and LUDOpy's) it jumps straight
-    into the goal"."""
+    """docs/rules.md section 3: with goal (the common Danish house rule, and LUDOpy's) it jumps
+    straight into the goal."""
     rules = KILLER.replace(star_jump="goal")
     pos = make(rules, {0: [47, 58, 58, 58]})
     result = play(rules, pos, 0, 3, 0)
@@ -365,8 +366,8 @@ def test_killer_piece_on_another_start_globe_is_safe():
 
 
 def test_killer_entering_onto_own_start_block_is_not_a_move():
-    """RULES.md 6 [choice]: "Entering a piece onto an opponent block that would send it
-    straight back to the yard is not a legal move"."""
+    """docs/rules.md section 6 [choice]: entering a piece onto an opponent block that would send it
+    straight back to the yard is not a legal move."""
     pair = on_square(KILLER, 1, 0)
     pos = make(KILLER, {0: [-1, 58, 58, 58], 1: [pair, pair, -1, -1]})
     assert legal_moves(KILLER, pos, 0, 6) == []
@@ -418,7 +419,7 @@ def test_danish_bounce():
 def test_killer_bounce_reverses_the_piece_for_the_turn():
     """000: "det kan betyde at en brik må rykke baglæns væk fra mål, hvis hele slaget ikke er
     brugt" (a piece may have to move backwards away from the goal if the roll is not used
-    up); RULES.md 3: bounce_on keeps moving backwards for the rest of the turn."""
+    up); docs/rules.md section 3: bounce_on keeps moving backwards for the rest of the turn."""
     pos = make(KILLER, {0: [56, 58, 58, 58]})
     play(KILLER, pos, 0, 4, 0)
     assert pos.progress[0][0] == 56 and pos.reversed[0][0]
@@ -440,7 +441,7 @@ def test_killer_bounce_backwards_onto_the_track_captures():
 
 def test_killer_bounce_backwards_star_jump():
     """000: "hoppe fra stjerne til stjerne (baglæns)" (jump from star to star, backwards):
-    RULES.md 3: "Moving backwards (bounce_on) a piece jumps to the previous star"; a lone
+    docs/rules.md section 3: moving backwards (bounce_on) a piece jumps to the previous star; a lone
     piece on the star it reaches is captured."""
     victim = on_square(KILLER, 2, 43)
     pos = make(KILLER, {0: [53, 58, 58, 58], 2: [victim, -1, -1, -1]})

@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section 4 (the star-and-globe die, `danish-globe`)."""
+"""Scenario tests for docs/rules.md section 4 (the star-and-globe die, `danish-globe`)."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def turn(rules: Rules, row: list[int], faces: list, choices=()) -> Game:
 # ------------------------------------------------------------------ globe
 def test_only_the_globe_enters():
     """002: "For at flytte en brik fra start ud på banen skal du slå en globus" (to move a
-    piece from the start onto the track you must roll a globe); RULES.md 4: the 6 "does
-    not enter a piece"."""
+    piece from the start onto the track you must roll a globe); docs/rules.md section 4: the 6 does
+    not enter a piece."""
     pos = make(DG, {0: [-1, -1, -1, -1]})
     moves = legal_moves(DG, pos, 0, GLOBE)
     assert [m.piece for m in moves] == [0, 1, 2, 3] and all(m.entering for m in moves)
@@ -65,9 +65,9 @@ def test_globe_takes_a_home_column_piece_to_the_goal():
 
 
 def test_globe_without_a_target_cannot_be_used():
-    """RULES.md 4 [choice]: "A globe or star roll that has no target for a piece before its
-    home column cannot be used on that piece" (spilregler.dk: "Er en brik for tæt på mål til
-    at få glæde af en globus eller stjerne, kan slaget ikke bruges på den brik")."""
+    """docs/rules.md section 4 [choice]: A globe or star roll that has no target for a piece before
+    its home column cannot be used on that piece (spilregler.dk: "Er en brik for tæt på mål til at
+    få glæde af en globus eller stjerne, kan slaget ikke bruges på den brik")."""
     assert target(DG, 47, GLOBE) is None
     assert target(DG, 48, GLOBE) is None
     assert target(DG, 50, GLOBE) is None
@@ -89,7 +89,7 @@ def test_globe_without_a_move_still_earns_a_bonus_roll():
 
 
 def test_globe_counts_as_a_six_for_the_six_limit():
-    """RULES.md 4: the globe "counts as a 6 for six_limit": globe, 6, globe is three in a
+    """docs/rules.md section 4: the globe counts as a 6 for six_limit: globe, 6, globe is three in a
     row and the third is forfeited."""
     rules = DG.replace(six_limit=3)
     g = turn(rules, [10, 56, 56, 56], [GLOBE, 6, GLOBE])
@@ -135,7 +135,7 @@ def test_star_may_not_pass_a_globe():
 
 
 def test_star_not_in_the_home_column_nor_past_the_last_star():
-    """RULES.md 4: the star is "not allowed ... for a piece in the home column"; [choice]: no
+    """docs/rules.md section 4: the star is not allowed for a piece in the home column; [choice]: no
     target before the home column, no move."""
     for start in range(51, 56):
         assert target(DG, start, STAR) is None
@@ -143,8 +143,8 @@ def test_star_not_in_the_home_column_nor_past_the_last_star():
 
 
 def test_star_and_globe_follow_the_passing_rules():
-    """RULES.md 4: "Globe and star moves follow the passing rules": 002 "Du må ikke springe
-    over dine egne brikker" (no jumping over your own pieces), opponents may be passed."""
+    """docs/rules.md section 4: globe and star moves follow the passing rules: 002 "Du må ikke
+    springe over dine egne brikker" (no jumping over your own pieces), opponents may be passed."""
     own = make(DG, {0: [1, 3, 56, 56]})
     assert [m.piece for m in legal_moves(DG, own, 0, GLOBE)] == [1]
     assert [m.piece for m in legal_moves(DG, own, 0, STAR)] == [1]
@@ -154,8 +154,8 @@ def test_star_and_globe_follow_the_passing_rules():
 
 
 def test_star_and_globe_landings_follow_section_3():
-    """RULES.md 4/3: a star or globe move lands like any move: a lone opponent is captured
-    (002 "sendes den brik tilbage"), a block sends the lander home."""
+    """docs/rules.md sections 4 and 3: a star or globe move lands like any move: a lone opponent is
+    captured (002 "sendes den brik tilbage"), a block sends the lander home."""
     lone = make(DG, {0: [1, 56, 56, 56], 2: [on_square(DG, 2, 4), -1, -1, -1]})
     assert play_move(DG, lone, legal_moves(DG, lone, 0, STAR)[0]).captures == 1
     block = on_square(DG, 2, 8)
@@ -164,8 +164,8 @@ def test_star_and_globe_landings_follow_section_3():
 
 
 def test_star_and_globe_always_go_forwards():
-    """RULES.md 4: "Globe and star moves ... always go forwards", also for a piece reversed
-    by bounce_on."""
+    """docs/rules.md section 4: globe and star moves ... always go forwards, also for a piece
+    reversed by bounce_on."""
     rules = DG.replace(finish="bounce_on")
     pos = make(rules, {0: [53, 48, 56, 56]})
     pos.reversed[0][0] = pos.reversed[0][1] = True
@@ -179,9 +179,9 @@ def test_star_and_globe_always_go_forwards():
 
 # ---------------------------------------------------------------------- 6
 def test_six_moves_six_earns_a_bonus_and_does_not_enter():
-    """RULES.md 4 [choice]: "6: moves six squares and earns a bonus roll per bonus_on_six
-    ... It does not enter a piece" (spilregler.dk: "Ekstrakast gives ved at slå en globus
-    eller en sekser")."""
+    """docs/rules.md section 4 [choice]: 6: moves six squares and earns a bonus roll per
+    bonus_on_six ... It does not enter a piece (spilregler.dk: "Ekstrakast gives ved at slå en
+    globus eller en sekser")."""
     g = turn(DG, [10, -1, 56, 56], [6, 1])
     assert g.pos.progress[0][:2] == [17, -1]
     assert g.rolls == 2

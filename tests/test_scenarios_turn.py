@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md section 2 (the turn).
+"""Scenario tests for docs/rules.md section 2 (the turn).
 
 Whole turns are played with `Game.play_turn` on a hand-made position and a
 scripted stream: a die roll consumes one `below(6)` value (the index of the
@@ -60,7 +60,7 @@ def test_killer_six_need_not_enter():
 
 def test_app_start_square_holds_two_own_pieces():
     """001: "Het startvak heeft 2 eigen lopers (wordt verdubbeld)" (the start square holds 2
-    own runners, doubled); RULES.md 2 [choice]: a piece cannot be entered while two own
+    own runners, doubled); docs/rules.md section 2 [choice]: a piece cannot be entered while two own
     pieces already stand on the start square."""
     rules = Rules.preset("app")
     two = make(rules, {0: [0, 0, -1, -1]})
@@ -73,8 +73,8 @@ def test_app_start_square_holds_two_own_pieces():
 
 
 def test_danish_start_capacity_is_unlimited():
-    """RULES.md 6: start_capacity 0 (unlimited) outside `app`: a fourth piece may join three
-    own pieces on the start square."""
+    """docs/rules.md section 6: start_capacity 0 (unlimited) outside `app`: a fourth piece may join
+    three own pieces on the start square."""
     rules = Rules.preset("danish")
     pos = make(rules, {0: [0, 0, 0, -1]})
     assert 3 in [m.piece for m in legal_moves(rules, pos, 0, 6)]
@@ -112,8 +112,8 @@ def test_one_start_attempt_in_app():
 
 def test_three_roll_start_applies_to_a_bonus_roll():
     """000: "Reglerne om de tre slag gælder hvergang en spiller ikke har brikker i spil"
-    (the three-roll rule applies whenever a player has no pieces in play); RULES.md 2:
-    "including a bonus roll"."""
+    (the three-roll rule applies whenever a player has no pieces in play); docs/rules.md section 2:
+    also before a bonus roll."""
     rules = Rules.preset("danish")
     # the 6 brings piece 0 home (choice 0 of 2); its bonus roll finds nothing in play
     script = [*dice(rules, 6), 0, *dice(rules, 1, 2, 3)]
@@ -142,8 +142,8 @@ def test_killer_six_on_second_try_then_four_ends_the_rolls():
 
 
 def test_failed_start_try_resets_the_six_count():
-    """RULES.md 2 [choice]: "A failed try earns nothing, whatever face it shows, and resets
-    the six count" (docs/semantics.md: `sixes = 0  # a failed try earns nothing`).
+    """docs/rules.md section 2 [choice]: A failed try earns nothing, whatever face it shows, and
+    resets the six count (docs/semantics.md: `sixes = 0  # a failed try earns nothing`).
 
     Danish with six_limit=3: a 6 brings piece 0 home; the bonus roll finds nothing
     in play, so start tries: 1 (fails, count back to 0), 6 (enters: count 1); then
@@ -158,8 +158,8 @@ def test_failed_start_try_resets_the_six_count():
 
 
 def test_failed_start_try_earns_nothing():
-    """RULES.md 2: "A failed try earns nothing, whatever face it shows": on the star-globe
-    die a 6 does not enter, and as a failed try it earns no bonus roll."""
+    """docs/rules.md section 2: A failed try earns nothing, whatever face it shows: on the
+    star-globe die a 6 does not enter, and as a failed try it earns no bonus roll."""
     rules = Rules.preset("danish-globe")
     g = turn(rules, {0: [-1, -1, -1, -1]}, dice(rules, 6, 6, 6))
     assert g.rolls == 3
@@ -202,7 +202,7 @@ def test_italian_six_and_finish_give_two_extra_rolls():
 def test_app_entering_six_earns_no_bonus():
     """001: "Als de speler geen fiche van thuis kan trekken, levert het rollen van een 6 de
     speler een extra of "bonus" worp op" (if the player cannot draw a token from home, a 6
-    gives a bonus roll); RULES.md 2 [choice]: app = unless_entered."""
+    gives a bonus roll); docs/rules.md section 2 [choice]: app = unless_entered."""
     rules = Rules.preset("app")
     g = turn(rules, {0: [-1, 56, 56, 56]}, dice(rules, 6))
     assert g.pos.progress[0][0] == 0
@@ -227,7 +227,7 @@ def test_danish_six_always_gives_a_bonus_even_when_entering():
 
 
 def test_bonus_on_six_never():
-    """RULES.md 2: bonus_on_six = never: a 6 earns no bonus roll."""
+    """docs/rules.md section 2: bonus_on_six = never: a 6 earns no bonus roll."""
     rules = Rules.preset("danish").replace(bonus_on_six="never")
     g = turn(rules, {0: [10, 56, 56, 56]}, dice(rules, 6))
     assert g.pos.progress[0][0] == 16
@@ -245,9 +245,9 @@ def test_app_third_six_is_forfeited():
 
 
 def test_italian_third_six_forfeits_pending_bonuses():
-    """003: "Quando il giocatore prende 6 sul cubo tre volte, nessuno dei suoi pezzi torna
-    alla area iniziale como nel Parchis. Nel Ludo, il giocatore passa il turno" (after three
-    6s no piece goes back to the yard; the player passes); RULES.md 2: pending bonuses lost.
+    """003: "Quando il giocatore prende 6 sul cubo tre volte, nessuno dei suoi pezzi torna alla area
+    iniziale como nel Parchis. Nel Ludo, il giocatore passa il turno" (after three 6s no piece goes
+    back to the yard; the player passes); docs/rules.md section 2: pending bonuses lost.
 
     6 + capture leaves two pending rolls; the second 6 adds one; the third 6 ends
     the turn although a bonus roll was still pending.
@@ -261,7 +261,7 @@ def test_italian_third_six_forfeits_pending_bonuses():
 
 
 def test_non_six_resets_the_six_count():
-    """RULES.md 2: "A non-6 roll resets the count": 6, 6, 3 (capture: bonus), 6, 1 is
+    """docs/rules.md section 2: A non-6 roll resets the count: 6, 6, 3 (capture: bonus), 6, 1 is
     played in full in Italian rules."""
     rules = Rules.preset("italian")
     placed = {0: [10, 56, 56, 56], 1: [on_square(rules, 1, 25), -1, -1, -1]}
@@ -292,8 +292,8 @@ def test_italian_no_move_ends_the_turn_despite_pending_bonuses():
 
 
 def test_danish_six_without_a_move_still_earns_its_bonus():
-    """RULES.md 2 [choice]: "In danish, danish-globe and killer a 6 with no legal move still
-    earns its bonus roll": 002 says a 6 "altid" (always) gives another roll.
+    """docs/rules.md section 2 [choice]: in danish, danish-globe and killer a 6 with no legal move
+    still earns its bonus roll: 002 says a 6 "altid" (always) gives another roll.
 
     An opponent block on seat 0's start square makes entering impossible; the 6
     still earns a roll, which (nothing in play) gets three start tries.
@@ -307,8 +307,8 @@ def test_danish_six_without_a_move_still_earns_its_bonus():
 
 
 def test_danish_roll_without_a_move_earns_nothing():
-    """RULES.md 2: only a 6 (or the globe) earns a bonus by itself: on the star-globe die a
-    star with no target (a globe lies between: "Du må ikke passere et globusfelt") and no
+    """docs/rules.md section 2: only a 6 (or the globe) earns a bonus by itself: on the star-globe
+    die a star with no target (a globe lies between: "Du må ikke passere et globusfelt") and no
     other move ends the Danish turn."""
     rules = Rules.preset("danish-globe")
     g = turn(rules, {0: [5, -1, 56, 56]}, dice(rules, "star"))
@@ -345,7 +345,7 @@ def test_app_must_move_when_a_move_exists():
 # ------------------------------------------------------------ roll-off
 def test_roll_off_highest_starts_ties_reroll():
     """001: "Elke speler gooit een dobbelsteen; de hoogste rol begint het spel" (each player
-    throws a die; the highest starts); RULES.md 2 [choice]: tied highest re-roll among
+    throws a die; the highest starts); docs/rules.md section 2 [choice]: tied highest re-roll among
     themselves."""
     rules = Rules.preset("app")
     g = game(rules, {}, [2, 4, 4, 1, 0, 5])  # throws 3 5 5 2, then seats 1, 2 throw 1, 6
@@ -363,7 +363,7 @@ def test_italian_first_player_is_drawn():
 
 
 def test_seat0_first_player_draws_nothing():
-    """RULES.md 2: first_player = seat0 for controlled experiments."""
+    """docs/rules.md section 2: first_player = seat0 for controlled experiments."""
     rules = Rules.preset("danish").replace(first_player="seat0")
     g = game(rules, {}, [])
     assert g.roll_off() == 0
@@ -389,7 +389,7 @@ def _race(play_to_end: bool, script: list):
 
 def test_app_play_to_end_ranks_everyone():
     """001: "De anderen blijven vaak spelen om de tweede, derde en vierde plaats te bepalen"
-    (the others often play on for second, third and fourth place); RULES.md 2 [choice]:
+    (the others often play on for second, third and fourth place); docs/rules.md section 2 [choice]:
     play_to_end in app. Seat 2 finishes second although seat 1 was ahead."""
     result = _race(True, dice(Rules.preset("app"), 1, 1, 4))
     assert result.winner == 0
@@ -398,8 +398,8 @@ def test_app_play_to_end_ranks_everyone():
 
 
 def test_first_finisher_ends_the_game_without_play_to_end():
-    """RULES.md 2: "play_to_end = false stops at the first player with all pieces in the
-    goal"; the rest are ranked by pieces home, then progress."""
+    """docs/rules.md section 2: play_to_end = false stops at the first player with all pieces in the
+    goal; the rest are ranked by pieces home, then progress."""
     result = _race(False, dice(Rules.preset("app"), 1))
     assert result.winner == 0
     assert result.places == [1, 2, 3]
@@ -436,7 +436,7 @@ def test_megajogos_points_example():
 
 
 def test_bonus_rolls_belong_to_their_turn():
-    """RULES.md 2: "turns counts player turns (bonus rolls belong to their turn ...)";
+    """docs/rules.md section 2: turns counts player turns (bonus rolls belong to their turn ...);
     "rolls counts die rolls in turns": a 6 that brings a piece home earns two Italian bonus
     rolls, the first finishes the player: one turn, two rolls."""
     rules = Rules.preset("italian")
@@ -448,8 +448,8 @@ def test_bonus_rolls_belong_to_their_turn():
 
 
 def test_max_turns_truncates_the_game():
-    """RULES.md 2: "A game that reaches max_turns ... stops and is recorded as truncated,
-    never silently dropped"; a turn with no possible move counts; roll-off throws are not
+    """docs/rules.md section 2: A game that reaches max_turns ... stops and is recorded as
+    truncated, never silently dropped; a turn with no possible move counts; roll-off throws are not
     rolls."""
     rules = Rules.preset("app").replace(max_turns=100)
     # seat 3 wins the roll-off (throws 1, 2, 3, 4), then everyone rolls 1 for 100 turns

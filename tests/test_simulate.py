@@ -42,8 +42,8 @@ def test_columns_and_dtypes(preset: str) -> None:
 def test_row_size_is_compact(preset: str) -> None:
     """8 + 1 + 1 + 3 * 4 + 1 bytes, then per seat 1 (place) + 1 (returned) + 4 * 2 (counters).
 
-    Issue 3 asks for at most 64 bytes per game: 63 for four players, except
-    under megajogos scoring, whose `points_<s>` (int16, API.md) add 8.
+    A row stays within 64 bytes (a million games in 64 MB): 63 for four players, except
+    under megajogos scoring, whose `points_<s>` (int16, docs/api.md) add 8.
     """
     rules = Rules.preset(preset)
     df = simulate(rules, games=10, seed=1)

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from ludosim.stats import chi2_sf, mean_ci, wilson_interval
+from ludosim import stats
+from ludosim.stats import Z95, chi2_sf, mean_ci, wilson_interval
 
 
 @pytest.mark.parametrize(
@@ -51,3 +52,86 @@ def test_mean_ci_uses_sample_standard_error() -> None:
     assert mean == 2.5
     assert high - mean == pytest.approx(1.959963984540054 * se)
     assert mean - low == pytest.approx(high - mean)
+
+
+def test_median_ci_matches_an_exact_binomial_sum() -> None:
+    n = 101
+    x = np.arange(n, dtype=float)
+    cdf = np.cumsum([math.comb(n, k) / 2**n for k in range(n)])
+    j = int(np.nonzero(cdf <= 0.025)[0][-1]) + 1
+    median, low, high = stats.median_ci(x)
+    assert (median, low, high) == (50.0, x[j - 1], x[n - j])
+    assert 1 - 2 * cdf[j - 1] >= 0.95 > 1 - 2 * cdf[j]
+    # For large n the ranks approach n/2 -+ 1.96 sqrt(n)/2.
+    _, low, high = stats.median_ci(np.arange(1_000_000, dtype=float))
+    assert abs(low - (500_000 - Z95 * 500)) <= 2
+    assert abs(high - (500_000 + Z95 * 500)) <= 2
+
+
+def test_diff_proportions_is_newcombe_hybrid_score() -> None:
+    d, low, high = stats.diff_proportions(30, 50, 20, 50)
+    l1, u1 = wilson_interval(30, 50)
+    l0, u0 = wilson_interval(20, 50)
+    assert d == pytest.approx(0.2)
+    assert low == pytest.approx(0.2 - math.sqrt((0.6 - l1) ** 2 + (u0 - 0.4) ** 2))
+    assert high == pytest.approx(0.2 + math.sqrt((u1 - 0.6) ** 2 + (0.4 - l0) ** 2))
+
+
+def test_diff_means_is_welch_normal() -> None:
+    a, b = np.array([1.0, 2.0, 3.0, 6.0]), np.array([1.0, 1.0, 4.0])
+    se = math.sqrt(np.var(a, ddof=1) / 4 + np.var(b, ddof=1) / 3)
+    assert stats.diff_means(a, b) == pytest.approx((1.0, 1 - Z95 * se, 1 + Z95 * se))
+
+
+def test_zero_crossing() -> None:
+    assert stats.zero_crossing([0, 0.5, 1], [0.1, 0.02, -0.06]) == pytest.approx(0.625)
+    assert stats.zero_crossing([1, 0, 0.5], [-0.06, 0.1, 0.02]) == pytest.approx(0.625)
+    assert stats.zero_crossing([0, 0.5], [0.1, 0.0]) == pytest.approx(0.5)
+    assert math.isnan(stats.zero_crossing([0, 1], [0.1, 0.05]))  # always pays
+    assert math.isnan(stats.zero_crossing([0, 1], [-0.1, -0.2]))  # never paid
+
+
+def test_holm_step_down_by_hand() -> None:
+    # Sorted 0.01, 0.02, 0.04 with m = 3: 3 x 0.01, max(0.03, 2 x 0.02), max(0.04, 1 x 0.04)
+    assert stats.holm([0.04, 0.01, 0.02]) == pytest.approx([0.04, 0.03, 0.04])
+    assert stats.holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])  # capped at 1, monotone
+    out = stats.holm([0.01, math.nan])
+    assert out[0] == pytest.approx(0.01) and math.isnan(out[1])  # NaN is not a test
+
+
+def test_score_test_agrees_with_the_wilson_interval() -> None:
+    """The Wilson interval is the score test inverted: it excludes p0 exactly when p < 0.05."""
+    for trials in (20, 100, 1000):
+        for successes in range(0, trials + 1, max(1, trials // 50)):
+            low, high = wilson_interval(successes, trials)
+            excluded = not low <= 0.25 <= high
+            p = stats.score_test_p(successes, trials, 0.25)
+            if abs(p - 0.05) > 1e-9:
+                assert (p < 0.05) == excluded, (successes, trials, p)
+    z = (60 / 100 - 0.5) / math.sqrt(0.25 / 100)
+    assert stats.score_test_p(60, 100, 0.5) == pytest.approx(math.erfc(z / math.sqrt(2)))
+
+
+def test_interval_p_from_a_normal_interval() -> None:
+    assert stats.interval_p(2.0, 2.0 - Z95, 2.0 + Z95) == pytest.approx(math.erfc(2 / math.sqrt(2)))
+    assert stats.interval_p(1.0, 0.0, 2.0) == pytest.approx(0.05)  # the bound touches zero
+    assert stats.interval_p(3.0, 3.0, 3.0) == 0.0 and stats.interval_p(0.0, 0.0, 0.0) == 1.0
+
+
+def test_games_needed_is_the_normal_sample_size() -> None:
+    # A proportion 0.55 against 0.5 from 100 games: half-width z sqrt(p(1-p)/n).
+    n, p = 100, 0.55
+    half = Z95 * math.sqrt(p * (1 - p) / n)
+    needed = stats.games_needed(n, p - 0.5, p - 0.5 - half, p - 0.5 + half)
+    assert needed == pytest.approx(Z95**2 * p * (1 - p) / 0.05**2, abs=1)  # 381 games
+    # A stricter quantile (several tests) asks for more games, by (z / Z95)^2.
+    z = stats.z_for(0.05 / 3)
+    more = stats.games_needed(n, 0.05, 0.05 - half, 0.05 + half, z_needed=z)
+    assert more == pytest.approx(needed * (z / Z95) ** 2, rel=1e-3)
+    assert stats.games_needed(n, 0.0, -half, half) is None  # nothing decides a zero effect
+    assert stats.games_needed(n, 0.5, 0.4, 0.6) == n  # already decided: never below n
+
+
+def test_z_for_matches_z95() -> None:
+    assert stats.z_for(0.05) == pytest.approx(Z95)
+    assert stats.normal_cdf(stats.z_for(0.01)) == pytest.approx(0.995)

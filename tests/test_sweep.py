@@ -172,7 +172,7 @@ def test_bad_specs_fail_before_any_game(
     tmp_path: Path, calls: list, options: dict, message: str
 ) -> None:
     with pytest.raises(SweepError) as info:
-        run_sweep(small_spec(**options), tmp_path / "out", quiet=True)
+        run_sweep(small_spec(**options), tmp_path / "out")
     assert message in str(info.value)
     assert "\n" not in str(info.value)
     assert calls == []
@@ -209,25 +209,25 @@ def test_unwritable_folder_fails_before_any_game(tmp_path: Path, calls: list) ->
     blocker.write_text("")
     # A folder under a regular file can never be created, even by root (chmod would not do).
     with pytest.raises(SweepError, match="is not writable"):
-        run_sweep(small_spec(), blocker / "out", quiet=True)
+        run_sweep(small_spec(), blocker / "out")
     with pytest.raises(SweepError, match="is a file"):
-        run_sweep(small_spec(), blocker, quiet=True)
+        run_sweep(small_spec(), blocker)
     assert calls == []
 
 
 def test_folder_of_another_sweep_is_refused_unless_new(tmp_path: Path, calls: list) -> None:
     out = tmp_path / "out"
-    run_sweep(small_spec(), out, quiet=True)
+    run_sweep(small_spec(), out)
     before = len(calls)
     with pytest.raises(SweepError, match="holds a different sweep"):
-        run_sweep(small_spec(seed=6), out, quiet=True)
+        run_sweep(small_spec(seed=6), out)
     assert len(calls) == before
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(SweepError, match="is not a sweep folder"):
-        run_sweep(small_spec(), tmp_path / "other", quiet=True)
+        run_sweep(small_spec(), tmp_path / "other")
 
-    result = run_sweep(small_spec(seed=6), out, quiet=True, new=True)
+    result = run_sweep(small_spec(seed=6), out, new=True)
     assert result.moved_aside is not None and result.moved_aside.name.startswith("out.replaced-")
     # The old sweep is moved, not deleted: it still loads.
     assert results.load(result.moved_aside).shape[0] == 800
@@ -241,7 +241,7 @@ def _chunk_files(out: Path) -> dict[Path, tuple[int, int]]:
 
 def test_rerun_skips_finished_chunks_and_repairs_damaged_ones(tmp_path: Path, calls: list) -> None:
     out = tmp_path / "out"
-    first = run_sweep(small_spec(), out, quiet=True)
+    first = run_sweep(small_spec(), out)
     assert (first.chunks_computed, first.chunks_skipped) == (16, 0)
     clean = results.load(out)
 
@@ -253,7 +253,7 @@ def test_rerun_skips_finished_chunks_and_repairs_damaged_ones(tmp_path: Path, ca
     kept = {p: v for p, v in _chunk_files(out).items() if p not in (truncated, foreign)}
     calls.clear()
 
-    second = run_sweep(small_spec(), out, quiet=True)
+    second = run_sweep(small_spec(), out)
     assert (second.chunks_computed, second.chunks_skipped) == (2, 14)
     assert len(second.repaired) == 2
     assert "unreadable" in " ".join(second.repaired) and "stamped" in " ".join(second.repaired)
@@ -263,7 +263,7 @@ def test_rerun_skips_finished_chunks_and_repairs_damaged_ones(tmp_path: Path, ca
     pdt.assert_frame_equal(results.load(out), clean)
 
     calls.clear()
-    third = run_sweep(small_spec(), out, quiet=True)
+    third = run_sweep(small_spec(), out)
     assert (third.chunks_computed, third.chunks_skipped, calls) == (0, 16, [])
     manifest = results.load_manifest(out)
     assert manifest["complete"] is True
@@ -280,7 +280,7 @@ def slow(*args, **kwargs):
     time.sleep(0.15)  # slow enough for the parent to kill it between chunks
     return kernel(*args, **kwargs)
 execute._kernel = lambda: slow
-run_sweep(test_sweep.small_spec(), {out!r}, quiet=True)
+run_sweep(test_sweep.small_spec(), {out!r})
 """
 
 
@@ -300,27 +300,27 @@ def test_resume_after_sigkill_equals_a_clean_run(tmp_path: Path, calls: list) ->
     survivors = _chunk_files(out)
     assert 5 <= len(survivors) < 16
 
-    resumed = run_sweep(small_spec(), out, quiet=True)
+    resumed = run_sweep(small_spec(), out)
     assert resumed.chunks_skipped == len(survivors)
     assert resumed.chunks_computed == 16 - len(survivors) == len(calls)
     assert {p: v for p, v in _chunk_files(out).items() if p in survivors} == survivors
     chunks = results.load_manifest(out)["chunks"]
     assert all(state["computed"] <= 1 for cell in chunks.values() for state in cell.values())
 
-    clean = run_sweep(small_spec(), tmp_path / "clean", quiet=True)
+    clean = run_sweep(small_spec(), tmp_path / "clean")
     assert clean.chunks_computed == 16
     pdt.assert_frame_equal(results.load(out), results.load(tmp_path / "clean"))
 
 
 def test_rows_do_not_depend_on_chunk_size(tmp_path: Path, calls: list) -> None:
-    run_sweep(small_spec(chunk_size=64), tmp_path / "a", quiet=True)
-    run_sweep(small_spec(chunk_size=1000), tmp_path / "b", quiet=True)
+    run_sweep(small_spec(chunk_size=64), tmp_path / "a")
+    run_sweep(small_spec(chunk_size=1000), tmp_path / "b")
     pdt.assert_frame_equal(results.load(tmp_path / "a"), results.load(tmp_path / "b"))
 
 
 def test_dask_local_cluster_gives_the_same_rows(tmp_path: Path, calls: list) -> None:
     distributed = pytest.importorskip("distributed")
-    run_sweep(small_spec(), tmp_path / "local", quiet=True)
+    run_sweep(small_spec(), tmp_path / "local")
     # In-process workers: fast to start, and they see this test's kernel.
     with (
         distributed.LocalCluster(
@@ -328,7 +328,7 @@ def test_dask_local_cluster_gives_the_same_rows(tmp_path: Path, calls: list) -> 
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        result = run_sweep(small_spec(), tmp_path / "dask", quiet=True, dask=client, threads=1)
+        result = run_sweep(small_spec(), tmp_path / "dask", dask=client, threads=1)
     assert result.chunks_computed == 16
     pdt.assert_frame_equal(results.load(tmp_path / "local"), results.load(tmp_path / "dask"))
     assert results.load_manifest(tmp_path / "dask")["runs"][0]["backend"] == "dask:client"
@@ -336,14 +336,14 @@ def test_dask_local_cluster_gives_the_same_rows(tmp_path: Path, calls: list) -> 
 
 def test_unreachable_scheduler_is_a_clean_error(tmp_path: Path, calls: list) -> None:
     with pytest.raises(SweepError, match="is not allowed; use local or a scheduler"):
-        run_sweep(small_spec(), tmp_path / "x", quiet=True, dask="somewhere")
+        run_sweep(small_spec(), tmp_path / "x", dask="somewhere")
 
 
 # ------------------------------------------------------------------ load
 def test_load_round_trip_with_cells_joined(tmp_path: Path, calls: list) -> None:
     out = tmp_path / "out"
     spec = small_spec()
-    run_sweep(spec, out, quiet=True)
+    run_sweep(spec, out)
     df = results.load(out, cells=True)
     assert len(df) == 800
     assert df["cell"].dtype == "category"
@@ -371,7 +371,7 @@ def test_load_round_trip_with_cells_joined(tmp_path: Path, calls: list) -> None:
 
 def test_load_mixed_player_counts_keeps_integer_columns(tmp_path: Path, calls: list) -> None:
     spec = SweepSpec.from_options(preset="app", vary=["players=2,3"], games=50, seed=1)
-    run_sweep(spec, tmp_path / "out", quiet=True)
+    run_sweep(spec, tmp_path / "out")
     df = results.load(tmp_path / "out", cells=True)
     assert df["place_0"].dtype == "int8"
     assert df["place_2"].isna().sum() == 50 and df["place_2"].dtype == "Int8"
@@ -380,7 +380,7 @@ def test_load_mixed_player_counts_keeps_integer_columns(tmp_path: Path, calls: l
 
 def test_incomplete_sweep_loads_with_a_warning(tmp_path: Path, calls: list) -> None:
     out = tmp_path / "out"
-    run_sweep(small_spec(), out, quiet=True)
+    run_sweep(small_spec(), out)
     next(out.rglob("chunk-*.parquet")).unlink()
     with pytest.warns(UserWarning, match="1 chunks missing"):
         assert len(results.load(out)) == 800 - 64
@@ -391,7 +391,7 @@ def test_manifest_records_versions_spec_and_chunk_states(tmp_path: Path, calls: 
     from ludosim.rules import SEMANTICS_VERSION
 
     out = tmp_path / "out"
-    run_sweep(small_spec(), out, quiet=True)
+    run_sweep(small_spec(), out)
     manifest = json.loads((out / store.MANIFEST).read_text())
     assert manifest["ludosim_version"] == __version__
     assert manifest["semantics_version"] == SEMANTICS_VERSION
@@ -420,17 +420,20 @@ def test_ctrl_c_keeps_finished_chunks_and_marks_the_run(
     monkeypatch.setattr(sweep_execute, "_kernel", lambda: interrupted)
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
-        run_sweep(small_spec(), out, quiet=True)
+        run_sweep(small_spec(), out)
     assert len(list(out.rglob("chunk-*.parquet"))) == 6
     manifest = results.load_manifest(out)
     assert (manifest["runs"][0]["status"], manifest["complete"]) == ("interrupted", False)
     monkeypatch.setattr(sweep_execute, "_kernel", lambda: counting)
-    assert run_sweep(small_spec(), out, quiet=True).chunks_skipped == 6
+    assert run_sweep(small_spec(), out).chunks_skipped == 6
 
 
-def test_progress_bar_renders(tmp_path: Path, calls: list, capsys: pytest.CaptureFixture) -> None:
-    result = run_sweep(small_spec(), tmp_path / "out", quiet=False)
-    assert "cells 4/4" in capsys.readouterr().out
+def test_progress_callback_counts_every_game(tmp_path: Path, calls: list) -> None:
+    seen: list[tuple[int, int]] = []
+    result = run_sweep(small_spec(), tmp_path / "out", progress=lambda d, t: seen.append((d, t)))
+    assert seen[0] == (0, 800) and seen[-1] == (800, 800)
+    assert len(seen) == 17  # at the start and after each of the 16 chunks
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
     assert result.describe().startswith("sweep complete: 4 cells, 800 games, 16 chunks")
 
 
@@ -442,7 +445,7 @@ def test_summary_only_keeps_chunk_totals_that_add_up_to_the_cell(
         preset="italian", vary=["players=2,4"], games=200, seed=3, chunk_size=64, summary_only=True
     )
     out = tmp_path / "out"
-    run_sweep(spec, out, quiet=True)
+    run_sweep(spec, out)
     assert not (out / "rows").exists()
     chunks = results.load(out)
     assert len(chunks) == 8 and chunks["games"].sum() == 400
@@ -458,7 +461,7 @@ def test_summary_only_keeps_chunk_totals_that_add_up_to_the_cell(
         pdt.assert_series_equal(have.wins_by_position, want.wins_by_position, check_dtype=False)
         pdt.assert_frame_equal(have.hist, want.hist, check_dtype=False)
     # Rerunning skips every chunk: summary chunks are checked like row chunks.
-    assert run_sweep(spec, out, quiet=True).chunks_skipped == 8
+    assert run_sweep(spec, out).chunks_skipped == 8
 
 
 def test_load_widens_a_column_stored_narrower_in_some_files(tmp_path: Path) -> None:
@@ -491,8 +494,8 @@ def test_load_reads_a_simulate_out_file_like_simulate_load(tmp_path: Path) -> No
 def test_dask_local_string_starts_and_stops_its_own_cluster(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     spec = small_spec(vary=["six_limit=0,3"], games=100, chunk_size=50)
-    run_sweep(spec, tmp_path / "local", quiet=True)
+    run_sweep(spec, tmp_path / "local")
     # Real worker processes: they import ludosim and the real kernel themselves.
-    result = run_sweep(spec, tmp_path / "dask", quiet=True, dask="local", workers=2)
+    result = run_sweep(spec, tmp_path / "dask", dask="local", workers=2)
     assert result.chunks_computed == 4
     pdt.assert_frame_equal(results.load(tmp_path / "local"), results.load(tmp_path / "dask"))

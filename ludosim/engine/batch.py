@@ -7,7 +7,7 @@ chunk size. Chunks are spread over threads by `numba.prange`.
 `work` is a template work array (`state.new_work`: policy codes and start
 position); each chunk plays on its own copy.
 
-Output of `run_batch` (API.md column order):
+Output of `run_batch` (docs/api.md column order):
 
 - `head`  int32[games, H_SIZE]: first, winner, turns, rolls, end_turns, truncated;
 - `seats` int16[games, K_SIZE, players]: place, captures, captured, returned,

@@ -2,7 +2,7 @@
 
 Mirrors `ludosim.reference.game.Game.play` and `Game.result`. A game writes
 its per-game columns into the work array: `w[HEAD + H_*]` and
-`w[SEATS + MAX_PLAYERS * K_* + seat]` (API.md column order), which the batch
+`w[SEATS + MAX_PLAYERS * K_* + seat]` (docs/api.md column order), which the batch
 runner copies into the compact output arrays.
 """
 

@@ -1,6 +1,6 @@
 """One move: where a face takes a piece, whether the path allows it, what landing does.
 
-Mirrors `ludosim.reference.moves` (RULES.md sections 3-4, docs/semantics.md
+Mirrors `ludosim.reference.moves` (docs/rules.md sections 3-4, docs/semantics.md
 "A single move"). A move is (piece, face); `move_target` returns its landing
 progress and flags, or `NONE` when it is not legal; `apply_move` plays it.
 Walks are never materialised: path squares are checked as they are stepped

@@ -30,7 +30,7 @@ def plan_key_step(face: int) -> int:
 
 @njit(**HOT)
 def pieces_at_risk(lay: np.ndarray, w: np.ndarray, seat: int, most: int, first: int, union: int):
-    """Mask of the pieces a caught skipper loses (RULES.md section 5, puster).
+    """Mask of the pieces a caught skipper loses (docs/rules.md section 5, puster).
 
     If some option captured two or more pieces, the capturing pieces of the
     first option with the most captures; otherwise the most advanced (after

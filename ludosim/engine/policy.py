@@ -600,7 +600,7 @@ def option_score(
 def choose_random(lay: np.ndarray, w: np.ndarray, seat: int, k: int, stream: np.ndarray) -> int:
     """Row of the move list a `random` seat plays among its `k >= 1` legal moves.
 
-    `below(k)` among them (RULES.md section 7), or, under forced captures,
+    `below(k)` among them (docs/rules.md section 7), or, under forced captures,
     `below` among the capturing ones when there are any. Only a random
     seat's captures are needed, and only where an opponent stands. A random
     seat never skips a forced capture (only `skipper:Q`, a balanced player,
@@ -754,7 +754,7 @@ def _choose_for(lay, w, seat, face, stream, scoring):
 
 # Inlined into the free turn loop: about 5% faster balanced games on italian than an
 # ordinary call, for about 5 s more on the first compile of a scoring run on free-play
-# rules (benchmarks/README.md, session 5).
+# rules (measured with benchmarks/policy_speed.py).
 @njit(**HOT, inline="always")
 def choose_free_piece(
     lay: np.ndarray, w: np.ndarray, seat: int, face: int, movers: int, stream: np.ndarray

@@ -164,7 +164,7 @@ E_SIZE = 8  # one 64-byte cache line
 MEMO_START = 1 << 10  # entries a search starts with: small enough to stay in the caches
 MEMO_SLOTS = 1 << 15  # entries allocated for a roll_then_move game (2 MiB)
 
-# Slots of the game's results (API.md column order).
+# Slots of the game's results (docs/api.md column order).
 H_FIRST = 0
 H_WINNER = 1
 H_TURNS = 2

@@ -69,7 +69,7 @@ def roll(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
 
 @njit(**HOT)
 def face_bonus(lay: np.ndarray, face: int, entered: bool) -> int:
-    """Bonus rolls a face earns by itself (RULES.md section 2, bonus rolls)."""
+    """Bonus rolls a face earns by itself (docs/rules.md section 2, bonus rolls)."""
     if face == FACE_GLOBE:
         return 1
     if face != 6:

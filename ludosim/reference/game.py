@@ -1,6 +1,6 @@
-"""The readable game loop: roll-off, turns, end of game, results (RULES.md section 2).
+"""The readable game loop: roll-off, turns, end of game, results (docs/rules.md section 2).
 
-Written to be read next to RULES.md and `docs/semantics.md`; the compiled
+Written to be read next to docs/rules.md and `docs/semantics.md`; the compiled
 kernel plays the same games from the same seeds, and the differential tests
 hold the two to that.
 """
@@ -32,7 +32,7 @@ STAT_COLUMNS = ("captures", "captured", "returned", "skipped", "caught")
 
 @dataclass
 class GameResult:
-    """One game: the per-game columns of API.md, the final position and the transcript."""
+    """One game: the per-game columns of docs/api.md, the final position and the transcript."""
 
     game: int
     first: int
@@ -271,7 +271,7 @@ class Game:
         self.end_turn(seat, skips)
 
     def face_bonus(self, face: int | str, entered: bool) -> int:
-        """Bonus rolls a face earns by itself (RULES.md section 2, bonus rolls)."""
+        """Bonus rolls a face earns by itself (docs/rules.md section 2, bonus rolls)."""
         if face == GLOBE:
             return 1
         if face != 6:

@@ -1,4 +1,4 @@
-"""One move: which moves a face allows, and what playing one does (RULES.md sections 3-4).
+"""One move: which moves a face allows, and what playing one does (docs/rules.md sections 3-4).
 
 A move is (piece, face). `legal_moves` lists them by piece index; `play_move`
 applies one to a position and returns what happened. Both read the rules and

@@ -1,7 +1,7 @@
 """Options of a roll or of a Killer roll sequence, and which of them the rules allow.
 
 An *option* is an ordered sequence of (piece, face) steps: one step for a
-single roll, a whole plan for `roll_then_move` (RULES.md section 5). Options
+single roll, a whole plan for `roll_then_move` (docs/rules.md section 5). Options
 are listed in a fixed order (distinct remaining faces from high to low, then
 piece index), because the random policy and the puster both refer to "the
 first" option and the compiled kernel must list them identically.
@@ -106,7 +106,7 @@ def forced(rules: Rules, options: list[Plan]) -> list[Plan]:
 
 
 def pieces_at_risk(options: list[Plan], pos_after: Position, seat: int) -> tuple[int, ...]:
-    """Pieces a caught skipper loses (RULES.md section 5, puster).
+    """Pieces a caught skipper loses (docs/rules.md section 5, puster).
 
     If some option captures two or more pieces, the capturing pieces of the
     first option with the most captures; otherwise the most advanced (after

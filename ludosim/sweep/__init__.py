@@ -4,11 +4,13 @@
     plan(spec)                                             # the cells, nothing played
     result = run_sweep(spec, "runs/seeds")                 # resumable; dask="local" / "tcp://..."
     df = ludosim.results.load("runs/seeds", cells=True)
+    precision_status("runs/seeds")                         # with a precision target: per cell
 
 See docs/sweep.md for the TOML format, the folder layout and the resume rules.
 """
 
 from ludosim.sweep.execute import ChunkTask, SweepResult, compute_chunk, plan, run_sweep
+from ludosim.sweep.precision import PrecisionError, Target, parse_target
 from ludosim.sweep.spec import (
     DEFAULT_CHUNK_SIZE,
     MODES,
@@ -21,20 +23,25 @@ from ludosim.sweep.spec import (
     spec_from_command,
     spec_hash,
 )
+from ludosim.sweep.store import precision_status
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "MODES",
     "Cell",
     "ChunkTask",
+    "PrecisionError",
     "SweepError",
     "SweepResult",
     "SweepSpec",
+    "Target",
     "Variant",
     "cells_frame",
     "compute_chunk",
     "expand",
+    "parse_target",
     "plan",
+    "precision_status",
     "run_sweep",
     "spec_from_command",
     "spec_hash",

@@ -14,14 +14,19 @@ depend on the backend:
 Because game g always draws from stream (seed, g), a chunk [a, b) is exactly
 rows a..b-1 of the whole cell: same seed, same rows, whatever the backend,
 worker count or chunk order.
+
+With a precision target a sweep runs in two stages (Stein's two-stage
+procedure, `ludosim.sweep.precision`): the pilot chunks of every cell, then,
+from the pilot's variance, games pilot..n-1 of each cell. The plan follows
+from the pilot chunk files alone, so a resumed sweep finds the same n.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -33,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from ludosim.errors import LudosimError
 from ludosim.rules import Rules
 from ludosim.sweep import store
+from ludosim.sweep.precision import CellPlan, Target, achieved, plan_cell
 from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame, expand, spec_hash
 
 if TYPE_CHECKING:
@@ -75,6 +81,9 @@ class SweepResult:
     games_computed: int = 0
     seconds: float = 0.0
     moved_aside: Path | None = None
+    # With a precision target: manifest["precision"] (target, and per cell planned
+    # games, achieved half-width, met).
+    precision: dict[str, Any] | None = None
 
     @property
     def complete(self) -> bool:
@@ -97,6 +106,10 @@ class SweepResult:
             text += f" ({self.games_per_s:,.0f} games/s)"
         if self.repaired:
             text += f"; {len(self.repaired)} damaged chunks recomputed"
+        if self.precision is not None:
+            cells = self.precision["cells"].values()
+            met = sum(1 for c in cells if c.get("met"))
+            text += f"; precision {self.precision['target']} met in {met}/{len(cells)} cells"
         if self.moved_aside is not None:
             text += f"; the old folder was moved to {self.moved_aside}"
         return f"{text} -> {self.out}"
@@ -137,9 +150,42 @@ def compute_chunk(task: ChunkTask, threads: int | None = None) -> pd.DataFrame:
     return df
 
 
-def plan(spec: SweepSpec) -> pd.DataFrame:
-    """The `--dry-run` table: one row per cell, with its chunk count; plays nothing."""
-    return cells_frame(expand(spec), spec.chunk_size)
+def plan(spec: SweepSpec, out: str | Path | None = None) -> pd.DataFrame:
+    """The `--dry-run` table: one row per cell, with its chunk count; plays nothing.
+
+    With a precision target the table adds `pilot`, `planned` (games the target
+    needs, from the pilot chunks already in `out`; missing before the pilot has
+    been played) and `plan` (`pilot first`, `from pilot` or `capped at max_games`);
+    `games` and `chunks` are then the planned ones where known, else the pilot's.
+    """
+    import pandas as pd
+
+    cells = expand(spec)
+    target = spec.target()
+    if target is None:
+        return cells_frame(cells, spec.chunk_size)
+    plans: dict[str, CellPlan | None] = dict.fromkeys((c.id for c in cells), None)
+    if out is not None:
+        spec_id = spec_hash(spec, cells)
+        for cell in cells:
+            pilot = store.cell_moments(Path(out), spec.summary_only, spec_id, cell, spec.chunk_size)
+            if pilot is not None:
+                plans[cell.id] = plan_cell(pilot, target, spec.max_games)
+    shown = [_planned(c, plans[c.id]) for c in cells]
+    frame = cells_frame(shown, spec.chunk_size)
+    frame["pilot"] = spec.pilot
+    frame["planned"] = pd.array(
+        [None if p is None else p.planned for p in plans.values()], dtype="Int64"
+    )
+    frame["plan"] = [
+        "pilot first" if p is None else "capped at max_games" if p.capped else "from pilot"
+        for p in plans.values()
+    ]
+    return frame
+
+
+def _planned(cell: Cell, cell_plan: CellPlan | None) -> Cell:
+    return cell if cell_plan is None else dataclasses.replace(cell, games=cell_plan.planned)
 
 
 # ------------------------------------------------------------------- run
@@ -151,7 +197,7 @@ def run_sweep(
     dask: str | Any | None = None,
     workers: int | None = None,
     threads: int | None = None,
-    quiet: bool | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SweepResult:
     """Play every cell of `spec` into the folder `out`, resuming what is already there.
 
@@ -159,9 +205,13 @@ def run_sweep(
     processes; `"tcp://host:port"` uses a running scheduler; a
     `distributed.Client` is used as it is (any cluster built in Python). `threads` is the
     kernel's thread count per chunk (default: all cores of the machine, split
-    between the workers of a LocalCluster). `quiet=None` shows a progress bar
-    only when stdout is a terminal. Ctrl-C stops after the chunk being written;
-    running the same call again resumes.
+    between the workers of a LocalCluster). `progress`, if given, is called as
+    `progress(games_done, games_total)` (over all cells, finished chunks on disk
+    included) at the start and after each chunk is written. Ctrl-C stops after
+    the chunk being written; running the same call again resumes. With
+    `spec.precision` the cells are played in two stages (pilot, then the games
+    the target needs; `progress` counts each stage's games) and
+    `SweepResult.precision` holds what each cell achieved.
     """
     from ludosim import __version__
 
@@ -169,9 +219,122 @@ def run_sweep(
     spec_id = spec_hash(spec, cells)
     folder = store.open_folder(out, spec, cells, spec_id, new=new, version=__version__)
     try:
-        return _run(spec, cells, spec_id, folder, dask, workers, threads, quiet)
+        if spec.precision is None:
+            return _run(spec, cells, spec_id, folder, dask, workers, threads, progress)
+        return _run_to_precision(spec, cells, spec_id, folder, dask, workers, threads, progress)
     finally:
         folder.close()
+
+
+def _run_to_precision(
+    spec: SweepSpec,
+    pilots: list[Cell],
+    spec_id: str,
+    folder: store.Folder,
+    dask: str | Any | None,
+    workers: int | None,
+    threads: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> SweepResult:
+    """Stein's two stages: the pilot chunks, then every cell up to its planned games."""
+    target = spec.target()
+    assert target is not None  # only called with a precision target
+    runs = len(folder.manifest["runs"])
+    try:
+        first = _run(spec, pilots, spec_id, folder, dask, workers, threads, progress)
+    finally:
+        _tag_run(folder, runs, "pilot")
+    plans: dict[str, CellPlan] = {}
+    for cell in pilots:
+        moments = store.cell_moments(folder.root, spec.summary_only, spec_id, cell, spec.chunk_size)
+        if moments is None:  # the pilot run completed, so its chunks are on disk
+            raise SweepError(f"cell {cell.id}: the pilot chunks are missing after the pilot run")
+        plans[cell.id] = plan_cell(moments, target, spec.max_games)
+    cells = [_planned(c, plans[c.id]) for c in pilots]
+    store.record_plan(folder, spec, cells, spec_id)
+    _record_precision(spec, target, cells, plans, spec_id, folder)
+    runs = len(folder.manifest["runs"])
+    try:
+        second = _run(spec, cells, spec_id, folder, dask, workers, threads, progress)
+    finally:
+        _tag_run(folder, runs, "second")
+    _record_precision(spec, target, cells, plans, spec_id, folder)
+    return SweepResult(
+        out=folder.root,
+        cells=cells,
+        chunks_total=second.chunks_total,
+        # The second stage sees the pilot's fresh chunks as done: count them once.
+        chunks_skipped=second.chunks_skipped - first.chunks_computed,
+        chunks_computed=first.chunks_computed + second.chunks_computed,
+        repaired=first.repaired + second.repaired,
+        games_computed=first.games_computed + second.games_computed,
+        seconds=first.seconds + second.seconds,
+        moved_aside=folder.moved_aside,
+        precision=folder.manifest["precision"],
+    )
+
+
+def _tag_run(folder: store.Folder, before: int, stage: str) -> None:
+    """Mark the run entry `_run` added (also an interrupted one) with its stage."""
+    if len(folder.manifest["runs"]) > before:
+        folder.manifest["runs"][-1]["stage"] = stage
+        folder.save_manifest()
+
+
+def _record_precision(
+    spec: SweepSpec,
+    target: Target,
+    cells: Sequence[Cell],
+    plans: dict[str, CellPlan],
+    spec_id: str,
+    folder: store.Folder,
+) -> None:
+    """manifest["precision"]: the target and, per cell, the plan and what the games achieve.
+
+    `games` counts the games of the cell's complete chunks; `half_width` is the
+    interval the report shows, from those games; `met` says the cell played
+    every game the two-stage rule asks for (not cut by `max_games`), so that
+    its estimate +- the target is the procedure's 95% interval.
+    """
+    entries: dict[str, Any] = {}
+    for cell in cells:
+        cell_plan = plans[cell.id]
+        # Only complete chunks count: an interrupted second stage reports what it has.
+        moments = store.cell_moments(
+            folder.root, spec.summary_only, spec_id, cell, spec.chunk_size, partial=True
+        )
+        assert moments is not None  # partial=True always sums what is there
+        estimate, half_width = achieved(moments, target)
+        if target.unit == "pp":
+            estimate -= 100.0 / cell.rules.players  # advantage over a fair 1/n share
+        entries[cell.id] = {
+            "name": cell.name,
+            "pilot": cell_plan.pilot,
+            "pilot_sd": _finite(cell_plan.sd),
+            "required": cell_plan.required,
+            "planned": cell_plan.planned,
+            "capped": cell_plan.capped,
+            "games": moments.games,
+            "estimate": _finite(estimate),
+            "half_width": _finite(half_width),
+            "met": not cell_plan.capped and moments.games == cell_plan.planned,
+        }
+    folder.manifest["precision"] = {
+        "target": str(target),
+        "measure": target.measure,
+        "unit": target.unit,
+        "half_width": target.value,
+        "confidence": 0.95,
+        "pilot": spec.pilot,
+        "max_games": spec.max_games,
+        "cells": entries,
+    }
+    folder.save_manifest()
+
+
+def _finite(value: float) -> float | None:
+    """JSON has no NaN: an undefined value is written as null."""
+    return None if value != value else round(value, 6)
 
 
 def _run(
@@ -182,7 +345,7 @@ def _run(
     dask: str | Any | None,
     workers: int | None,
     threads: int | None,
-    quiet: bool | None,
+    progress: Callable[[int, int], None] | None,
 ) -> SweepResult:
     started = time.perf_counter()
     store.remove_stale_temporaries(folder.root)
@@ -240,15 +403,7 @@ def _run(
     folder.save_manifest()
 
     total_games = sum(c.games for c in cells)
-    todo_games = sum(t.games for t in todo)
-    cells_done = sum(1 for n in left_in_cell.values() if n == 0)
-    progress = _Progress(
-        enabled=_show_progress(quiet),
-        total_games=total_games,
-        done_games=total_games - todo_games,
-        total_cells=len(cells),
-        done_cells=cells_done,
-    )
+    done_games = [total_games - sum(t.games for t in todo)]
     lock = threading.Lock()
     last_save = [time.monotonic()]
 
@@ -270,18 +425,22 @@ def _run(
             result.games_computed += task.games
             run_log["computed"] = result.chunks_computed
             left_in_cell[task.cell] -= 1
+            done_games[0] += task.games
             if time.monotonic() - last_save[0] >= MANIFEST_INTERVAL_S:
                 folder.save_manifest()
                 last_save[0] = time.monotonic()
-        progress.advance(task.games, cell_done=left_in_cell[task.cell] == 0)
+        if progress is not None:
+            progress(done_games[0], total_games)
 
     status = "failed"
     try:
-        with progress:
-            for message in result.repaired:
-                progress.note(message)
-            if todo:  # nothing to do: no cluster to start
-                _write_all(_execute(todo, dask, workers, threads), record)
+        for message in result.repaired:
+            # Logged, so a run without a terminal (a batch job) still leaves a trace.
+            _log.warning(message)
+        if progress is not None:
+            progress(done_games[0], total_games)
+        if todo:  # nothing to do: no cluster to start
+            _write_all(_execute(todo, dask, workers, threads), record)
         status = "complete"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -435,89 +594,3 @@ def _stream_dask(
     finally:
         if in_flight:
             client.cancel(list(in_flight))
-
-
-# --------------------------------------------------------------- progress
-def _show_progress(quiet: bool | None) -> bool:
-    if quiet is not None:
-        return not quiet
-    return sys.stdout.isatty()
-
-
-class _Progress:
-    """A rich progress bar (games, cells done, games/s, ETA), or nothing when quiet."""
-
-    def __init__(
-        self, *, enabled: bool, total_games: int, done_games: int, total_cells: int, done_cells: int
-    ) -> None:
-        self.enabled = enabled
-        self.total_cells = total_cells
-        self.done_cells = done_cells
-        self._bar: Any = None
-        self._task: Any = None
-        self._total = total_games
-        self._done = done_games
-        self.notes: list[str] = []
-
-    def __enter__(self) -> _Progress:
-        if not self.enabled:
-            return self
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            Progress,
-            TaskProgressColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self._bar = Progress(
-            TextColumn("[bold]sweep"),
-            BarColumn(),
-            TaskProgressColumn(),
-            TextColumn("cells {task.fields[cells]}"),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=Console(),
-            refresh_per_second=4,
-        )
-        self._bar.__enter__()
-        self._task = self._bar.add_task(
-            "sweep",
-            total=self._total,
-            completed=self._done,
-            cells=f"{self.done_cells}/{self.total_cells}",
-            rate="",
-        )
-        self._t0 = time.perf_counter()
-        self._games = 0
-        return self
-
-    def advance(self, games: int, *, cell_done: bool) -> None:
-        self.done_cells += int(cell_done)
-        if self._bar is None:
-            return
-        self._games += games
-        rate = self._games / max(time.perf_counter() - self._t0, 1e-9)
-        self._bar.update(
-            self._task,
-            advance=games,
-            cells=f"{self.done_cells}/{self.total_cells}",
-            rate=f"{rate:,.0f} games/s",
-        )
-
-    def note(self, message: str) -> None:
-        self.notes.append(message)
-        # Also to logging, so a quiet run (a batch job) still leaves a trace.
-        _log.warning(message)
-        if self._bar is not None:
-            from rich.markup import escape
-
-            self._bar.console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(*exc)

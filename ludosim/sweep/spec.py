@@ -17,16 +17,25 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import shlex
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ludosim import tomlio
 from ludosim.errors import LudosimError
 from ludosim.options import parse_sets
 from ludosim.policies import resolve_policies
 from ludosim.rules import SEMANTICS_VERSION, TOGGLES, Rules, format_value, parse_value
+from ludosim.sweep.precision import (
+    DEFAULT_MAX_GAMES,
+    DEFAULT_PILOT,
+    MIN_PILOT,
+    Target,
+    parse_target,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -59,7 +68,10 @@ class SweepSpec:
     """Everything that determines the rows of a sweep (the output folder does not).
 
     `set` applies to every starting point; a variant's own `set` wins over it.
-    `vary` maps a toggle (or `policies`) to the values it takes.
+    `vary` maps a toggle (or `policies`) to the values it takes. With
+    `precision` (`"0.25pp"`, `"1turn"`) `games` is not used: every cell plays a
+    pilot of `pilot` games, then as many as the target needs, at most
+    `max_games` (see `ludosim.sweep.precision`).
     """
 
     preset: str | None = None
@@ -72,6 +84,9 @@ class SweepSpec:
     seed: int = 0
     chunk_size: int = DEFAULT_CHUNK_SIZE
     summary_only: bool = False
+    precision: str | None = None
+    pilot: int = DEFAULT_PILOT
+    max_games: int = DEFAULT_MAX_GAMES
     name: str | None = None
     out: str | None = None  # default output folder (TOML only); not part of the identity
 
@@ -101,7 +116,7 @@ class SweepSpec:
         """The spec of a parsed TOML document (or an equivalent dict)."""
         allowed = {
             "name", "preset", "set", "vary", "mode", "variants", "policies", "games",
-            "seed", "chunk_size", "summary_only", "out",
+            "seed", "chunk_size", "summary_only", "out", "precision", "pilot", "max_games",
         }  # fmt: skip
         unknown = sorted(set(data) - allowed)
         if unknown:
@@ -109,10 +124,13 @@ class SweepSpec:
                 f"unknown key {unknown[0]!r}; allowed keys: {', '.join(sorted(allowed))}"
             )
         kwargs: dict[str, Any] = {}
-        for key in ("name", "preset", "mode", "out"):
+        for key in ("name", "preset", "mode", "out", "precision"):
             if key in data:
                 kwargs[key] = _text(key, data[key])
-        for key in ("games", "seed", "chunk_size"):
+        _check_precision_keys(
+            data.get("precision"), "games" in data, [k for k in ("pilot", "max_games") if k in data]
+        )
+        for key in ("games", "seed", "chunk_size", "pilot", "max_games"):
             if key in data:
                 kwargs[key] = _int(key, data[key])
         if "summary_only" in data:
@@ -149,6 +167,9 @@ class SweepSpec:
         seed: int = 0,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         summary_only: bool = False,
+        precision: str | None = None,
+        pilot: int = DEFAULT_PILOT,
+        max_games: int = DEFAULT_MAX_GAMES,
     ) -> SweepSpec:
         """The spec of command-line options.
 
@@ -189,6 +210,9 @@ class SweepSpec:
             seed=seed,
             chunk_size=chunk_size,
             summary_only=summary_only,
+            precision=precision,
+            pilot=pilot,
+            max_games=max_games,
         )
         spec.validate()
         return spec
@@ -200,15 +224,26 @@ class SweepSpec:
         seed: int | None = None,
         chunk_size: int | None = None,
         summary_only: bool | None = None,
+        precision: str | None = None,
+        pilot: int | None = None,
+        max_games: int | None = None,
     ) -> SweepSpec:
-        """A copy with the run-size fields that the command line may override in a file."""
+        """A copy with the run-size fields that the command line may override in a file.
+
+        `games` replaces a file's `precision` (a fixed size instead of a target)
+        and `precision` replaces its `games`; giving both is an error.
+        """
+        _check_precision_keys(precision, games is not None, ())
         changes = {
             k: v
             for k, v in dict(
-                games=games, seed=seed, chunk_size=chunk_size, summary_only=summary_only
+                games=games, seed=seed, chunk_size=chunk_size, summary_only=summary_only,
+                precision=precision, pilot=pilot, max_games=max_games,
             ).items()
             if v is not None
-        }
+        }  # fmt: skip
+        if games is not None:
+            changes["precision"] = None
         spec = _replace(self, **changes)
         spec.validate()
         return spec
@@ -226,6 +261,17 @@ class SweepSpec:
             raise SweepError(f"seed={self.seed} must be in 0..2**64-1")
         if self.chunk_size < 1:
             raise SweepError(f"chunk_size={self.chunk_size} must be at least 1")
+        if self.precision is not None:
+            self.target()  # raises on a malformed target
+            if self.pilot < MIN_PILOT:
+                raise SweepError(
+                    f"pilot={self.pilot} must be at least {MIN_PILOT} games: the pilot "
+                    "estimates the variance that sets each cell's size"
+                )
+            if self.max_games < self.pilot:
+                raise SweepError(
+                    f"max_games={self.max_games} must be at least the pilot ({self.pilot})"
+                )
         # Each `set` value is checked on its own, even where `vary` overrides it in every cell.
         _check_changes("set", self.set)
         for key, values in self.vary.items():
@@ -256,10 +302,19 @@ class SweepSpec:
         if not self.variants and self.preset is None:
             raise SweepError("the sweep names no preset; give `preset` (--preset) or variants")
 
+    def target(self) -> Target | None:
+        """The parsed precision target, or None for a fixed number of games."""
+        if self.precision is None:
+            return None
+        try:
+            return parse_target(self.precision)
+        except LudosimError as exc:
+            raise SweepError(str(exc)) from None
+
     # ----------------------------------------------------------------- output
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict (written into manifest.json)."""
-        return {
+        data = {
             "name": self.name,
             "preset": self.preset,
             "set": {k: _jsonable(v) for k, v in self.set.items()},
@@ -282,6 +337,15 @@ class SweepSpec:
             "chunk_size": self.chunk_size,
             "summary_only": self.summary_only,
         }
+        target = self.target()
+        if target is not None:
+            # Only with a target, so manifests of fixed-size sweeps keep their keys.
+            data.update(precision=str(target), pilot=self.pilot, max_games=self.max_games)
+        return data
+
+    def to_toml(self) -> str:
+        """The spec as a sweep file: `SweepSpec.from_toml` reads back the same cells."""
+        return spec_toml(self.to_dict())
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -297,10 +361,16 @@ class Cell:
     games: int
     seed: int
     changes: Mapping[str, Any]  # the varied values of this cell (toggles and policies)
+    # Games of the precision pilot (0 without a target): chunks start again at the
+    # pilot's end, so the pilot's chunks stay valid whatever the second stage adds.
+    pilot: int = 0
 
     def chunks(self, chunk_size: int) -> list[tuple[int, int]]:
-        """[start, stop) game ranges of this cell's chunks."""
-        return [(a, min(a + chunk_size, self.games)) for a in range(0, self.games, chunk_size)]
+        """[start, stop) game ranges of this cell's chunks (the pilot's first)."""
+        first = min(self.pilot, self.games)
+        return [(a, min(a + chunk_size, first)) for a in range(0, first, chunk_size)] + [
+            (a, min(a + chunk_size, self.games)) for a in range(first, self.games, chunk_size)
+        ]
 
 
 # ------------------------------------------------------------------ expansion
@@ -324,6 +394,9 @@ def expand(spec: SweepSpec) -> list[Cell]:
                 current = base_policies if key == POLICIES_KEY else getattr(base_rules, key)
                 plans.extend((start, {key: v}) for v in values if v != current)
     width = max(3, len(str(len(plans) - 1)))
+    # With a precision target the cells start as their pilots; the second stage
+    # (ludosim.sweep.execute) sets each cell's games from its pilot.
+    pilot = spec.pilot if spec.precision is not None else 0
     cells = []
     for index, (start, combo) in enumerate(plans):
         cell_id = f"c{index:0{width}d}"
@@ -337,9 +410,10 @@ def expand(spec: SweepSpec) -> list[Cell]:
                 preset=start.preset or spec.preset or "",
                 rules=rules,
                 policies=policies,
-                games=spec.games,
+                games=pilot or spec.games,
                 seed=spec.seed,
                 changes=combo,
+                pilot=pilot,
             )
         )
     return cells
@@ -359,14 +433,18 @@ def spec_from_command(
     chunk_size: int | None = None,
     summary_only: bool | None = None,
     out: str | Path | None = None,
+    precision: str | None = None,
+    pilot: int | None = None,
+    max_games: int | None = None,
 ) -> tuple[SweepSpec, Path]:
     """The spec and output folder of a `ludosim sweep` command line.
 
     Either a sweep file, or `--preset`/`--variant` with `--set`/`--vary`: the
     grid is described in one place. With a file, `--games`, `--seed`,
     `--chunk-size` and `--summary-only` override its values (a quick small run
-    of a big analysis). The folder is `--out`, else the file's `out`, else
-    `runs/<file name>`.
+    of a big analysis), and so do `--precision` (instead of the file's games),
+    `--pilot` and `--max-games`. The folder is `--out`, else the file's `out`,
+    else `runs/<file name>`.
     """
     if spec_file is not None:
         grid_options = [
@@ -383,8 +461,15 @@ def spec_from_command(
                 "describe the grid in the file, or on the command line without a file"
             )
         spec = SweepSpec.from_toml(spec_file).with_overrides(
-            games=games, seed=seed, chunk_size=chunk_size, summary_only=summary_only
-        )
+            games=games, seed=seed, chunk_size=chunk_size, summary_only=summary_only,
+            precision=precision, pilot=pilot, max_games=max_games,
+        )  # fmt: skip
+        if spec.precision is None:
+            _check_precision_keys(
+                None,
+                False,
+                [f for f, v in (("pilot", pilot), ("max_games", max_games)) if v is not None],
+            )
         folder = out or spec.out or Path("runs") / Path(spec_file).stem
         return spec, Path(folder)
     if out is None:
@@ -392,6 +477,11 @@ def spec_from_command(
     if seed is None:
         # Results must be reproducible: no hidden default seed on the command line.
         raise SweepError("--seed is required; e.g. --seed 1")
+    _check_precision_keys(
+        precision,
+        games is not None,
+        [f for f, v in (("pilot", pilot), ("max_games", max_games)) if v is not None],
+    )
     spec = SweepSpec.from_options(
         preset=preset,
         sets=sets,
@@ -403,6 +493,9 @@ def spec_from_command(
         seed=seed,
         chunk_size=DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size,
         summary_only=bool(summary_only),
+        precision=precision,
+        pilot=DEFAULT_PILOT if pilot is None else pilot,
+        max_games=DEFAULT_MAX_GAMES if max_games is None else max_games,
     )
     return spec, Path(out)
 
@@ -422,6 +515,10 @@ def spec_hash(spec: SweepSpec, cells: Sequence[Cell] | None = None) -> str:
         "summary_only": spec.summary_only,
         "cells": [[c.id, c.name, c.rules.hash(), list(c.policies), c.games, c.seed] for c in cells],
     }
+    target = spec.target()
+    if target is not None:
+        # Fixed-size sweeps keep the payload (and the hash) they always had.
+        payload["precision"] = [str(target), spec.pilot, spec.max_games]
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -477,7 +574,102 @@ def format_policies(policies: str | Sequence[str]) -> str:
     return policies[0] if len(set(policies)) == 1 else ",".join(policies)
 
 
+# ------------------------------------------------------------------ rendering
+def spec_toml(spec: Mapping[str, Any]) -> str:
+    """A spec dict (`SweepSpec.to_dict`, a manifest's `spec`) as sweep-file text.
+
+    Unset values and empty tables are left out; variants become `[variants.NAME]`
+    tables. `ludosim sweep FILE` plays the same cells.
+    """
+    data: dict[str, Any] = {}
+    for key, item in spec.items():
+        if key == "variants":
+            data[key] = {
+                str(v["name"]): {
+                    k: x for k, x in v.items() if k != "name" and x is not None and x != {}
+                }
+                for v in item or []
+            }
+        elif item is not None and item != {}:
+            data[key] = item
+    if data.get("precision") is not None:
+        # A target replaces the fixed size: a sweep file may not give both.
+        data.pop("games", None)
+    if not data.get("variants"):
+        data.pop("variants", None)
+    return tomlio.dumps(data)
+
+
+def spec_command(spec: Mapping[str, Any], out: str | Path) -> str | None:
+    """The `ludosim sweep` command line of a spec dict, or None if options cannot say it.
+
+    Variants with their own `set` or policies exist only in sweep files (`spec_toml`).
+    """
+    words = ["ludosim", "sweep"]
+    if spec.get("preset"):
+        words += ["--preset", str(spec["preset"])]
+    for variant in spec.get("variants") or []:
+        if variant.get("set") or variant.get("policies"):
+            return None
+        words += ["--variant", f"{variant['name']}={variant.get('preset') or spec['preset']}"]
+    for key, value in (spec.get("set") or {}).items():
+        words += ["--set", f"{key}={_option_text(value)}"]
+    for key, values in (spec.get("vary") or {}).items():
+        words += ["--vary", f"{key}=" + ",".join(_vary_text(v) for v in values)]
+    if spec.get("mode", "grid") != "grid":
+        words += ["--mode", str(spec["mode"])]
+    policies = spec.get("policies", "random")
+    if policies != "random":
+        words += ["--policy", _option_text(policies)]
+    if spec.get("precision") is not None:
+        words += ["--precision", str(spec["precision"])]
+        if spec.get("pilot", DEFAULT_PILOT) != DEFAULT_PILOT:
+            words += ["--pilot", str(spec["pilot"])]
+        if spec.get("max_games", DEFAULT_MAX_GAMES) != DEFAULT_MAX_GAMES:
+            words += ["--max-games", str(spec["max_games"])]
+    else:
+        words += ["--games", str(spec["games"])]
+    words += ["--seed", str(spec["seed"])]
+    if spec.get("chunk_size", DEFAULT_CHUNK_SIZE) != DEFAULT_CHUNK_SIZE:
+        words += ["--chunk-size", str(spec["chunk_size"])]
+    if spec.get("summary_only"):
+        words.append("--summary-only")
+    words += ["--out", str(out)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _option_text(value: Any) -> str:
+    """A value as `--set`/`--policy` text: lists with commas, booleans lower case."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_option_text(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _vary_text(value: Any) -> str:
+    # A value with commas of its own is bracketed, as `--vary` reads it.
+    text = _option_text(value)
+    return f"[{text}]" if isinstance(value, (list, tuple)) else text
+
+
 # -------------------------------------------------------------------- helpers
+def _check_precision_keys(precision: Any, games: bool, sizing: Sequence[str]) -> None:
+    """`games` and `precision` exclude each other; `pilot`/`max_games` need a target."""
+    if precision is not None and games:
+        raise SweepError(
+            "precision and games are exclusive: with a precision target each cell plays "
+            "as many games as the target needs (at most max_games); give one of them"
+        )
+    if precision is None and sizing:
+        raise SweepError(
+            f'{sizing[0]} applies only with a precision target (precision = "0.25pp" '
+            "in a sweep file, --precision 0.25pp on the command line); add one or remove it"
+        )
+
+
 def _build(
     spec: SweepSpec, start: Variant, combo: Mapping[str, Any], *, where: str
 ) -> tuple[Rules, tuple[str, ...]]:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ludosim.rules import SEMANTICS_VERSION
+from ludosim.sweep.precision import Moments
 from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame
 
 if TYPE_CHECKING:
@@ -327,6 +328,130 @@ def remove_stale_temporaries(root: Path) -> list[Path]:
             tmp.unlink()
             removed.append(tmp)
     return removed
+
+
+# ------------------------------------------------------------------ precision
+def chunk_moments(path: Path, summary_only: bool) -> Moments:
+    """The totals a precision plan needs, read from one chunk file (three columns)."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    if summary_only:
+        columns = ["games", "no_winner", "position0_wins", "turns_sum", "turns_sumsq"]
+        row = pq.read_table(path, columns=columns).to_pydict()
+        games = int(sum(row["games"]))
+        return Moments(
+            games=games,
+            finished=games - int(sum(row["no_winner"])),
+            first_wins=int(sum(row["position0_wins"])),
+            turns_sum=int(sum(row["turns_sum"])),
+            turns_sumsq=int(sum(row["turns_sumsq"])),
+        )
+    table = pq.read_table(path, columns=["winner", "first", "turns"])
+    winner = table["winner"].to_numpy()
+    turns = table["turns"].to_numpy().astype(np.int64)
+    return Moments(
+        games=len(winner),
+        finished=int((winner >= 0).sum()),
+        # Position (winner - first) mod n is 0 exactly when the first player won.
+        first_wins=int((winner == table["first"].to_numpy()).sum()),
+        turns_sum=int(turns.sum()),
+        turns_sumsq=int((turns * turns).sum()),
+    )
+
+
+def cell_moments(
+    root: Path,
+    summary_only: bool,
+    spec_id: str,
+    cell: Cell,
+    chunk_size: int,
+    *,
+    partial: bool = False,
+) -> Moments | None:
+    """Totals of a cell's chunks in `root`; None when one is not whole (unless `partial`).
+
+    Each chunk is checked from its footer like on resume, so only chunks of this
+    sweep count. With `partial` the complete chunks are summed and the rest skipped.
+    """
+    total = Moments()
+    for start, stop in cell.chunks(chunk_size):
+        path = partition_dir(root, summary_only, cell.id) / chunk_name(start)
+        rows = 1 if summary_only else stop - start
+        if check_chunk(path, spec_id, cell.id, start, stop, rows) is None:
+            total = total + chunk_moments(path, summary_only)
+        elif not partial:
+            return None
+    return total
+
+
+def record_plan(folder: Folder, spec: SweepSpec, cells: Sequence[Cell], spec_id: str) -> None:
+    """Write the planned games of each cell (after the pilot) into manifest and cells.parquet.
+
+    Adds the second stage's chunks as pending (keeping the states of chunks the
+    manifest already knows) and updates each cell's `games`.
+    """
+    for cell in cells:
+        known = folder.manifest["chunks"].get(cell.id, {})
+        folder.manifest["chunks"][cell.id] = {
+            str(a): known.get(str(a), {"stop": b, "state": "pending", "computed": 0})
+            for a, b in cell.chunks(spec.chunk_size)
+        }
+    games = {c.id: c.games for c in cells}
+    for entry in folder.manifest["cells"]:
+        entry["games"] = games[entry["id"]]
+    folder.manifest["complete"] = all(
+        state.get("state") == "done"
+        for chunks in folder.manifest["chunks"].values()
+        for state in chunks.values()
+    )
+    _write_cells(folder.root, cells, spec, spec_id)
+    folder.save_manifest()
+
+
+PRECISION_COLUMNS = (
+    "cell", "name", "target", "pilot", "planned", "games", "estimate", "half_width",
+    "capped", "met",
+)  # fmt: skip
+
+
+def precision_status(path: str | Path) -> pd.DataFrame:
+    """Per cell of a sweep with a precision target: the target and what its games achieve.
+
+    Columns: cell, name, target (e.g. `0.25pp`), pilot, planned (games the
+    two-stage rule asks for, at most max_games), games (played), estimate (the
+    first-player advantage in pp, or the mean turns), half_width (of its 95%
+    interval, in the target's unit, from the games played), capped (the target
+    needs more than max_games) and met (every planned game played and not
+    capped). Empty (with these columns) for a sweep without a target, or one
+    whose pilots are not finished yet; `SweepError` for a folder that is not a sweep.
+    """
+    import pandas as pd
+
+    root = Path(path).expanduser()
+    manifest = _read_manifest_or_none(root)
+    if manifest is None:
+        raise SweepError(f"{root} is not a sweep folder (no readable {MANIFEST})")
+    section = manifest.get("precision")
+    if not section:
+        return pd.DataFrame(columns=list(PRECISION_COLUMNS))
+    rows = [
+        {
+            "cell": cell,
+            "name": entry["name"],
+            "target": section["target"],
+            "pilot": entry["pilot"],
+            "planned": entry["planned"],
+            "games": entry["games"],
+            "estimate": entry["estimate"],
+            "half_width": entry["half_width"],
+            "capped": entry["capped"],
+            "met": entry["met"],
+        }
+        for cell, entry in section["cells"].items()
+    ]
+    frame = pd.DataFrame(rows, columns=list(PRECISION_COLUMNS))
+    return frame.astype({"estimate": float, "half_width": float})  # null -> NaN
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

@@ -1,0 +1,135 @@
+"""Compare the kernel of two git revisions: games/s per preset and first-compile time.
+
+    .venv/bin/python benchmarks/compare_trees.py --base HEAD~5 --games 200000 --repeat 3
+
+The base revision is checked out into a temporary git worktree. Both trees are
+timed in the same run, alternating (base, head, base, head, ...), each timing in
+a fresh process on one thread, so that drift of a shared machine's speed hits
+both alike; the table reports the median games/s of each tree and the ratio
+head / base per preset. The first-compile time is the wall time of the first
+`simulate` call of a process whose numba cache folder is new and empty.
+Both trees must play the same games for a ratio to mean anything: the run
+checks that both produce the same totals (mean turns) on every preset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Runs in a child process with PYTHONPATH set to one tree. Prints one JSON line.
+TIMING = """
+import json, sys, time
+import ludosim
+from ludosim.simulate import simulate
+preset, games, warm = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "warm"
+rules = ludosim.Rules.preset(preset)
+start = time.perf_counter()
+simulate(rules, games=200, seed=0, threads=1, summary=True)
+first = time.perf_counter() - start
+if warm:
+    start = time.perf_counter()
+    summary = simulate(rules, games=games, seed=1, threads=1, summary=True)
+    elapsed = time.perf_counter() - start
+    turns = float(summary.mean("turns"))
+else:
+    elapsed, turns = float("nan"), float("nan")
+print(json.dumps({"first": first, "seconds": elapsed, "turns": turns}))
+"""
+
+
+def _run(tree: Path, preset: str, games: int, warm: bool, cache: str | None) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    out = subprocess.run(
+        [sys.executable, "-c", TIMING, preset, str(games), "warm" if warm else "cold"],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _presets(tree: Path) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    code = "import ludosim; print(' '.join(ludosim.presets()))"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    return out.stdout.split()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True, help="git revision to compare against")
+    parser.add_argument("--games", type=int, default=200_000, help="games per timing")
+    parser.add_argument("--repeat", type=int, default=3, help="timings per tree and preset")
+    parser.add_argument("--preset", action="append", help="preset to time (default: all)")
+    parser.add_argument("--no-compile", action="store_true", help="skip first-compile times")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="ludosim-base-") as tmp:
+        base = Path(tmp) / "tree"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", "--quiet", str(base), args.base],
+            cwd=ROOT,
+            check=True,
+        )
+        try:
+            trees = {"base": base, "head": ROOT}
+            presets = args.preset or _presets(ROOT)
+            rows = []
+            for preset in presets:
+                speed: dict[str, list[float]] = {"base": [], "head": []}
+                turns: dict[str, float] = {}
+                for _ in range(args.repeat):
+                    for name, tree in trees.items():
+                        result = _run(tree, preset, args.games, warm=True, cache=None)
+                        speed[name].append(args.games / result["seconds"])
+                        turns[name] = result["turns"]
+                compile_s = {}
+                if not args.no_compile:
+                    for name, tree in trees.items():
+                        with tempfile.TemporaryDirectory(prefix="ludosim-cache-") as cache:
+                            compile_s[name] = _run(tree, preset, 0, False, cache)["first"]
+                base_gps = statistics.median(speed["base"])
+                head_gps = statistics.median(speed["head"])
+                rows.append(
+                    (
+                        preset,
+                        base_gps,
+                        head_gps,
+                        head_gps / base_gps,
+                        compile_s.get("base", float("nan")),
+                        compile_s.get("head", float("nan")),
+                        turns["base"] == turns["head"],
+                    )
+                )
+                print(f"{preset}: done", file=sys.stderr)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
+
+    print(
+        f"base {args.base}, head working tree; {args.games:,} games per timing, "
+        f"median of {args.repeat}, one thread"
+    )
+    print(
+        "| preset | base games/s | head games/s | head/base | base first compile s "
+        "| head first compile s | same games |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for preset, b, h, ratio, cb, ch, same in rows:
+        print(f"| {preset} | {b:,.0f} | {h:,.0f} | {ratio:.3f} | {cb:.1f} | {ch:.1f} | {same} |")
+
+
+if __name__ == "__main__":
+    main()

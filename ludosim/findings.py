@@ -1,0 +1,524 @@
+"""Findings: what a results table says, in sentences a reader can quote.
+
+`findings(df, cells)` turns the analysis tables of `ludosim.analysis` into a list of
+`Finding`s, one per question the results can answer: how long games last, whether the
+first player is favoured (per cell, against zero and against the other cells), what
+skipping a forced capture costs and where it stops paying, how policies rank in a
+tournament, which toggle moves the game most, and which interaction stands out in a
+factorial design. Each sentence gives the estimate, its 95% interval and the games
+behind it; one whose interval cannot decide the question says so, with about how many
+games per cell would (`Finding.games_needed`, from `ludosim.stats.games_needed`).
+
+When several tests answer one question (every cell against zero, every pair of cells,
+every one-toggle change, every interaction) the decision is Holm's step-down
+correction over those tests (`ludosim.stats.holm`), and the sentence names it; the
+intervals printed are the plain 95% ones. The games needed are then sized with the
+Bonferroni quantile for that many tests, a slight overestimate for Holm.
+
+Numbers are written as the tables hold them, rounded to what their interval
+supports: one decimal for a half-width between 1 and 10 (turns, percentage points),
+one more for each factor of ten narrower; detection probabilities to two decimals.
+Toggle values are in the spelling `--set` accepts (`ludosim.rules.format_value`; an
+empty set is `none`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ludosim import analysis
+from ludosim.analysis import value_text
+from ludosim.stats import games_needed, holm, interval_p, z_for, zero_crossing
+
+TOPICS = ("length", "first_player", "skip_cost", "policies", "toggles", "interactions")
+ALPHA = 0.05  # family-wise error rate of every decision
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One quotable statement about a results table.
+
+    topic: one of `TOPICS`. text: one or two plain-text sentences with the estimate,
+    its 95% interval and the games behind it. resolved: False when the interval is too
+    wide to decide the question at this size. games_needed: when not resolved, about
+    how many games per cell would decide it (None when no size would, e.g. a zero
+    estimate, or when it cannot be estimated).
+    """
+
+    topic: str
+    text: str
+    resolved: bool
+    games_needed: int | None = None
+
+
+def findings(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
+    """Every finding the per-game rows `df` (with `cell`) and their `cells` table support.
+
+    `df` and `cells` are what `ludosim.results.load(path, cells=True)` and
+    `ludosim.results.load_cells(path)` return (a report's `_Results.df` and `.cells`).
+    Topics without what they need (no skipper, no rotated policies, no base cell, no
+    factorial design, a column missing) give no findings; the order is `TOPICS`.
+    """
+    if df.empty or "winner" not in df.columns:
+        return []
+    if "cell" not in df.columns:
+        df = df.assign(cell="all")
+    design = _design(df, cells)  # shared by the toggles' main effects and the interactions
+    topics: list[Callable[[], list[Finding]]] = [
+        lambda: _length(df, cells),
+        lambda: _first_player(df, cells),
+        lambda: _skip_cost(df, cells),
+        lambda: _policies(df, cells),
+        lambda: _toggles(df, cells, design),
+        lambda: _interactions(df, design),
+    ]
+    out: list[Finding] = []
+    for topic in topics:
+        try:
+            out.extend(topic())
+        except analysis.AnalysisError:
+            continue  # the table lacks what this topic needs (the error names it): no finding
+    return out
+
+
+# ------------------------------------------------------------------ wording
+def _num(x: float, digits: int = 1, sign: bool = False) -> str:
+    """A rounded number, with its sign when asked; `n/a` for NaN (too few games)."""
+    if x is None or not math.isfinite(float(x)):
+        return "n/a"
+    return f"{float(x):{'+' if sign else ''}.{digits}f}"
+
+
+def _digits(low: float, high: float) -> int:
+    """Decimals that show an interval of this width: one for a half-width of 1 to 10,
+    one more per factor of ten below (a million games narrow intervals to hundredths)."""
+    half = (float(high) - float(low)) / 2.0
+    if not math.isfinite(half) or half <= 0:
+        return 1
+    return min(4, max(1, 1 - math.floor(math.log10(half))))
+
+
+def _pct(p: float, digits: int = 1) -> str:
+    return f"{_num(100.0 * p, digits)}%"
+
+
+def _ci(low: float, high: float, digits: int = 1, sign: bool = False, unit: str = "") -> str:
+    return f"95% CI {_num(low, digits, sign)} to {_num(high, digits, sign)}{unit}"
+
+
+def _games(n: int) -> str:
+    return f"{int(n):,} game{'s' if int(n) != 1 else ''}"
+
+
+def _about(n: int | None) -> int | None:
+    """Round up to two significant figures: `about N games` is no more precise than that."""
+    if n is None:
+        return None
+    step = 10 ** max(0, len(str(int(n))) - 2)
+    return int(math.ceil(n / step) * step)
+
+
+def _unresolved(n: int | None) -> str:
+    if n is None:
+        return "not resolved at this size"
+    return f"not resolved at this size: needs about {n:,} games per cell"
+
+
+def _labeller(cells: pd.DataFrame) -> Callable[[str], str]:
+    names = analysis.describe_cells(cells) if "cell" in cells.columns else {}
+
+    def label(cell: Any) -> str:
+        name = names.get(str(cell), str(cell))
+        return str(cell) if name == str(cell) else f"{cell} ({name})"
+
+    return label
+
+
+def _decide(
+    p_holm: float, estimate: float, low: float, high: float, games: int, tests: int
+) -> tuple[bool, int | None]:
+    """(resolved, games per cell needed) for a test decided by Holm over `tests` tests."""
+    if p_holm < ALPHA:
+        return True, None
+    z = z_for(ALPHA / max(tests, 1))
+    return False, _about(games_needed(games, estimate, low, high, z_needed=z))
+
+
+def _holm_of(estimates: pd.Series, lows: pd.Series, highs: pd.Series) -> list[float]:
+    """Holm-adjusted p-values of "zero" for estimates with normal 95% intervals."""
+    return holm([interval_p(*t) for t in zip(estimates, lows, highs, strict=True)])
+
+
+def _verdict(
+    low: float, high: float, resolved: bool, needed: int | None, tests: int, what: str
+) -> str:
+    """Whether the 95% interval excludes zero and, with several tests, whether Holm agrees."""
+    excludes = low > 0 or high < 0
+    interval = f"its 95% interval {'excludes' if excludes else 'includes'} zero"
+    if tests <= 1:
+        return interval if resolved else f"{interval}: {_unresolved(needed)}"
+    holm_text = f"Holm's correction over the {tests} {what}"
+    if resolved:
+        return f"{interval}, also after {holm_text}"
+    if excludes:
+        return f"{interval}, but not after {holm_text}: {_unresolved(needed)}"
+    return f"{interval}: {_unresolved(needed)} (sized for {holm_text})"
+
+
+# ------------------------------------------------------------------ length
+def _length(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
+    """Mean and median game length of every cell, with their intervals."""
+    label = _labeller(cells)
+    table = analysis.game_length(df, by="cell")
+    out = []
+    for row in table[table["measure"] == "turns"].itertuples(index=False):
+        truncated = (
+            f", {row.truncated:,} of them stopped at max_turns (their length a lower bound)"
+            if row.truncated
+            else ""
+        )
+        median = f"median {_num(row.median, 0)}"
+        if math.isfinite(row.median_ci_low):
+            median += f" ({_ci(row.median_ci_low, row.median_ci_high, 0)})"
+        d = _digits(row.mean_ci_low, row.mean_ci_high)
+        text = (
+            f"{label(row.cell)}: games last {_num(row.mean, d)} turns on average "
+            f"({_ci(row.mean_ci_low, row.mean_ci_high, d)}), {median}; "
+            f"{_games(row.games)}{truncated}."
+        )
+        out.append(Finding("length", text, True))
+    return out
+
+
+# ------------------------------------------------------------ first player
+def _first_player(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
+    """Per cell: the first player's advantage against zero; across cells: the pairs."""
+    if "first" not in df.columns:
+        return []
+    label = _labeller(cells)
+    tests = analysis.first_player_tests(df, by="cell")
+    tests = tests[tests["games"] > 0]
+    m = len(tests)
+    pairs = analysis.first_player_differences(df) if m > 1 else pd.DataFrame()
+    out = []
+    for row in tests.itertuples(index=False):
+        resolved, needed = _decide(
+            row.p_holm, row.advantage_pp, row.advantage_ci_low, row.advantage_ci_high,
+            row.games, m,
+        )  # fmt: skip
+        decision = _verdict(
+            row.advantage_ci_low, row.advantage_ci_high, resolved, needed, m, "cells' tests"
+        )
+        decision = decision[0].upper() + decision[1:]
+        if m > 1:
+            decision += f"; Holm-adjusted p = {row.p_holm:.2g}"
+        if m > 1:
+            mine = pairs[(pairs["cell"] == row.cell) | (pairs["other"] == row.cell)]
+            differs = int((mine["p_holm"] < ALPHA).sum())
+            decision += (
+                f". It differs from {differs} of the other {m - 1} cells "
+                f"(Holm over the {len(pairs)} pairs of cells)"
+            )
+        d = _digits(row.advantage_ci_low, row.advantage_ci_high)
+        text = (
+            f"{label(row.cell)}: the first player wins {_pct(row.win_rate, d)} of "
+            f"{_games(row.games)} with a finisher "
+            f"({_ci(100 * row.ci_low, 100 * row.ci_high, d)}%; fair share {_pct(row.fair, d)}), "
+            f"an advantage of {_num(row.advantage_pp, d, sign=True)} pp "
+            f"({_ci(row.advantage_ci_low, row.advantage_ci_high, d, sign=True)}). {decision}."
+        )
+        out.append(Finding("first_player", text, resolved, needed))
+    if m > 1:
+        out.append(_family(tests, pairs, label))
+    return out
+
+
+def _family(tests: pd.DataFrame, pairs: pd.DataFrame, label: Callable[[str], str]) -> Finding:
+    """Across cells: how many favour the first player, and the pair that differs most."""
+    m, p = len(tests), len(pairs)
+    nonzero = tests[tests["p_holm"] < ALPHA]
+    listed = ", ".join(label(c) for c in nonzero["cell"]) if len(nonzero) else "none"
+    top = pairs.loc[pairs["diff_pp"].abs().idxmax()]
+    resolved, needed = _decide(
+        top["p_holm"], top["diff_pp"], top["ci_low"], top["ci_high"], int(top["games"]), p
+    )
+    paired = "paired by game" if top["method"] == "paired" else "independent samples"
+    d = _digits(top["ci_low"], top["ci_high"])
+    verdict = _verdict(top["ci_low"], top["ci_high"], resolved, needed, p, "pairs of cells")
+    text = (
+        f"With Holm's correction over the {m} cells' tests (5% family-wise), the first "
+        f"player's advantage differs from zero in {len(nonzero)} of {m} cells: {listed}. "
+        f"It differs most between {label(top['cell'])} and {label(top['other'])}: "
+        f"{_num(top['diff_pp'], d, sign=True)} pp "
+        f"({_ci(top['ci_low'], top['ci_high'], d, sign=True)}; "
+        f"{_games(int(top['games']))}, {paired}); {verdict}."
+    )
+    return Finding("first_player", text, resolved, needed)
+
+
+# --------------------------------------------------------------- skip cost
+def _skip_cost(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
+    """Per skipping seat and detection probability: the win-rate change, and break-even."""
+    out = []
+    for seat in analysis.skipper_seats(df):
+        try:
+            curve = analysis.skip_cost(df, seat, cells=cells)
+        except analysis.AnalysisError:
+            continue  # no baseline policy for that seat: nothing to compare with
+        for row in curve.itertuples(index=False):
+            diff, low, high = 100 * row.diff, 100 * row.diff_ci_low, 100 * row.diff_ci_high
+            resolved = bool(low > 0 or high < 0)
+            needed = None if resolved else _about(games_needed(row.games, diff, low, high))
+            if resolved:
+                verdict = "skipping pays" if diff > 0 else "skipping costs"
+            else:
+                verdict = _unresolved(needed)
+            paired = "paired by game" if row.method == "paired" else "independent samples"
+            d = _digits(low, high)
+            text = (
+                f"At detect_skip = {value_text(row.detect_skip, 'detect_skip')}, "
+                f"seat {seat} playing "
+                f"{row.policy} wins {_pct(row.win_rate, d)} of {_games(row.games)} against "
+                f"{_pct(row.win_rate_base, d)} when it plays {row.baseline}: "
+                f"{_num(diff, d, sign=True)} pp ({_ci(low, high, d, sign=True)}, {paired}); "
+                f"{verdict}."
+            )
+            out.append(Finding("skip_cost", text, resolved, needed))
+        if len(curve) >= 2 and math.isfinite(curve["break_even"].iloc[0]):
+            out.append(_break_even(curve, seat))
+    return out
+
+
+def _break_even(curve: pd.DataFrame, seat: int) -> Finding:
+    """Where the change reaches zero, with the band where its 95% interval does."""
+    x = curve["detect_skip"].to_numpy(float)
+    at = float(curve["break_even"].iloc[0])
+    early = zero_crossing(x, curve["diff_ci_low"].to_numpy(float))
+    late = zero_crossing(x, curve["diff_ci_high"].to_numpy(float))
+    lowest, highest = float(x.min()), float(x.max())
+    low_text = _num(early, 2) if math.isfinite(early) else f"at or below {_num(lowest, 2)}"
+    high_text = _num(late, 2) if math.isfinite(late) else f"above {_num(highest, 2)}"
+    resolved = math.isfinite(early) and math.isfinite(late)
+    text = (
+        f"Skipping by seat {seat} ({curve['policy'].iloc[0]}) stops paying at a detection "
+        f"probability of about {_num(at, 2)} (linear interpolation between the "
+        f"{len(curve)} values swept; the 95% interval of the change crosses zero between "
+        f"{low_text} and {high_text}; {_games(int(curve['games'].min()))} per value)"
+        + ("." if resolved else "; not resolved at this size: more games or values needed.")
+    )
+    return Finding("skip_cost", text, resolved)
+
+
+# ---------------------------------------------------------------- policies
+def _policies(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
+    """Tournament sweeps: the ranking, and whether each neighbour in it is told apart."""
+    if not analysis.rotated_policies(df):
+        return []
+    table = analysis.win_table(df).sort_values("win_rate", ascending=False, kind="stable")
+    pairs = analysis.policy_differences(df)
+    seatings = df["policies"].nunique()
+    per_cell = max(1, round(len(df) / max(seatings, 1)))
+    d = _digits(100 * table["ci_low"].min(), 100 * table["ci_high"].min())
+    ranks = "; ".join(
+        f"{i}. {r.policy} {_pct(r.win_rate, d)} ({_ci(100 * r.ci_low, 100 * r.ci_high, d)}%)"
+        for i, r in enumerate(table.itertuples(index=False), start=1)
+    )
+    out = [
+        Finding(
+            "policies",
+            f"Policy ranking over {seatings} seatings, each policy in every seat "
+            f"({_games(len(df))} in all): {ranks}; fair share {_pct(table['fair'].mean(), d)}.",
+            True,
+        )
+    ]
+    names = table["policy"].tolist()
+    for better, worse in itertools.pairwise(names):
+        row = pairs[
+            ((pairs["policy"] == better) & (pairs["other"] == worse))
+            | ((pairs["policy"] == worse) & (pairs["other"] == better))
+        ].iloc[0]
+        sign = 1.0 if row["policy"] == better else -1.0
+        diff, low, high = sign * row["diff_pp"], sign * row["ci_low"], sign * row["ci_high"]
+        low, high = min(low, high), max(low, high)
+        resolved, needed = _decide(row["p_holm"], diff, low, high, per_cell, len(pairs))
+        verdict = _verdict(low, high, resolved, needed, len(pairs), "pairs of policies")
+        out.append(
+            Finding(
+                "policies",
+                f"{better} wins {_num(diff, _digits(low, high), sign=True)} pp more often than "
+                f"{worse} ({_ci(low, high, _digits(low, high), sign=True)}; "
+                f"{_games(int(row['games']))}, paired by game); "
+                f"{verdict}.",
+                resolved,
+                needed,
+            )
+        )
+    return out
+
+
+# ----------------------------------------------------------------- toggles
+_RULE_TEXT = {  # how `analysis.baselines` chose the base
+    "given": "the cell named as the base",
+    "sweep start": "the sweep's starting point",
+    "preset": "the cell holding the preset's own value",
+    "first cell": "the first cell listed (none holds the preset's value)",
+}
+
+_MEASURES = (
+    # (column, interval columns, what it moves, unit)
+    ("turns_effect", "turns_ci_low", "turns_ci_high", "the game length", "turns"),
+    ("fpa_effect_pp", "fpa_ci_low", "fpa_ci_high", "the first player's advantage", "pp"),
+)
+
+
+def _toggles(df: pd.DataFrame, cells: pd.DataFrame, design: pd.DataFrame) -> list[Finding]:
+    """Which one-toggle change from the base moves length and first-player advantage most."""
+    if len(cells) < 2 or "cell" not in cells.columns:
+        return []
+    try:
+        effects = (
+            analysis.toggle_effects(df, cells) if analysis.find_baselines(cells) else pd.DataFrame()
+        )
+    except analysis.AnalysisError:
+        effects = pd.DataFrame()
+    if not effects.empty and analysis.rotated_policies(df):
+        # A tournament's seatings differ in policies only: the policies findings rank them.
+        effects = effects[effects["toggle"] != "policies"]
+    if effects.empty:
+        return _main_effects(df, design)
+    label = _labeller(cells)
+    out = []
+    for base, changes in effects.groupby("base", sort=False):
+        m = len(changes)
+        rule = _RULE_TEXT.get(str(changes["base_rule"].iloc[0]), str(changes["base_rule"].iloc[0]))
+        for column, lo_col, hi_col, what, unit in _MEASURES:
+            adjusted = _holm_of(changes[column], changes[lo_col], changes[hi_col])
+            top = int(np.nanargmax(np.abs(changes[column].to_numpy(float))))
+            row = changes.iloc[top]
+            resolved, needed = _decide(
+                adjusted[top], row[column], row[lo_col], row[hi_col], int(row["games"]), m
+            )
+            moving = sum(1 for q in adjusted if q < ALPHA)
+            toggle = str(row["toggle"])
+            before, after = value_text(row["base_value"], toggle), value_text(row["value"], toggle)
+            change = f"{toggle} {before} -> {after}"
+            paired = "paired by game" if row["method"] == "paired" else "independent samples"
+            d = _digits(row[lo_col], row[hi_col])
+            effect = (
+                f"{_num(row[column], d, sign=True)} {unit} "
+                f"({_ci(row[lo_col], row[hi_col], d, sign=True)}; "
+                f"{_games(int(row['games']))} per cell, {paired})"
+            )
+            verdict = _verdict(row[lo_col], row[hi_col], resolved, needed, m, "changes")
+            if m == 1:
+                text = (
+                    f"From the base {label(base)}, {rule}, {change} moves {what} by {effect}; "
+                    f"{verdict}."
+                )
+            else:
+                text = (
+                    f"From the base {label(base)}, {rule}, the one-toggle change of {m} that "
+                    f"moves {what} most is {change}: {effect}; {verdict}. {moving} of the {m} "
+                    f"changes move{'s' if moving == 1 else ''} {what} beyond chance (Holm)."
+                )
+            out.append(Finding("toggles", text, resolved, needed))
+    return out
+
+
+# --------------------------------------------------------------- factorial
+def _factors(cells: pd.DataFrame) -> list[str]:
+    """Varying toggles with exactly two values: the candidate factors of a 2^k design."""
+    return [
+        c
+        for c in analysis.toggle_columns(cells)
+        if c in cells.columns and cells[c].astype(str).nunique() == 2
+    ]
+
+
+def _design(df: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
+    """Main effects and interactions on turns and first_win; empty without a full design."""
+    factors = _factors(cells)
+    if len(factors) < 2 or len(cells) < 4:
+        return pd.DataFrame()
+    try:
+        return pd.concat(
+            [analysis.factorial_effects(df, cells, factors, r) for r in ("turns", "first_win")],
+            ignore_index=True,
+        )
+    except analysis.AnalysisError:
+        return pd.DataFrame()
+
+
+def _stratum(row: pd.Series, table: pd.DataFrame) -> str:
+    """`with players=2` for the toggles outside the design that lead the table."""
+    keys = [c for c in table.columns[: list(table.columns).index("term")]]
+    return "".join(f" with {k}={value_text(row[k], k)}" for k in keys)
+
+
+def _effect_units(response: str) -> tuple[str, str, float]:
+    if response == "first_win":
+        return "the first player's win rate", "pp", 100.0
+    return "the game length", response, 1.0
+
+
+def _factorial_finding(table: pd.DataFrame, topic: str, kind: str, games: int) -> list[Finding]:
+    """The largest term of `table` (main effects or interactions) per response and stratum."""
+    out = []
+    lead = list(table.columns[: list(table.columns).index("term")])
+    groups = (
+        table.groupby([*lead, "response"], sort=False)
+        if lead
+        else table.groupby("response", sort=False)
+    )
+    for _, terms in groups:
+        m = len(terms)
+        adjusted = _holm_of(terms["effect"], terms["ci_low"], terms["ci_high"])
+        top = int(np.nanargmax(np.abs(terms["effect"].to_numpy(float))))
+        row = terms.iloc[top]
+        what, unit, scale = _effect_units(str(row["response"]))
+        effect, low, high = scale * row["effect"], scale * row["ci_low"], scale * row["ci_high"]
+        resolved, needed = _decide(adjusted[top], effect, low, high, games, m)
+        verdict = _verdict(low, high, resolved, needed, m, kind)
+        term = str(row["term"])
+        if row["factors"] == 1:
+            level_low, level_high = value_text(row["low"], term), value_text(row["high"], term)
+            term = f"{term} {level_low} -> {level_high}"
+        name = "interaction" if kind == "interactions" else "main effect"
+        text = (
+            f"The largest {name} on {what}{_stratum(row, table)} is {term}: "
+            f"{_num(effect, _digits(low, high), sign=True)} {unit} "
+            f"({_ci(low, high, _digits(low, high), sign=True)}; "
+            f"{_games(games)} per cell, {row['method']} contrasts); {verdict}."
+        )
+        out.append(Finding(topic, text, resolved, needed))
+    return out
+
+
+def _cell_games(df: pd.DataFrame) -> int:
+    return int(df.groupby("cell", observed=True).size().min())
+
+
+def _main_effects(df: pd.DataFrame, design: pd.DataFrame) -> list[Finding]:
+    """No base cell but a factorial design: the largest main effect per response."""
+    if design.empty:
+        return []
+    main = design[design["factors"] == 1]
+    return _factorial_finding(main, "toggles", "main effects", _cell_games(df))
+
+
+def _interactions(df: pd.DataFrame, design: pd.DataFrame) -> list[Finding]:
+    """Factorial designs: the largest two-way interaction and whether it is told from zero."""
+    if design.empty or not (design["factors"] == 2).any():
+        return []
+    pairs = design[design["factors"] == 2]
+    return _factorial_finding(pairs, "interactions", "interactions", _cell_games(df))
+
+
+__all__ = ["TOPICS", "Finding", "findings"]
