@@ -1,4 +1,4 @@
-"""Generate README.md's preset and toggle tables from `ludosim.rules`, so the docs cannot drift.
+"""Generate README.md's preset and toggle tables from the toggle table, so the docs cannot drift.
 
     python docs/gen_toggles.py            # print both tables
     python docs/gen_toggles.py --write    # rewrite them in README.md between their markers
@@ -33,13 +33,17 @@ def presets_table() -> str:
 
 
 def toggles_table() -> str:
-    """Markdown table: toggle, allowed values, value in each preset, description."""
+    """Markdown table: toggle, allowed values, value in each preset, seeds, description.
+
+    Seeds are the numbers of the seed files the toggle's values come from.
+    """
     rules = {name: Rules.preset(name) for name in PRESETS}
-    header = ["toggle", "values", *(f"`{name}`" for name in PRESETS), "description"]
+    header = ["toggle", "values", *(f"`{name}`" for name in PRESETS), "seeds", "description"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, toggle in TOGGLES.items():
         values = [_cell(format_value(getattr(r, name))) or "-" for r in rules.values()]
-        cells = [f"`{name}`", _cell(toggle.allowed()), *values, _cell(toggle.description)]
+        seeds = ", ".join(sorted(seed.split("_")[0] for seed in toggle.seeds)) or "-"
+        cells = [f"`{name}`", _cell(toggle.allowed()), *values, seeds, _cell(toggle.description)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

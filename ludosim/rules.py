@@ -1,10 +1,11 @@
 """The rules of a Ludo variant as plain, validated data.
 
-`Rules` is a frozen dataclass holding every toggle of docs/rules.md section 6 under
-its exact name. `TOGGLES` describes each toggle (allowed values, one-line
-description) and is the single table the CLI, the docs and the reports list
-toggles from. `PRESETS` bundles toggles into the five seed rule sets, each
-naming the seed file it comes from.
+`Rules` is a frozen dataclass with one field per toggle of the table
+`ludosim.toggles.TOGGLES` (docs/rules.md section 6), under its exact name and
+with its default. The table is the single place a toggle is declared: the
+fields, the parsing of values, the CLI, the docs and the reports all follow
+it. `PRESETS` bundles toggles into the five seed rule sets, each naming the
+seed file it comes from.
 
 The engines never read a `Rules` object in their hot loops: the compiled
 kernel receives `ludosim.engine.layout.compile_rules(rules)`, a flat integer
@@ -17,178 +18,51 @@ import dataclasses
 import hashlib
 import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ludosim import tomlio
 from ludosim.errors import RulesError
+from ludosim.toggles import (
+    D6_FACES,
+    DEFAULT_FACES,
+    GLOBE,
+    SAFE_KINDS,
+    STAR,
+    STAR_GLOBE_FACES,
+    SYMBOL_FACES,
+    TOGGLES,
+    Toggle,
+)
 
-# Faces of a die are numbers 1-6 or these two symbols (docs/rules.md section 4).
-GLOBE = "globe"
-STAR = "star"
-SYMBOL_FACES = (GLOBE, STAR)
-
-D6_FACES: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6)
-STAR_GLOBE_FACES: tuple[int | str, ...] = (1, 2, GLOBE, 4, STAR, 6)
-DEFAULT_FACES = {"d6": D6_FACES, "star-globe": STAR_GLOBE_FACES}
-
-SAFE_KINDS = ("starts", "globes", "stars")
+__all__ = [
+    "D6_FACES",
+    "DEFAULT_FACES",
+    "GLOBE",
+    "HASH_SCHEME",
+    "PRESETS",
+    "SAFE_KINDS",
+    "SEMANTICS_VERSION",
+    "STAR",
+    "STAR_GLOBE_FACES",
+    "SYMBOL_FACES",
+    "TOGGLES",
+    "Preset",
+    "Rules",
+    "Toggle",
+    "format_value",
+    "parse_value",
+    "presets",
+    "rules_hash",
+]
 
 # Simulation semantics version: bump when the games played for a given
 # (rules, seed) change; refactors and speed-ups do not bump it.
 SEMANTICS_VERSION = 2
 
-
-@dataclass(frozen=True)
-class Toggle:
-    """One rule choice: its name, allowed values and a one-line description."""
-
-    name: str
-    kind: str  # "choice", "int", "bool", "float", "set", "faces", "ints"
-    description: str
-    choices: tuple[Any, ...] = ()
-    low: float | None = None
-    high: float | None = None
-
-    def allowed(self) -> str:
-        """Human-readable description of the allowed values."""
-        if self.kind == "choice":
-            return ", ".join(str(c) for c in self.choices)
-        if self.kind == "bool":
-            return "true, false"
-        if self.kind in ("int", "float"):
-            hi = "" if self.high is None else f"{self.high:g}"
-            return f"{self.low:g}..{hi}" if hi else f">= {self.low:g}"
-        if self.kind == "set":
-            return "any subset of " + ", ".join(self.choices) + " (comma separated, or empty)"
-        if self.kind == "faces":
-            return "six faces, each 1-6, 'globe' or 'star' (comma separated)"
-        if self.kind == "ints":
-            return f"comma separated integers in {self.low:g}..{self.high:g}"
-        raise AssertionError(self.kind)
-
-
-def _t(name: str, kind: str, description: str, **kw: Any) -> Toggle:
-    return Toggle(name=name, kind=kind, description=description, **kw)
-
-
-TOGGLES: dict[str, Toggle] = {
-    t.name: t
-    for t in [
-        _t("players", "int", "number of players (1 = solo race)", low=1, high=6),
-        _t("sides", "choice", "arms of the board (6 needed for 5-6 players)", choices=(4, 6)),
-        _t("pieces", "int", "pieces per player", low=1, high=4),
-        _t("die", "choice", "plain die or star-and-globe die", choices=("d6", "star-globe")),
-        _t(
-            "first_player",
-            "choice",
-            "who takes the first turn: highest roll, drawn at random, or seat 0",
-            choices=("roll-off", "random", "seat0"),
-        ),
-        _t(
-            "start_attempts",
-            "choice",
-            "rolls allowed to get an entering face with no piece in play",
-            choices=(1, 3),
-        ),
-        _t(
-            "bonus_on_six",
-            "choice",
-            "when a 6 earns a bonus roll (the globe always does)",
-            choices=("always", "unless_entered", "never"),
-        ),
-        _t(
-            "start_capacity",
-            "int",
-            "own pieces the start square may hold for entering (0 = unlimited)",
-            low=0,
-            high=4,
-        ),
-        _t("bonus_on_capture", "bool", "a capturing move earns a bonus roll"),
-        _t("bonus_on_finish", "bool", "bringing a piece to the goal earns a bonus roll"),
-        _t(
-            "six_limit",
-            "choice",
-            "the n-th consecutive 6 of a turn is forfeited and ends it (0 = no limit)",
-            choices=(0, 3),
-        ),
-        _t("no_move_ends_turn", "bool", "a roll with no legal move ends the turn, bonuses lost"),
-        _t("roll_then_move", "bool", "Killer: roll all sixes first, then play all rolls as a plan"),
-        _t("pass_own", "bool", "a piece may pass its own pieces"),
-        _t(
-            "pass_opponents",
-            "choice",
-            "which opponent pieces a piece may pass: all, singles (blocks stop), none",
-            choices=("all", "singles", "none"),
-        ),
-        _t("safe", "set", "squares where a lone piece cannot be captured", choices=SAFE_KINDS),
-        _t(
-            "safe_landing",
-            "choice",
-            "landing on a lone opponent on a safe square: share it, or the lander goes home",
-            choices=("coexist", "lander_home"),
-        ),
-        _t(
-            "capture_rule",
-            "choice",
-            "capture a lone opponent even if own pieces share the square, or only a lone piece",
-            choices=("lone_opponent", "lone_piece"),
-        ),
-        _t(
-            "block_landing",
-            "choice",
-            "landing on two or more opponent pieces: share, lander goes home, or capture them all",
-            choices=("coexist", "lander_home", "capture"),
-        ),
-        _t(
-            "start_capture",
-            "bool",
-            "entering captures a lone opponent on your own (safe) start square",
-        ),
-        _t(
-            "star_jump",
-            "choice",
-            "a move ending on a star jumps to the next star; from the last: goal or next lap",
-            choices=("none", "goal", "next_lap"),
-        ),
-        _t(
-            "finish",
-            "choice",
-            "reaching the goal: exact roll, bounce back, or bounce and go backwards all turn",
-            choices=("exact", "bounce", "bounce_on"),
-        ),
-        _t("forced_capture", "bool", "a capture must be made when one is possible"),
-        _t(
-            "detect_skip",
-            "float",
-            "probability that a skipped forced capture is caught (puster)",
-            low=0.0,
-            high=1.0,
-        ),
-        _t("play_to_end", "bool", "play on after the winner until one player is left"),
-        _t("scoring", "choice", "points at the end of the game", choices=("none", "megajogos")),
-        _t("max_turns", "int", "player turns after which a game is stopped as truncated", low=100),
-        _t("die_faces", "faces", "the six faces of the die"),
-        _t("seating", "ints", "arms of the seats, empty for the default seating", low=0, high=5),
-        _t(
-            "entry",
-            "int",
-            "last track progress before the home column (follows `sides` when not given)",
-            low=1,
-        ),
-        _t("home_len", "int", "squares in each home column", low=1, high=10),
-        _t(
-            "globe_offsets",
-            "ints",
-            "globe squares, as offsets 0-12 inside every arm",
-            low=0,
-            high=12,
-        ),
-        _t(
-            "star_offsets", "ints", "star squares, as offsets 0-12 inside every arm", low=0, high=12
-        ),
-    ]
-}
+# Rules hash scheme: bump when what `Rules.hash` covers or how it encodes it
+# changes (never for a new toggle: hashes leave defaults out).
+HASH_SCHEME = 2
 
 
 def _parse_bool(name: str, value: Any) -> bool:
@@ -253,7 +127,9 @@ def parse_value(name: str, value: Any) -> Any:
                 return choice
         raise RulesError(f"{name}={value!r} is not allowed; allowed values: {toggle.allowed()}")
     if toggle.kind == "int":
-        if name == "entry" and (value is None or str(value).strip().lower() in ("", "default")):
+        if toggle.default is None and (
+            value is None or str(value).strip().lower() in ("", "default")
+        ):
             return None
         number = _parse_int(name, value, toggle)
         if number < toggle.low or (toggle.high is not None and number > toggle.high):
@@ -289,54 +165,29 @@ def parse_value(name: str, value: Any) -> Any:
             if not toggle.low <= number <= toggle.high:
                 raise RulesError(f"{name} has {number}; allowed values: {toggle.allowed()}")
             numbers.append(number)
-        if name == "seating":
+        if toggle.ordered:
             return tuple(numbers)
         return tuple(sorted(set(numbers)))
     raise AssertionError(toggle.kind)
 
 
+def _toggle_fields(cls: type) -> type:
+    """Give `cls` one field per toggle of `TOGGLES`, in table order, with its default."""
+    cls.__annotations__ = {name: toggle.annotation for name, toggle in TOGGLES.items()}
+    for name, toggle in TOGGLES.items():
+        setattr(cls, name, toggle.default)
+    return cls
+
+
 @dataclass(frozen=True, kw_only=True)
+@_toggle_fields
 class Rules:
-    """Every toggle of docs/rules.md section 6; build with `Rules.preset(name)` and `replace`.
+    """Every toggle of `ludosim.toggles.TOGGLES` as a field of the same name.
 
-    Defaults are the plain Danish rules; `entry=None` means "the track length
-    minus 2" (docs/rules.md section 1) and is resolved on construction, so
-    `rules.entry` is always a number.
+    Build with `Rules.preset(name)` and `replace`. Defaults are the plain
+    Danish rules; `entry=None` means "the track length minus 2" and is
+    resolved on construction, so `rules.entry` is always a number.
     """
-
-    players: int = 4
-    sides: int = 4
-    pieces: int = 4
-    die: str = "d6"
-    first_player: str = "roll-off"
-    start_attempts: int = 3
-    bonus_on_six: str = "always"
-    start_capacity: int = 0
-    bonus_on_capture: bool = False
-    bonus_on_finish: bool = False
-    six_limit: int = 0
-    no_move_ends_turn: bool = False
-    roll_then_move: bool = False
-    pass_own: bool = False
-    pass_opponents: str = "all"
-    safe: tuple[str, ...] = ()
-    safe_landing: str = "coexist"
-    capture_rule: str = "lone_opponent"
-    block_landing: str = "lander_home"
-    start_capture: bool = False
-    star_jump: str = "none"
-    finish: str = "bounce"
-    forced_capture: bool = False
-    detect_skip: float = 0.5
-    play_to_end: bool = False
-    scoring: str = "none"
-    max_turns: int = 20_000
-    die_faces: tuple[int | str, ...] = D6_FACES
-    seating: tuple[int, ...] = ()
-    entry: int = field(default=None)  # type: ignore[assignment]
-    home_len: int = 5
-    globe_offsets: tuple[int, ...] = (0, 8)
-    star_offsets: tuple[int, ...] = (4, 11)
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -387,7 +238,7 @@ class Rules:
             sides = parse_value("sides", changes["sides"])
             values["entry"] = self.entry - self.track_len + 13 * sides
         values.update(changes)
-        return Rules.from_dict(values)
+        return type(self).from_dict(values)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of every toggle (lists for tuples), suitable for JSON and TOML."""
@@ -421,10 +272,18 @@ class Rules:
             return cls.from_dict(data)
         return cls.preset(str(preset)).replace(**data)
 
+    def changes(self) -> dict[str, Any]:
+        """The toggles that differ from the defaults (`Rules()`), as `to_dict` writes them."""
+        return {k: v for k, v in self.to_dict().items() if v != _DEFAULTS[k]}
+
     def hash(self) -> str:
-        """Stable content hash (16 hex digits) of every toggle; equal rules, equal hash."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        """Stable content hash (16 hex digits); equal rules, equal hash.
+
+        Covers the hash scheme version and only the toggles that differ from
+        the defaults, so a new toggle whose default changes no game leaves
+        every existing hash (and the results keyed by it) valid.
+        """
+        return rules_hash(self.changes())
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(toggle, value, description) for every toggle, in table order."""
@@ -432,6 +291,13 @@ class Rules:
             (name, format_value(getattr(self, name)), toggle.description)
             for name, toggle in TOGGLES.items()
         ]
+
+
+def rules_hash(changes: dict[str, Any]) -> str:
+    """The hash of the rules that differ from the defaults by `changes` (see `Rules.hash`)."""
+    payload = {"scheme": HASH_SCHEME, "changes": changes}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def format_value(value: Any) -> str:
@@ -512,6 +378,10 @@ def _validate(r: Rules) -> None:
                 "roll_then_move/bonus_on_six",
                 "roll_then_move keeps rolling on every 6; use bonus_on_six=always",
             )
+
+
+# Every toggle at its default, as `to_dict` writes it (`entry` resolved).
+_DEFAULTS = Rules().to_dict()
 
 
 @dataclass(frozen=True)

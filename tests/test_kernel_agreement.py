@@ -21,7 +21,7 @@ from ludosim import Rules, RulesError, presets, simulate
 from ludosim.policies import parse_policy
 from ludosim.reference import Position, play_game
 from ludosim.reference.plans import PlanTree
-from ludosim.rules import SAFE_KINDS
+from ludosim.rules import TOGGLES, Toggle
 from ludosim.simulate import kernel_game
 
 VERIFY = os.environ.get("LUDOSIM_VERIFY") == "1"
@@ -159,34 +159,31 @@ def test_kernel_agrees_on_a_far_seed_and_game_index() -> None:
 
 
 # Values each toggle may take in the random combinations below.
-TOGGLE_VALUES = {
-    "players": st.integers(1, 4),
-    "pieces": st.integers(1, 4),
-    "first_player": st.sampled_from(["roll-off", "random", "seat0"]),
-    "start_attempts": st.sampled_from([1, 3]),
-    "bonus_on_six": st.sampled_from(["always", "unless_entered", "never"]),
-    "start_capacity": st.integers(0, 4),
-    "bonus_on_capture": st.booleans(),
-    "bonus_on_finish": st.booleans(),
-    "six_limit": st.sampled_from([0, 3]),
-    "no_move_ends_turn": st.booleans(),
-    "roll_then_move": st.booleans(),
-    "pass_own": st.booleans(),
-    "pass_opponents": st.sampled_from(["all", "singles", "none"]),
-    "safe": st.lists(st.sampled_from(SAFE_KINDS), unique=True).map(tuple),
-    "safe_landing": st.sampled_from(["coexist", "lander_home"]),
-    "capture_rule": st.sampled_from(["lone_opponent", "lone_piece"]),
-    "block_landing": st.sampled_from(["coexist", "lander_home", "capture"]),
-    "start_capture": st.booleans(),
-    "star_jump": st.sampled_from(["none", "goal", "next_lap"]),
-    "finish": st.sampled_from(["exact", "bounce", "bounce_on"]),
-    "forced_capture": st.booleans(),
-    "detect_skip": st.sampled_from([0.0, 0.5, 1.0]),
-    "play_to_end": st.booleans(),
-    "scoring": st.sampled_from(["none", "megajogos"]),
-    "die": st.sampled_from(["d6", "star-globe"]),
-    "home_len": st.integers(1, 10),
-}
+# Toggles drawn from the whole table, except the board's geometry and seating
+# (tested by preset and by the sides=6 draw below), the die's faces (they
+# follow `die`) and max_turns (drawn below); players stay within 4 sides.
+NOT_DRAWN = {"sides", "max_turns", "die_faces", "seating", "entry", "globe_offsets", "star_offsets"}
+PLAYERS_ON_FOUR_SIDES = 4
+FLOAT_VALUES = [0.0, 0.5, 1.0]  # detect_skip: never, sometimes and always caught
+
+
+def _values(toggle: Toggle) -> st.SearchStrategy:
+    """Every allowed value of a toggle (a few for a float)."""
+    if toggle.kind == "choice":
+        return st.sampled_from(list(toggle.choices))
+    if toggle.kind == "bool":
+        return st.booleans()
+    if toggle.kind == "int":
+        high = PLAYERS_ON_FOUR_SIDES if toggle.name == "players" else toggle.high
+        return st.integers(int(toggle.low), int(high))
+    if toggle.kind == "float":
+        return st.sampled_from(FLOAT_VALUES)
+    if toggle.kind == "set":
+        return st.lists(st.sampled_from(toggle.choices), unique=True).map(tuple)
+    raise AssertionError(f"no values drawn for {toggle.name} ({toggle.kind})")
+
+
+TOGGLE_VALUES = {name: _values(t) for name, t in TOGGLES.items() if name not in NOT_DRAWN}
 
 
 @st.composite

@@ -41,14 +41,15 @@ from numba.core import event
 
 
 def source_hash() -> str:
-    """First 12 hex digits of the sha256 of every kernel source file (and `ludosim/rng.py`).
+    """First 12 hex digits of the sha256 of every kernel source file (and two more).
 
-    `ludosim/rng.py` is included because the kernel's stream freezes its
-    constants at compile time.
+    `ludosim/rng.py` and `ludosim/toggles.py` are included because the kernel
+    freezes constants derived from them at compile time: the stream's
+    constants, and the rule slots and choice codes of `layout`.
     """
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for path in [*sorted(here.glob("*.py")), here.parent / "rng.py"]:
+    for path in [*sorted(here.glob("*.py")), here.parent / "rng.py", here.parent / "toggles.py"]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

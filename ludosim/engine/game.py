@@ -11,7 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ludosim.engine.layout import MAX_PIECES, R
+from ludosim.engine.layout import (
+    FIRST_PLAYER_RANDOM,
+    FIRST_PLAYER_SEAT0,
+    MAX_PIECES,
+    SCORING_MEGAJOGOS,
+    R,
+)
 from ludosim.engine.rng import below
 from ludosim.engine.state import (
     C_ROLLS,
@@ -51,9 +57,9 @@ def roll_off(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     """Seat that takes the first turn (draws as `Game.roll_off`)."""
     rule = lay[R.FIRST_PLAYER]
     n = lay[R.PLAYERS]
-    if rule == 2 or n == 1:
+    if rule == FIRST_PLAYER_SEAT0 or n == 1:
         return 0
-    if rule == 1:
+    if rule == FIRST_PLAYER_RANDOM:
         return below(stream, n)
     contenders = SEATBUF + MAX_PLAYERS * SB_CONTENDERS
     throws = SEATBUF + MAX_PLAYERS * SB_THROWS
@@ -99,7 +105,7 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
     done = SEATBUF + MAX_PLAYERS * SB_DONE
     score = SEATBUF + MAX_PLAYERS * SB_SCORE
     for s in range(n):
-        if lay[R.SCORING] == 1:
+        if lay[R.SCORING] == SCORING_MEGAJOGOS:
             w[ix(score + s)] = w[ix(SEATS + MAX_PLAYERS * K_POINTS + s)]
         else:
             home = 0

@@ -7,12 +7,19 @@ rule read that way would be silently ignored after the first call.
 
 The layout array `lay` (int64[LAY_SIZE]) holds, at fixed offsets:
 
-- `lay[R.*]`: one slot per toggle, encoded as small ints (`R`);
+- `lay[R.*]`: one slot per `bool`, `int` and `choice` toggle of the table
+  `ludosim.toggles.TOGGLES`, named after it in capitals and holding its
+  kernel code (`Toggle.code`), then slots derived from several toggles;
 - `lay[SQUARE + STRIDE * seat + p + 1]`: absolute track square of seat `seat`
   at progress `p` (`YARD` included); -1 in the yard, home column and goal;
 - `lay[TABLE + STRIDE * T.* + p]`: per-progress targets of special moves,
   the same for every seat because special squares repeat on every arm;
 - `lay[SAFE + square]`: 1 where a lone piece cannot be captured.
+
+Choice codes are module-level ints named `<TOGGLE>_<VALUE>` in capitals
+(`FINISH_EXACT`, `BLOCK_LANDING_CAPTURE`, `FIRST_PLAYER_ROLL_OFF`), generated
+from the table with `R`; the kernel compares slots with these names, never
+with bare numbers. Numba freezes them as constants, like literals.
 
 One flat array rather than a tuple of 2-D arrays because numba passes every
 array field by value: a call that is not inlined and takes a tuple of 2-D
@@ -27,6 +34,7 @@ import numpy as np
 
 from ludosim.board import YARD, Board
 from ludosim.rules import GLOBE, STAR, Rules
+from ludosim.toggles import TOGGLES, choice_codes
 
 # Face codes: numbers are themselves; the symbols follow 6 (as `face_rank`).
 FACE_GLOBE = 7
@@ -41,43 +49,34 @@ MAX_PIECES = 4
 STRIDE = 96  # >= goal + 2 (at most 78 + 10 + 2) and >= track_len (at most 78)
 
 
-class R(IntEnum):
-    """Slots of the compiled rules (the first `R.SIZE` entries of `lay`)."""
+# Slots computed from several toggles, after the toggles' own slots.
+_DERIVED_SLOTS = (
+    "TRACK_LEN",  # 13 * sides
+    "GOAL",  # progress of a finished piece
+    "DETECT_MODE",  # DETECT_NEVER, DETECT_ALWAYS or DETECT_DRAW (from detect_skip)
+    "DETECT_THRESHOLD",  # caught when (next64 >> 11) < threshold (see `detect_threshold`)
+    "ENTERING_FACE",  # 6, or FACE_GLOBE on the star-globe die
+    "PASS_ALL",  # 1 when no path square can ever bar a move (skip path checks)
+    "FACE0",  # FACE0 .. FACE0 + 5: the die faces as codes
+)
+_SLOT_NAMES = [n.upper() for n, t in TOGGLES.items() if t.has_slot] + list(_DERIVED_SLOTS)
 
-    PLAYERS = 0
-    SIDES = 1
-    PIECES = 2
-    TRACK_LEN = 3
-    ENTRY = 4
-    HOME_LEN = 5
-    GOAL = 6
-    FIRST_PLAYER = 7  # 0 roll-off, 1 random, 2 seat0
-    START_ATTEMPTS = 8
-    BONUS_ON_SIX = 9  # 0 always, 1 unless_entered, 2 never
-    START_CAPACITY = 10
-    BONUS_ON_CAPTURE = 11
-    BONUS_ON_FINISH = 12
-    SIX_LIMIT = 13
-    NO_MOVE_ENDS_TURN = 14
-    ROLL_THEN_MOVE = 15
-    PASS_OWN = 16
-    PASS_OPPONENTS = 17  # 0 all, 1 singles, 2 none
-    SAFE_LANDING = 18  # 0 coexist, 1 lander_home
-    CAPTURE_RULE = 19  # 0 lone_opponent, 1 lone_piece
-    BLOCK_LANDING = 20  # 0 coexist, 1 lander_home, 2 capture
-    START_CAPTURE = 21
-    STAR_JUMP = 22  # 0 none, 1 goal, 2 next_lap
-    FINISH = 23  # 0 exact, 1 bounce, 2 bounce_on
-    FORCED_CAPTURE = 24
-    DETECT_MODE = 25  # 0 never caught, 1 always caught, 2 draw uniform()
-    DETECT_THRESHOLD = 26  # caught when (next64 >> 11) < threshold (see `detect_threshold`)
-    PLAY_TO_END = 27
-    SCORING = 28  # 0 none, 1 megajogos
-    MAX_TURNS = 29
-    ENTERING_FACE = 30  # 6, or FACE_GLOBE on the star-globe die
-    PASS_ALL = 31  # 1 when no path square can ever bar a move (skip path checks)
-    FACE0 = 32  # FACE0 .. FACE0 + 5: the die faces as codes
-    SIZE = 38
+# Slots of the compiled rules (the first `R.SIZE` entries of `lay`): one per
+# toggle with a slot, then the derived ones; `R.SIZE` counts the six faces.
+R = IntEnum(
+    "R",
+    [*((name, i) for i, name in enumerate(_SLOT_NAMES)), ("SIZE", len(_SLOT_NAMES) + 5)],
+    module=__name__,
+)
+
+# `lay[R.DETECT_MODE]`: whether a skipped forced capture is caught.
+DETECT_NEVER = 0
+DETECT_ALWAYS = 1
+DETECT_DRAW = 2  # caught when a uniform() draw falls below detect_skip
+
+# Kernel code of every choice value, as module-level ints: FINISH_EXACT, ...
+CHOICE_CODES = choice_codes()
+globals().update(CHOICE_CODES)
 
 
 class T(IntEnum):
@@ -97,17 +96,18 @@ SQUARE = 64
 TABLE = SQUARE + STRIDE * MAX_PLAYERS
 SAFE = TABLE + STRIDE * T.SIZE
 LAY_SIZE = SAFE + STRIDE
+if R.SIZE > SQUARE:
+    raise AssertionError(f"{R.SIZE} rule slots do not fit before SQUARE = {SQUARE}")
 
-_CHOICES = {
-    "first_player": ("roll-off", "random", "seat0"),
-    "bonus_on_six": ("always", "unless_entered", "never"),
-    "pass_opponents": ("all", "singles", "none"),
-    "safe_landing": ("coexist", "lander_home"),
-    "capture_rule": ("lone_opponent", "lone_piece"),
-    "block_landing": ("coexist", "lander_home", "capture"),
-    "star_jump": ("none", "goal", "next_lap"),
-    "finish": ("exact", "bounce", "bounce_on"),
-    "scoring": ("none", "megajogos"),
+# Toggles without a slot of their own, and the slots or sections that carry
+# them. A toggle in neither this table nor `R` makes `compile_rules` fail.
+COMPILED_ELSEWHERE = {
+    "safe": "the SAFE section (`compile_board`)",
+    "detect_skip": "R.DETECT_MODE and R.DETECT_THRESHOLD",
+    "die_faces": "R.FACE0 .. R.FACE0 + 5",
+    "seating": "the SQUARE section (`compile_board`)",
+    "globe_offsets": "the TABLE and SAFE sections (`compile_board`)",
+    "star_offsets": "the TABLE and SAFE sections (`compile_board`)",
 }
 
 
@@ -131,31 +131,25 @@ def detect_threshold(p: float) -> int:
 
 
 def compile_rules(rules: Rules) -> np.ndarray:
-    """The flat int64 rules array of `rules`, indexed by `R`."""
+    """The flat int64 rules array of `rules`, indexed by `R`.
+
+    Raises AssertionError naming any toggle of the table that reaches neither
+    a slot nor `COMPILED_ELSEWHERE`, so a new toggle cannot be silently ignored.
+    """
+    unmapped = [n for n, t in TOGGLES.items() if not t.has_slot and n not in COMPILED_ELSEWHERE]
+    if unmapped:
+        raise AssertionError(
+            f"toggle(s) {', '.join(unmapped)} reach no kernel slot: give them a slot kind "
+            "(bool, int, choice) or compile them in ludosim/engine/layout.py"
+        )
     out = np.zeros(R.SIZE, dtype=np.int64)
-    out[R.PLAYERS] = rules.players
-    out[R.SIDES] = rules.sides
-    out[R.PIECES] = rules.pieces
+    for name, toggle in TOGGLES.items():
+        if toggle.has_slot:
+            out[R[name.upper()]] = toggle.code(getattr(rules, name))
     out[R.TRACK_LEN] = rules.track_len
-    out[R.ENTRY] = rules.entry
-    out[R.HOME_LEN] = rules.home_len
     out[R.GOAL] = rules.goal
-    out[R.START_ATTEMPTS] = rules.start_attempts
-    out[R.START_CAPACITY] = rules.start_capacity
-    out[R.BONUS_ON_CAPTURE] = rules.bonus_on_capture
-    out[R.BONUS_ON_FINISH] = rules.bonus_on_finish
-    out[R.SIX_LIMIT] = rules.six_limit
-    out[R.NO_MOVE_ENDS_TURN] = rules.no_move_ends_turn
-    out[R.ROLL_THEN_MOVE] = rules.roll_then_move
-    out[R.PASS_OWN] = rules.pass_own
-    out[R.START_CAPTURE] = rules.start_capture
-    out[R.FORCED_CAPTURE] = rules.forced_capture
-    out[R.PLAY_TO_END] = rules.play_to_end
-    out[R.MAX_TURNS] = rules.max_turns
-    for name, choices in _CHOICES.items():
-        out[R[name.upper()]] = choices.index(getattr(rules, name))
     p = rules.detect_skip
-    out[R.DETECT_MODE] = 1 if p >= 1.0 else (0 if p <= 0.0 else 2)
+    out[R.DETECT_MODE] = DETECT_ALWAYS if p >= 1.0 else (DETECT_NEVER if p <= 0.0 else DETECT_DRAW)
     out[R.DETECT_THRESHOLD] = detect_threshold(p)
     out[R.ENTERING_FACE] = face_code(rules.entering_face)
     out[R.PASS_ALL] = rules.pass_own and rules.pass_opponents == "all"

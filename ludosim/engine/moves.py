@@ -22,7 +22,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ludosim.engine.layout import FACE_GLOBE, MAX_PIECES, NONE, SAFE, STRIDE, TABLE, R, T
+from ludosim.engine.layout import (
+    BLOCK_LANDING_COEXIST,
+    BLOCK_LANDING_LANDER_HOME,
+    CAPTURE_RULE_LONE_OPPONENT,
+    FACE_GLOBE,
+    FINISH_BOUNCE_ON,
+    FINISH_EXACT,
+    MAX_PIECES,
+    NONE,
+    PASS_OPPONENTS_NONE,
+    PASS_OPPONENTS_SINGLES,
+    SAFE,
+    SAFE_LANDING_LANDER_HOME,
+    STAR_JUMP_NONE,
+    STRIDE,
+    TABLE,
+    R,
+    T,
+)
 from ludosim.engine.state import (
     CNT,
     HOT,
@@ -64,9 +82,9 @@ def _square_bars(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int) -
         return True
     opponents = w[ix(TOT + sq)] - mine
     rule = lay[R.PASS_OPPONENTS]
-    if rule == 2:
+    if rule == PASS_OPPONENTS_NONE:
         return opponents > 0
-    if rule == 1:
+    if rule == PASS_OPPONENTS_SINGLES:
         return opponents >= 2
     return False
 
@@ -121,7 +139,7 @@ def _walk_numbers(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, steps: 
     t = p + steps
     if t <= goal:
         return (NONE, 0) if _path_barred(lay, w, seat, p, t) else (t, 0)
-    if lay[R.FINISH] == 0:
+    if lay[R.FINISH] == FINISH_EXACT:
         return NONE, 0  # exact finish: a move past the goal is illegal
     # Bounce: to the goal (every square of it on the path), then back.
     if _path_barred(lay, w, seat, p, goal + 1):
@@ -151,14 +169,14 @@ def resolve_landing(
         return CAPTURE
     if k >= 2:  # a block: block_landing decides on every square, safe or not
         rule = lay[R.BLOCK_LANDING]
-        if rule == 0:
+        if rule == BLOCK_LANDING_COEXIST:
             return LAND
-        if rule == 1:
+        if rule == BLOCK_LANDING_LANDER_HOME:
             return HOME
         return CAPTURE
     if lay[ix(SAFE + sq)]:
-        return HOME if lay[R.SAFE_LANDING] == 1 else LAND
-    if lay[R.CAPTURE_RULE] == 0 or mine - (sq == sq0) == 0:
+        return HOME if lay[R.SAFE_LANDING] == SAFE_LANDING_LANDER_HOME else LAND
+    if lay[R.CAPTURE_RULE] == CAPTURE_RULE_LONE_OPPONENT or mine - (sq == sq0) == 0:
         return CAPTURE
     return LAND  # lone_piece: an opponent sharing with own pieces is not captured
 
@@ -261,7 +279,7 @@ def _free_number_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> 
 @njit(**HOT, inline="always")
 def legal_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     """Fill the move list (`w[MOVES + 4 * j + M_*]`) with the legal moves, by piece; count them."""
-    if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == 0:
+    if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == FINISH_EXACT:
         return _free_number_moves(lay, w, seat, face)
     k = np.int64(0)  # not a literal 0: callers would first be compiled for that type too
     for piece in range(lay[R.PIECES]):
@@ -323,7 +341,11 @@ def _arrive(
 @njit(**HOT)
 def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
     """Where a piece that ended a move on progress `p` jumps to, or NONE."""
-    if lay[R.STAR_JUMP] == 0 or flags & ENTERING or not lay[ix(TABLE + STRIDE * T.IS_STAR + p)]:
+    if (
+        lay[R.STAR_JUMP] == STAR_JUMP_NONE
+        or flags & ENTERING
+        or not lay[ix(TABLE + STRIDE * T.IS_STAR + p)]
+    ):
         return NONE
     if flags & BACKWARDS:
         return lay[ix(TABLE + STRIDE * T.STAR_BACK + p)]
@@ -365,7 +387,7 @@ def apply_move_inline(
         captures += more
         if not alive:
             return captures, False
-    if flags & BOUNCED and lay[R.FINISH] == 2:
+    if flags & BOUNCED and lay[R.FINISH] == FINISH_BOUNCE_ON:
         if log:
             log_piece(w, seat, piece)
         w[ix(REV + MAX_PIECES * seat + piece)] = 1

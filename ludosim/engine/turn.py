@@ -9,7 +9,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ludosim.engine.layout import FACE_GLOBE, MAX_PIECES, NONE, R
+from ludosim.engine.layout import (
+    BONUS_ON_SIX_ALWAYS,
+    BONUS_ON_SIX_UNLESS_ENTERED,
+    DETECT_ALWAYS,
+    DETECT_DRAW,
+    FACE_GLOBE,
+    FINISH_BOUNCE_ON,
+    FINISH_EXACT,
+    MAX_PIECES,
+    NONE,
+    R,
+)
 from ludosim.engine.memo import choose_plan
 from ludosim.engine.moves import (
     ENTERING,
@@ -64,7 +75,11 @@ def face_bonus(lay: np.ndarray, face: int, entered: bool) -> int:
     if face != 6:
         return 0
     rule = lay[R.BONUS_ON_SIX]
-    return 1 if rule == 0 or (rule == 1 and not entered) else 0
+    return (
+        1
+        if rule == BONUS_ON_SIX_ALWAYS or (rule == BONUS_ON_SIX_UNLESS_ENTERED and not entered)
+        else 0
+    )
 
 
 @njit(**HOT, inline="always")
@@ -72,7 +87,7 @@ def end_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> N
     """Puster for each skipped capture, then reversed pieces face forwards again."""
     if w[CTR + C_SKIPS] > 0:
         _puster(lay, w, seat, stream)
-    if lay[R.FINISH] == 2:  # only bounce_on reverses pieces
+    if lay[R.FINISH] == FINISH_BOUNCE_ON:  # only bounce_on reverses pieces
         for i in range(lay[R.PIECES]):
             w[ix(REV + MAX_PIECES * seat + i)] = 0
 
@@ -86,7 +101,9 @@ def _puster(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> No
         w[ix(STATS + MAX_PLAYERS * S_SKIPPED + seat)] += 1
         skip = SKIPS + 3 * j
         risk = pieces_at_risk(lay, w, seat, w[ix(skip)], w[ix(skip + 1)], w[ix(skip + 2)])
-        caught = mode == 1 or (mode == 2 and uniform_bits(stream) < lay[R.DETECT_THRESHOLD])
+        caught = mode == DETECT_ALWAYS or (
+            mode == DETECT_DRAW and uniform_bits(stream) < lay[R.DETECT_THRESHOLD]
+        )
         if caught:
             w[ix(STATS + MAX_PLAYERS * S_CAUGHT + seat)] += 1
             for i in range(lay[R.PIECES]):
@@ -125,7 +142,7 @@ def free_play(lay: np.ndarray) -> bool:
     random seat draws among the mask (`pick_random_piece`), a scoring seat
     scores the mask's pieces (`policy.choose_free_piece`).
     """
-    if not lay[R.PASS_ALL] or lay[R.FINISH] != 0 or lay[R.FORCED_CAPTURE]:
+    if not lay[R.PASS_ALL] or lay[R.FINISH] != FINISH_EXACT or lay[R.FORCED_CAPTURE]:
         return False
     for i in range(6):
         if lay[ix(R.FACE0 + i)] > 6:

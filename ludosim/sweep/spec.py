@@ -503,18 +503,17 @@ def spec_from_command(
 def spec_hash(spec: SweepSpec, cells: Sequence[Cell] | None = None) -> str:
     """Identity of a sweep's output: what is computed, not how it was written down.
 
-    Hashes the expanded cells (rules, policies, games, seed), the chunking and
-    the simulation semantics version, so the same grid given in TOML or on the
-    command line resumes the same folder, and a semantics change refuses it.
+    Hashes the expanded cells (rules hash, policies, games, seed), the chunking
+    and the simulation semantics version, so the same grid given in TOML or on
+    the command line resumes the same folder, a semantics change refuses it and
+    a new toggle with a neutral default leaves it valid (see `Rules.hash`).
     """
     cells = expand(spec) if cells is None else cells
     payload = {
         "semantics_version": SEMANTICS_VERSION,
         "chunk_size": spec.chunk_size,
         "summary_only": spec.summary_only,
-        "cells": [
-            [c.id, c.name, c.rules.to_dict(), list(c.policies), c.games, c.seed] for c in cells
-        ],
+        "cells": [[c.id, c.name, c.rules.hash(), list(c.policies), c.games, c.seed] for c in cells],
     }
     target = spec.target()
     if target is not None:
