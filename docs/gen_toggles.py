@@ -1,8 +1,8 @@
-"""Generate README.md's preset and toggle tables from the toggle table, so the docs cannot drift.
+"""Generate the preset and toggle tables of README.md and docs/rules.md from the toggle table.
 
     python docs/gen_toggles.py            # print both tables
-    python docs/gen_toggles.py --write    # rewrite them in README.md between their markers
-    python docs/gen_toggles.py --check    # exit 1 if README.md is out of date
+    python docs/gen_toggles.py --write    # rewrite them in both files between their markers
+    python docs/gen_toggles.py --check    # exit 1 if either file is out of date
 
 `tests/test_docs.py` runs the same check.
 """
@@ -16,7 +16,8 @@ from pathlib import Path
 
 from ludosim.rules import PRESETS, TOGGLES, Rules, format_value
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOCUMENTS = (ROOT / "README.md", ROOT / "docs" / "rules.md")
 
 
 def _cell(text: str) -> str:
@@ -59,12 +60,12 @@ def _markers(section: str) -> tuple[str, str]:
 
 
 def render(text: str) -> str:
-    """`text` (README.md) with every generated section replaced by its current table."""
+    """`text` (a document) with every generated section replaced by its current table."""
     for section, make in SECTIONS.items():
         begin, end = _markers(section)
         pattern = re.compile(re.escape(begin) + r"\n.*?" + re.escape(end), re.DOTALL)
         if not pattern.search(text):
-            raise SystemExit(f"README.md lacks the markers of the {section} table: {begin}")
+            raise SystemExit(f"a document lacks the markers of the {section} table: {begin}")
         text = pattern.sub(lambda _m, b=begin, e=end, m=make: f"{b}\n{m()}\n{e}", text)
     return text
 
@@ -72,19 +73,22 @@ def render(text: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite the tables in README.md")
-    mode.add_argument("--check", action="store_true", help="fail if README.md is out of date")
+    mode.add_argument("--write", action="store_true", help="rewrite the tables in place")
+    mode.add_argument("--check", action="store_true", help="fail if a document is out of date")
     args = parser.parse_args(argv)
     if not (args.write or args.check):
         print(presets_table() + "\n\n" + toggles_table())
         return 0
-    current = README.read_text()
-    wanted = render(current)
-    if args.write:
-        README.write_text(wanted)
-        return 0
-    if wanted != current:
-        print("README.md tables are out of date: run python docs/gen_toggles.py --write")
+    stale = []
+    for path in DOCUMENTS:
+        current = path.read_text()
+        wanted = render(current)
+        if args.write:
+            path.write_text(wanted)
+        elif wanted != current:
+            stale.append(path.relative_to(ROOT).as_posix())
+    if stale:
+        print(f"tables out of date in {', '.join(stale)}: run python docs/gen_toggles.py --write")
         return 1
     return 0
 

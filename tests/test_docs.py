@@ -8,6 +8,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from ludosim.rules import PRESETS, TOGGLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,10 +23,11 @@ def _generator():
     return module
 
 
-def test_readme_tables_match_the_code() -> None:
-    readme = (ROOT / "README.md").read_text()
-    assert _generator().render(readme) == readme, (
-        "README.md's preset/toggle tables are out of date: run python docs/gen_toggles.py --write"
+@pytest.mark.parametrize("document", ["README.md", "docs/rules.md"])
+def test_generated_tables_match_the_code(document: str) -> None:
+    text = (ROOT / document).read_text()
+    assert _generator().render(text) == text, (
+        f"{document}'s preset/toggle tables are out of date: run python docs/gen_toggles.py --write"
     )
 
 
