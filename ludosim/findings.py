@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -39,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from ludosim import analysis
-from ludosim.analysis import value_text
+from ludosim.analysis import EMPTY_SET, value_text
 from ludosim.stats import games_needed, holm, interval_p, z_for, zero_crossing
 
 TOPICS = ("length", "first_player", "skip_cost", "policies", "toggles", "interactions")
@@ -182,9 +183,21 @@ def _unresolved(n: int | None) -> str:
     return f"not resolved at this size: needs about {n:,} games per cell"
 
 
+def _names(cells: pd.DataFrame) -> dict[Any, str]:
+    """cell id -> name, values spelled as `--set` takes them (`true`, `{}` for an empty set)."""
+    if "cell" not in cells.columns:
+        return {}
+    return {c: _spelled(str(n)) for c, n in analysis.describe_cells(cells).items()}
+
+
+def _spelled(name: str) -> str:
+    text = re.sub(r"=(True|False)\b", lambda m: "=" + m.group(1).lower(), name)
+    return re.sub(r"=(?=\s|$)", "=" + EMPTY_SET, text)
+
+
 def _namer(cells: pd.DataFrame) -> Callable[[str], str]:
     """cell -> its name alone when names are unique (`killer`), else the id and name."""
-    names = analysis.describe_cells(cells) if "cell" in cells.columns else {}
+    names = _names(cells)
     unique = len(set(names.values())) == len(names)
     label = _labeller(cells)
 
@@ -211,7 +224,7 @@ def _noun(cells: pd.DataFrame) -> str:
 
 
 def _labeller(cells: pd.DataFrame) -> Callable[[str], str]:
-    names = analysis.describe_cells(cells) if "cell" in cells.columns else {}
+    names = _names(cells)
 
     def label(cell: Any) -> str:
         name = names.get(str(cell), str(cell))
