@@ -141,9 +141,17 @@ def _p(p: float) -> str:
     return f"p = {p:.2g}" if p >= 1e-3 else f"p = {p:.1e}"
 
 
-def _est(x: float, low: float, high: float, unit: str, sign: bool = True, ci: bool = True) -> str:
+def _est(
+    x: float,
+    low: float,
+    high: float,
+    unit: str,
+    sign: bool = True,
+    ci: bool = True,
+    digits: int | None = None,
+) -> str:
     """`+0.67 pp (95% CI +0.55 to +0.79)`; with `ci=False` just `(+0.55 to +0.79)`."""
-    d = _digits(low, high)
+    d = _digits(low, high) if digits is None else digits
     interval = _ci(low, high, d, sign) if ci else f"{_num(low, d, sign)} to {_num(high, d, sign)}"
     space = "" if unit in ("", "%") else " "
     return f"{_num(x, d, sign)}{space}{unit} ({interval})"
@@ -157,6 +165,11 @@ def _each(games: pd.Series) -> str:
     mean = float(np.mean(values))
     step = 10 ** max(0, math.floor(math.log10(mean)) - 2)  # three significant figures
     return f"about {int(round(mean / step) * step):,} games each"
+
+
+def _of(k: int, n: int) -> str:
+    """`all 3` or `2 of the 3`."""
+    return f"all {n}" if k == n and n > 1 else f"{k} of the {n}"
 
 
 def _listing(names: list[str], most: int = 6) -> str:
@@ -619,17 +632,20 @@ def _policies(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
     )
     text = (
         f"{best['policy']} wins most often, "
-        f"{_rate(best, ci=True)}, {lead}; {worst['policy']} least, {_rate(worst, ci=False)}"
-        f"; fair share {_pct(table['fair'].mean(), d)}. {apart} of the {len(neighbours)} "
-        f"neighbours in the ranking are told apart (Holm over the {len(pairs)} pairs); "
+        f"{_rate(best, True, d)}, {lead}; {worst['policy']} least, {_rate(worst, False, d)}"
+        f"; fair share {_pct(table['fair'].mean(), d)}. "
+        f"{_of(apart, len(neighbours))} neighbours in the ranking are told apart "
+        f"(Holm over the {len(pairs)} pairs); "
         f"{_games(len(df))} over {seatings} seatings."
     )
     headline = Finding("policies", text, first.resolved, first.games_needed, headline=True)
     return [headline, *details]
 
 
-def _rate(row: pd.Series, ci: bool) -> str:
-    return _est(100 * row["win_rate"], 100 * row["ci_low"], 100 * row["ci_high"], "%", False, ci)
+def _rate(row: pd.Series, ci: bool, digits: int) -> str:
+    return _est(
+        100 * row["win_rate"], 100 * row["ci_low"], 100 * row["ci_high"], "%", False, ci, digits
+    )
 
 
 # ----------------------------------------------------------------- toggles
@@ -773,8 +789,13 @@ def _effect_units(response: str) -> tuple[str, str, float]:
 
 
 def _factorial_finding(table: pd.DataFrame, topic: str, kind: str, games: int) -> list[Finding]:
-    """The largest term of `table` (main effects or interactions) per response and stratum."""
+    """The largest term of `table` (main effects or interactions) per response and stratum.
+
+    Without strata each response's sentence is its headline; with strata (toggles
+    outside the design, such as players) one headline per response sums them up.
+    """
     out = []
+    tops: dict[str, list[tuple[Finding, str, float, float, float, str]]] = {}
     lead = list(table.columns[: list(table.columns).index("term")])
     groups = (
         table.groupby([*lead, "response"], sort=False)
@@ -801,8 +822,49 @@ def _factorial_finding(table: pd.DataFrame, topic: str, kind: str, games: int) -
             f"({_ci(low, high, _digits(low, high), sign=True)}; "
             f"{_games(games)} per cell, {row['method']} contrasts); {verdict}."
         )
-        out.append(Finding(topic, text, resolved, needed))
+        found = Finding(topic, text, resolved, needed)
+        out.append(found)
+        tops.setdefault(str(row["response"]), []).append(
+            (found, term, effect, low, high, _stratum(row, table))
+        )
+    if not lead:
+        return [replace(f, headline=True) for f in out]
+    name = "interaction" if kind == "interactions" else "main effect"
+    for response, found in tops.items():
+        out.append(_strata_headline(topic, name, response, found, lead, games))
     return out
+
+
+def _strata_headline(
+    topic: str,
+    name: str,
+    response: str,
+    found: list[tuple[Finding, str, float, float, float, str]],
+    lead: list[str],
+    games: int,
+) -> Finding:
+    """One response over the strata: the term that leads most often, and the largest."""
+    what, unit, _ = _effect_units(response)
+    terms = pd.Series([t for _, t, *_ in found])
+    common, k = str(terms.mode().iloc[0]), int((terms == terms.mode().iloc[0]).sum())
+    _, term, effect, low, high, stratum = max(found, key=lambda x: abs(x[2]))
+    g = len(found)
+    told = sum(x[0].resolved for x in found)
+    needs = [x[0].games_needed for x in found if not x[0].resolved and x[0].games_needed]
+    needed = min(needs) if needs else None
+    if told == g:
+        verdict = f"all {g} are told from zero (Holm within each)"
+    elif told == 0:
+        verdict = f"none is told from zero: {_unresolved(needed)}"
+    else:
+        verdict = f"{told} of the {g} are told from zero (Holm within each)"
+    text = (
+        f"The largest {name} on {what} is {common} in "
+        f"{f'all {g}' if k == g else f'{k} of the {g}'} strata ({' x '.join(lead)}); "
+        f"largest of all {term}{stratum}: {_est(effect, low, high, unit)}; "
+        f"{_games(games)} per cell. Of these {g} largest, {verdict}."
+    )
+    return Finding(topic, text, told == g, None if told == g else needed, headline=True)
 
 
 def _cell_games(df: pd.DataFrame) -> int:

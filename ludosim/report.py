@@ -854,7 +854,7 @@ details summary { cursor: pointer; font-size: 0.9em; color: #444; }
 #findings p.headline { margin: 0.3em 0; font-size: 1.05em; }
 #findings ul { margin: 0.3em 0; }
 #findings li { margin: 0.3em 0; font-size: 0.92em; }
-#findings .unresolved { color: #7a4b00; }
+#findings li.unresolved { color: #7a4b00; }
 #findings .precision { background: #f4f8fb; border-left: 3px solid #5b8db8; padding: 0.4em 0.8em; }
 .badge { font-size: 0.8em; border: 1px solid #c98a00; border-radius: 3px; padding: 0 0.3em;
          margin-left: 0.3em; }
