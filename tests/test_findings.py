@@ -388,3 +388,33 @@ def test_largest_interaction_of_a_factorial_design() -> None:
     # +12 turns in the (+1, +1) cell only: (1/2) * 12 = 6; paired contrasts cancel the noise.
     assert term["effect"] == pytest.approx(6.0)
     assert text.resolved and "its 95% interval excludes zero" in text.text
+
+
+def test_one_headline_per_response_over_the_strata_of_a_factorial_design() -> None:
+    """pass_opponents has three values: it splits the 2x2 design into three strata."""
+    games = 300
+
+    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        both = cell["six_limit"] == 3 and cell["finish"] == "bounce"
+        return {
+            "first": rng.integers(0, 4, games).astype("int8"),
+            "winner": rng.integers(0, 4, games).astype("int8"),
+            "turns": rng.integers(100, 200, games) + (12 if both else 0),
+        }
+
+    vary = ["six_limit=0,3", "finish=exact,bounce", "pass_opponents=all,singles,none"]
+    df, cells = sweep(rows, games, preset="app", vary=vary)
+    table = analysis.factorial_effects(df, cells, ["six_limit", "finish"])
+    found = findings(df, cells)
+    pairs = table[(table["factors"] == 2) & (table["response"] == "turns")]
+    assert len(pairs) == 3 and pairs["effect"].to_numpy() == pytest.approx(6.0)
+    heads = headlines(found, "interactions")
+    assert len(heads) == 2  # game length and the first player's win rate
+    (length,) = [f for f in heads if "game length" in f.text]
+    assert length.text.startswith(
+        "The largest interaction on the game length is six_limit x finish in all 3 strata "
+        "(pass_opponents); largest of all six_limit x finish with pass_opponents="
+    )
+    assert ": +6.0 turns (95% CI" in length.text
+    assert length.resolved and "Of these 3 largest, all 3 are told from zero" in length.text
+    assert len(details(found, "interactions")) == 2 * 3  # one per response and stratum
