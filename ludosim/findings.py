@@ -23,8 +23,8 @@ supports: one decimal for a half-width between 1 and 10 (turns, percentage point
 one more for each factor of ten narrower; detection probabilities to two decimals;
 p-values to two significant figures, and below 1e-16 (where double precision ends)
 as `p < 1e-16`.
-Toggle values are in the spelling `--set` accepts (`ludosim.rules.format_value`; an
-empty set is `none`).
+Toggle values and cell names are in the spelling `--set` accepts
+(`ludosim.analysis.value_text`: `true`/`false`, an empty set `{}`).
 """
 
 from __future__ import annotations
