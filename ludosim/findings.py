@@ -634,7 +634,7 @@ def _policies(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
         f"{best['policy']} wins most often, "
         f"{_rate(best, True, d)}, {lead}; {worst['policy']} least, {_rate(worst, False, d)}"
         f"; fair share {_pct(table['fair'].mean(), d)}. "
-        f"{_of(apart, len(neighbours))} neighbours in the ranking are told apart "
+        f"{_of(apart, len(neighbours)).capitalize()} neighbours in the ranking are told apart "
         f"(Holm over the {len(pairs)} pairs); "
         f"{_games(len(df))} over {seatings} seatings."
     )
@@ -777,9 +777,9 @@ def _design(df: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
 
 
 def _stratum(row: pd.Series, table: pd.DataFrame) -> str:
-    """`with players=2` for the toggles outside the design that lead the table."""
+    """`with players=2, pass_opponents=all` for the toggles outside the design."""
     keys = [c for c in table.columns[: list(table.columns).index("term")]]
-    return "".join(f" with {k}={value_text(row[k], k)}" for k in keys)
+    return (" with " + ", ".join(f"{k}={value_text(row[k], k)}" for k in keys)) if keys else ""
 
 
 def _effect_units(response: str) -> tuple[str, str, float]:
