@@ -843,7 +843,15 @@ table.data th, table.data td { border-bottom: 1px solid #ddd; padding: 0.2em 0.6
                                text-align: right; }
 /* Wide tables scroll inside their own box; the cell id stays in view while they do. */
 .scroll { overflow-x: auto; width: fit-content; max-width: 100%; border: 1px solid #e4e4e4;
-          border-radius: 3px; }
+          border-radius: 3px;
+          /* A shadow on the side that has more columns: it moves with the scrolling. */
+          background: linear-gradient(to right, #fff 30%, rgba(255, 255, 255, 0)),
+                      linear-gradient(to left, #fff 30%, rgba(255, 255, 255, 0)) 100% 0,
+                      radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, 0.18), transparent),
+                      radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, 0.18), transparent)
+                      100% 0;
+          background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 14px 100%, 14px 100%;
+          background-attachment: local, local, scroll, scroll; }
 .scroll table.data { margin: 0; }
 table.data th, table.data td { white-space: nowrap; }
 table.data th:first-child, table.data td:first-child { position: sticky; left: 0;
@@ -918,7 +926,7 @@ PNG: <a href="{{ fig.file }}">{{ fig.file }}</a></figcaption>
 </figure>
 {% endfor %}
 {% for table in section.tables %}
-<h3>{{ table.title }}</h3>
+{% if table.title != section.title %}<h3>{{ table.title }}</h3>{% endif %}
 <div class="scroll">{{ table.html | safe }}</div>
 <p class="caption">{{ table.caption }}
 {% if table.command %}Reproduce: <code>{{ table.command }}</code>{% endif %}

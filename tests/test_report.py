@@ -130,13 +130,16 @@ def test_page_opens_on_findings_and_ends_on_the_cells_table(
     expected = findings(
         results.load(FIXTURE / name, cells=True), results.load_cells(FIXTURE / name)
     )
+    text = page.read_text(encoding="utf-8")
     assert parsed.findings == ["resolved" if f.resolved else "unresolved" for f in expected]
     assert parsed.headline == [f.headline for f in expected]
     # one human heading per topic, in the findings' order; no raw topic keys
     assert parsed.topics == [TITLES[t] for t in dict.fromkeys(f.topic for f in expected)]
     assert parsed.topics[:2] == ["Game length", "First-player advantage"]
     assert parsed.folded == 0  # six cells: every statement stays open
-    text = page.read_text(encoding="utf-8")
+    # every table scrolls sideways inside its own box instead of widening the page
+    assert text.count("<table") == text.count('<div class="scroll"><table') > 0
+    assert ".scroll { overflow-x: auto;" in text
     assert text.rindex("<h2>") == text.index("<h2>Cells</h2>")
     assert text.index("<h2>Findings</h2>") < text.index("<h2>Game length</h2>")
     assert page.stat().st_size < 5_000_000
