@@ -43,7 +43,9 @@ from ludosim import analysis
 from ludosim.analysis import EMPTY_SET, value_text
 from ludosim.stats import games_needed, holm, interval_p, z_for, zero_crossing
 
-TOPICS = ("length", "first_player", "skip_cost", "policies", "toggles", "interactions")
+# The question a study is built for comes first (a tournament's ranking, a skip
+# sweep's break-even, a toggle sweep's effects); length and first player close.
+TOPICS = ("policies", "skip_cost", "toggles", "interactions", "length", "first_player")
 TITLES = {
     "length": "Game length",
     "first_player": "First-player advantage",
@@ -90,12 +92,12 @@ def findings(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
         df = df.assign(cell="all")
     design = _design(df, cells)  # shared by the toggles' main effects and the interactions
     topics: list[Callable[[], list[Finding]]] = [
-        lambda: _length(df, cells),
-        lambda: _first_player(df, cells),
-        lambda: _skip_cost(df, cells),
         lambda: _policies(df, cells),
+        lambda: _skip_cost(df, cells),
         lambda: _toggles(df, cells, design),
         lambda: _interactions(df, design),
+        lambda: _length(df, cells),
+        lambda: _first_player(df, cells),
     ]
     out: list[Finding] = []
     for topic in topics:
@@ -887,4 +889,4 @@ def _interactions(df: pd.DataFrame, design: pd.DataFrame) -> list[Finding]:
     return _factorial_finding(pairs, "interactions", "interactions", _cell_games(df))
 
 
-__all__ = ["TOPICS", "Finding", "findings"]
+__all__ = ["TITLES", "TOPICS", "Finding", "findings"]

@@ -135,7 +135,9 @@ def test_page_opens_on_findings_and_ends_on_the_cells_table(
     assert parsed.headline == [f.headline for f in expected]
     # one human heading per topic, in the findings' order; no raw topic keys
     assert parsed.topics == [TITLES[t] for t in dict.fromkeys(f.topic for f in expected)]
-    assert parsed.topics[:2] == ["Game length", "First-player advantage"]
+    # the study's own question first, then length and the first player
+    assert parsed.topics[0] == {"toggles": "Toggle effects", "skip": "Skip cost"}[name]
+    assert parsed.topics[-2:] == ["Game length", "First-player advantage"]
     assert parsed.folded == 0  # six cells: every statement stays open
     # every table scrolls sideways inside its own box instead of widening the page
     assert text.count("<table") == text.count('<div class="scroll"><table') > 0
@@ -376,7 +378,8 @@ def test_a_36_cell_grid_gets_forests_and_small_multiples_but_no_overlay(
     assert "six_limit=0 finish=exact pass_opponents=all players=2" in page.read_text("utf-8")
     # 36 per-cell statements are folded under each headline; the headlines stay open
     parsed = parse(page)
-    assert parsed.topics[:2] == ["Game length", "First-player advantage"]
+    assert parsed.topics == ["Toggle effects", "Interactions", "Game length",
+                             "First-player advantage"]  # fmt: skip
     assert parsed.folded >= 2 and 36 > OPEN_DETAILS
     assert "<summary>All 36 statements behind this</summary>" in page.read_text("utf-8")
     assert parsed.headline[0] and parsed.headline.count(False) >= 2 * 36
