@@ -4,8 +4,10 @@
 
 The report reads only results (`ludosim.results.load`, its cells table and manifest)
 and computes everything with `ludosim.analysis`; `ludosim.findings` says in sentences
-what the results show, and the page opens with those findings. Then come the sections
-that the results support, each choosing its figures by the shape of the results:
+what the results show, and the page opens with those findings: whether the sweep's
+precision target was met (when it had one), then per topic its headline and the
+statements behind it, folded when there are many. Then come the sections that the
+results support, each choosing its figures by the shape of the results:
 
 - game length and first-player advantage: a forest plot (dot and interval per cell,
   sorted) for any number of cells; small multiples of the grid for a full factorial;
