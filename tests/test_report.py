@@ -394,6 +394,8 @@ def test_a_36_cell_grid_gets_forests_and_small_multiples_but_no_overlay(
         ("0.5pp", "Precision target ±0.5 pp on the first-player advantage (half-width of its "
                   "95% interval): met in 0 of 2 cells; of the others, 2 would need more than "
                   "the sweep's max_games."),
+        ("5turns", "Precision target ±5 turns on the mean game length (half-width of its 95% "
+                   "interval): met in 2 of 2 cells."),
     ],
 )  # fmt: skip
 def test_the_report_says_whether_the_precision_target_was_met(
