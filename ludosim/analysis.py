@@ -21,6 +21,7 @@ is stated at each function and in docs/analysis.md:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -1036,6 +1037,18 @@ def ranking(rules: Rules, result: Any, policies: Sequence[str] | None = None) ->
 
 
 def describe_cells(cells: pd.DataFrame) -> dict[Hashable, str]:
-    """cell id -> a short label: its name, or the id when the table has no names."""
+    """cell id -> a short label: its name, or the id when the table has no names.
+
+    Values in names are spelled as the command line takes them (`cli_spelling`).
+    """
     names = cells["name"] if "name" in cells.columns else cells["cell"]
-    return dict(zip(cells["cell"].astype(str), names.astype(str), strict=True))
+    return {
+        cell: cli_spelling(name)
+        for cell, name in zip(cells["cell"].astype(str), names.astype(str), strict=True)
+    }
+
+
+def cli_spelling(text: str) -> str:
+    """`name=value` pairs of a label with values as `--set` takes them: `true`, `{}`."""
+    text = re.sub(r"=(True|False)\b", lambda m: "=" + m.group(1).lower(), text)
+    return re.sub(r"=(?=\s|$)", "=" + EMPTY_SET, text)

@@ -359,7 +359,8 @@ def curve(table: pd.DataFrame, x: str, groups: Sequence[str], xlabel: str, ylabe
     """Effect (pp) against a numeric setting with intervals, one line per group.
 
     `table` has columns X, diff, diff_ci_low, diff_ci_high, break_even and the
-    `groups` columns; the dotted vertical line is each group's break-even point.
+    `groups` columns; the dotted vertical line is each group's break-even point, and
+    its legend entry gives the value.
     """
     import matplotlib as mpl
 
@@ -373,10 +374,12 @@ def curve(table: pd.DataFrame, x: str, groups: Sequence[str], xlabel: str, ylabe
             err = 100 * np.vstack([rows["diff"] - rows["diff_ci_low"],
                                    rows["diff_ci_high"] - rows["diff"]])  # fmt: skip
             name = ", ".join(f"{g} {k}" for g, k in zip(groups, key, strict=True))
-            ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, color=color, label=name)
             even = float(rows["break_even"].iloc[0])
             if not math.isnan(even):
+                # The legend carries the number, so the dotted line needs no reading off.
+                name += f" (stops paying at about {even:.2f}, dotted)"
                 ax.axvline(even, linestyle=":", color=color)
+            ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, color=color, label=name)
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set(xlabel=xlabel, ylabel=ylabel)
         ax.grid(color="#e6e6e6", linewidth=0.6)

@@ -4,8 +4,10 @@
 
 The report reads only results (`ludosim.results.load`, its cells table and manifest)
 and computes everything with `ludosim.analysis`; `ludosim.findings` says in sentences
-what the results show, and the page opens with those findings. Then come the sections
-that the results support, each choosing its figures by the shape of the results:
+what the results show, and the page opens with those findings: whether the sweep's
+precision target was met (when it had one), then per topic its headline and the
+statements behind it, folded when there are many. Then come the sections that the
+results support, each choosing its figures by the shape of the results:
 
 - game length and first-player advantage: a forest plot (dot and interval per cell,
   sorted) for any number of cells; small multiples of the grid for a full factorial;
@@ -29,7 +31,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import shlex
 import shutil
 from collections.abc import Sequence
@@ -41,13 +42,13 @@ import numpy as np
 import pandas as pd
 
 from ludosim import analysis, figures
-from ludosim.analysis import EMPTY_SET, value_text
+from ludosim.analysis import value_text
 from ludosim.errors import LudosimError
 from ludosim.figures import Panel
-from ludosim.findings import Finding, findings
+from ludosim.findings import TITLES, Finding, findings
 from ludosim.results import ResultsError, load, load_cells, load_manifest
 from ludosim.rules import PRESETS, TOGGLES, Rules, format_value, parse_value
-from ludosim.sweep import store
+from ludosim.sweep import PrecisionError, SweepError, parse_target, precision_status, store
 from ludosim.sweep.spec import POLICIES_KEY, spec_command, spec_toml
 
 if TYPE_CHECKING:
@@ -61,6 +62,11 @@ SPEC_FILE = "sweep.toml"
 FEW_CELLS = 6
 # A full-factorial grid is drawn as small multiples up to this many panels.
 MAX_PANELS = 16
+# A topic's per-cell statements (and the precision table) are listed open up to this
+# many; more are folded under their headline, which answers the question for all.
+OPEN_DETAILS = 6
+# Below this a p-value is written `< 1e-16`: doubles cannot resolve it (it reads as 0).
+P_FLOOR = 1e-16
 
 
 class ReportError(LudosimError, ValueError):
@@ -93,6 +99,32 @@ class _Section:
     text: str = ""
     figures: list[_Figure] = field(default_factory=list)
     tables: list[_Table] = field(default_factory=list)
+
+
+@dataclass
+class _Topic:
+    """A findings topic on the page: its heading, headline sentences and details."""
+
+    title: str
+    headlines: list[Finding]
+    details: list[Finding]
+
+    @property
+    def folded(self) -> bool:
+        return len(self.details) > OPEN_DETAILS
+
+
+@dataclass
+class _Precision:
+    """Whether the sweep's precision target was met: one sentence and a per-cell table."""
+
+    sentence: str
+    html: str
+    rows: int
+
+    @property
+    def folded(self) -> bool:
+        return self.rows > OPEN_DETAILS
 
 
 @dataclass
@@ -177,15 +209,9 @@ def cell_labels(cells: pd.DataFrame) -> dict[str, str]:
     values as `--set` takes them back: `true`/`false`, and an empty set as `{}`.
     """
     names = analysis.describe_cells(cells)
-    labels = {str(c): cli_spelling(str(n)) for c, n in names.items()}
+    labels = {str(c): str(n) for c, n in names.items()}
     counts = pd.Series(list(labels.values())).value_counts()
     return {c: f"{n} ({c})" if counts[n] > 1 else n for c, n in labels.items()}
-
-
-def cli_spelling(text: str) -> str:
-    """`name=value` pairs of a label with values spelled as the command line takes them."""
-    text = re.sub(r"=(True|False)\b", lambda m: "=" + m.group(1).lower(), text)
-    return re.sub(r"=(?=\s|$)", "=" + EMPTY_SET, text)
 
 
 # -------------------------------------------------------------------- reading
@@ -303,6 +329,58 @@ def _caption(res: _Results, cell_ids: Sequence[str], what: str) -> str:
 # ------------------------------------------------------------------- sections
 def _findings(res: _Results) -> list[Finding]:
     return findings(res.df, res.cells)
+
+
+def _topics(found: Sequence[Finding]) -> list[_Topic]:
+    """Findings grouped under a heading per topic, headlines first, in their order."""
+    topics: dict[str, _Topic] = {}
+    for f in found:
+        topic = topics.setdefault(f.topic, _Topic(TITLES.get(f.topic, f.topic), [], []))
+        (topic.headlines if f.headline else topic.details).append(f)
+    return list(topics.values())
+
+
+_MEASURE_TEXT = {
+    "first_player_advantage": "the first-player advantage",
+    "mean_turns": "the mean game length",
+}
+
+
+def _precision(res: _Results) -> _Precision | None:
+    """The precision target of a sweep that used one, and in how many cells it was met."""
+    if res.manifest is None or not res.manifest.get("precision"):
+        return None
+    try:
+        status = precision_status(res.path)
+        target = parse_target(str(status["target"].iloc[0])) if len(status) else None
+    except (SweepError, PrecisionError):
+        return None  # a part of a sweep, or a target this version cannot read
+    if target is None:
+        return None
+    met = status["met"].astype(bool)
+    unit = "pp" if target.unit == "pp" else ("turn" if target.value == 1 else "turns")
+    sentence = (
+        f"Precision target ±{target.value:g} {unit} on "
+        f"{_MEASURE_TEXT.get(target.measure, target.measure)} (half-width of its 95% "
+        f"interval): met in {int(met.sum())} of {len(status)} cells"
+    )
+    missed = status[~met]
+    if len(missed):
+        capped = missed[missed["capped"].astype(bool)]
+        parts = []
+        if len(capped):
+            parts.append(f"{len(capped)} would need more than the sweep's max_games")
+        if len(missed) > len(capped):
+            parts.append(f"{len(missed) - len(capped)} have not played all their planned games")
+        sentence += f"; of the others, {' and '.join(parts)}"
+    table = status[["cell", "name", "games", "planned", "estimate", "half_width", "met"]].copy()
+    table["name"] = table["cell"].astype(str).map(res.label)
+    table["met"] = table["met"].map({True: "yes", False: "no"})
+    for column in ("estimate", "half_width"):
+        table[column] = table[column].map(lambda v: f"{v:.3f}" if math.isfinite(v) else "")
+    table = table.rename(columns={"estimate": f"estimate ({target.unit})",
+                                  "half_width": f"half_width ({target.unit})"})  # fmt: skip
+    return _Precision(sentence + ".", _html_table(table), len(table))
 
 
 def _cells(res: _Results, out: Path) -> _Section:
@@ -752,9 +830,23 @@ def _cell_ids(res: _Results) -> list[str]:
 
 
 def _html_table(df: pd.DataFrame) -> str:
-    return df.to_html(
+    shown = df.copy()
+    for column in [c for c in shown.columns if str(c).startswith("p_")]:
+        shown[column] = shown[column].map(_p_cell)
+    return shown.to_html(
         index=False, border=0, classes="data", na_rep="", float_format=lambda v: f"{v:.4g}"
     )
+
+
+def _p_cell(p: Any) -> str:
+    """A p-value for a table cell: four significant figures, `< 1e-16` below the floor."""
+    try:
+        value = float(p)
+    except (TypeError, ValueError):
+        return "" if p is None else str(p)
+    if not math.isfinite(value):
+        return ""
+    return f"< {P_FLOOR:g}" if value < P_FLOOR else f"{value:.4g}"
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -764,7 +856,8 @@ _TEMPLATE = """<!DOCTYPE html>
 <title>{{ title }}</title>
 <style>
 body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em;
-       color: #222; }
+       color: #222; line-height: 1.4; }
+section, figure, .scroll { max-width: 100%; }
 figure { margin: 1.5em 0; }
 figure img { max-width: 100%; border: 1px solid #ddd; }
 figcaption, .caption { font-size: 0.9em; color: #444; }
@@ -772,11 +865,29 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 table.data { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 table.data th, table.data td { border-bottom: 1px solid #ddd; padding: 0.2em 0.6em;
                                text-align: right; }
-.scroll { overflow-x: auto; }
+/* Wide tables scroll inside their own box; the cell id stays in view while they do. */
+.scroll { overflow-x: auto; width: fit-content; max-width: 100%; border: 1px solid #e4e4e4;
+          border-radius: 3px;
+          /* A shadow on the side that has more columns: it moves with the scrolling. */
+          background: linear-gradient(to right, #fff 30%, rgba(255, 255, 255, 0)),
+                      linear-gradient(to left, #fff 30%, rgba(255, 255, 255, 0)) 100% 0,
+                      radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, 0.18), transparent),
+                      radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, 0.18), transparent)
+                      100% 0;
+          background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 14px 100%, 14px 100%;
+          background-attachment: local, local, scroll, scroll; }
+.scroll table.data { margin: 0; }
+table.data th, table.data td { white-space: nowrap; }
+table.data th:first-child, table.data td:first-child { position: sticky; left: 0;
+                                                       background: #fff; text-align: left; }
 .interactive { margin-bottom: 0.5em; }
 details summary { cursor: pointer; font-size: 0.9em; color: #444; }
-#findings li { margin: 0.3em 0; }
+#findings h3 { margin: 1.2em 0 0.3em; }
+#findings p.headline { margin: 0.3em 0; font-size: 1.05em; }
+#findings ul { margin: 0.3em 0; }
+#findings li { margin: 0.3em 0; font-size: 0.92em; }
 #findings li.unresolved { color: #7a4b00; }
+#findings .precision { background: #f4f8fb; border-left: 3px solid #5b8db8; padding: 0.4em 0.8em; }
 .badge { font-size: 0.8em; border: 1px solid #c98a00; border-radius: 3px; padding: 0 0.3em;
          margin-left: 0.3em; }
 </style>
@@ -789,16 +900,35 @@ details summary { cursor: pointer; font-size: 0.9em; color: #444; }
 Figures are also written as PNG and tables as CSV beside this page.</p>
 <section id="findings">
 <h2>Findings</h2>
-{% if findings %}
+{% if precision %}
+<p class="precision">{{ precision.sentence }}</p>
+{% if precision.folded %}<details><summary>Precision per cell ({{ precision.rows }} cells)</summary>
+{% endif %}
+<div class="scroll">{{ precision.html | safe }}</div>
+{% if precision.folded %}</details>{% endif %}
+{% endif %}
+{% for topic in topics %}
+<h3>{{ topic.title }}</h3>
+{% for f in topic.headlines %}
+<p class="finding headline {{ 'resolved' if f.resolved else 'unresolved' }}"
+   data-topic="{{ f.topic }}">
+{{- f.text }}{% if not f.resolved %} <span class="badge">not resolved</span>{% endif %}</p>
+{% endfor %}
+{% if topic.details %}
+{% if topic.folded %}
+<details><summary>All {{ topic.details | length }} statements behind this</summary>
+{% endif %}
 <ul>
-{% for f in findings %}
-<li class="{{ 'resolved' if f.resolved else 'unresolved' }}"><b>{{ f.topic }}.</b> {{ f.text }}
-{% if not f.resolved %}<span class="badge">not resolved</span>{% endif %}</li>
+{% for f in topic.details %}
+<li class="finding {{ 'resolved' if f.resolved else 'unresolved' }}" data-topic="{{ f.topic }}">
+{{- f.text }}{% if not f.resolved %} <span class="badge">not resolved</span>{% endif %}</li>
 {% endfor %}
 </ul>
+{% if topic.folded %}</details>{% endif %}
+{% endif %}
 {% else %}
 <p>No findings: these results hold nothing the findings compare.</p>
-{% endif %}
+{% endfor %}
 </section>
 {% for section in sections %}
 <section>
@@ -820,7 +950,7 @@ PNG: <a href="{{ fig.file }}">{{ fig.file }}</a></figcaption>
 </figure>
 {% endfor %}
 {% for table in section.tables %}
-<h3>{{ table.title }}</h3>
+{% if table.title != section.title %}<h3>{{ table.title }}</h3>{% endif %}
 <div class="scroll">{{ table.html | safe }}</div>
 <p class="caption">{{ table.caption }}
 {% if table.command %}Reproduce: <code>{{ table.command }}</code>{% endif %}
@@ -864,7 +994,8 @@ def _render(
         intro=intro,
         results=shlex.quote(str(res.path)),
         out=shlex.quote(str(out)),
-        findings=found,
+        topics=_topics(found),
+        precision=_precision(res),
         sections=sections,
         resources=resources,
         script=script,

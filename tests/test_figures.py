@@ -186,3 +186,29 @@ def test_every_analysis_file_round_trips_through_to_toml(file: Path, tmp_path: P
     again = tmp_path / file.name
     again.write_text(spec.to_toml(), encoding="utf-8")
     assert spec_hash(SweepSpec.from_toml(again)) == spec_hash(spec)
+
+
+def test_skip_cost_legend_gives_the_break_even_value() -> None:
+    table = pd.DataFrame(
+        {
+            "detect_skip": [0.0, 0.5, 1.0],
+            "diff": [0.02, 0.004, -0.02],
+            "diff_ci_low": [0.01, -0.006, -0.03],
+            "diff_ci_high": [0.03, 0.014, -0.01],
+            "break_even": 0.6,
+            "seat": 0,
+            "policy": "skipper:1",
+        }
+    )
+    fig = figures.curve(table, "detect_skip", ["seat", "policy"], "detect_skip", "Δ (pp)")
+    (legend,) = fig.legends
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert texts == ["seat 0, policy skipper:1 (stops paying at about 0.60, dotted)"]
+    (line,) = [ln for ln in fig.axes[0].get_lines() if ln.get_linestyle() == ":"]
+    assert list(line.get_xdata()) == [0.6, 0.6]
+    # no break-even: no dotted line and no value in the legend
+    fig = figures.curve(
+        table.assign(break_even=float("nan")), "detect_skip", ["seat", "policy"], "x", "y"
+    )
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["seat 0, policy skipper:1"]
+    assert not [ln for ln in fig.axes[0].get_lines() if ln.get_linestyle() == ":"]

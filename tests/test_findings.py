@@ -30,6 +30,15 @@ def of(found: list[Finding], topic: str) -> list[Finding]:
     return [f for f in found if f.topic == topic]
 
 
+def details(found: list[Finding], topic: str) -> list[Finding]:
+    """The statements behind a topic's headline: one per cell, value or change."""
+    return [f for f in of(found, topic) if not f.headline]
+
+
+def headlines(found: list[Finding], topic: str) -> list[Finding]:
+    return [f for f in of(found, topic) if f.headline]
+
+
 def sweep(
     rows: Callable[[pd.Series, np.random.Generator], dict[str, np.ndarray]],
     games: int,
@@ -89,11 +98,39 @@ def test_every_finding_has_a_known_topic_and_says_how_many_games() -> None:
                 assert f"needs about {f.games_needed:,} games per cell" in f.text
 
 
+def test_every_topic_opens_with_its_headline() -> None:
+    for name in ("toggles", "skip"):
+        found = findings(*fixture(name))
+        topics = list(dict.fromkeys(f.topic for f in found))
+        assert topics == [t for t in TOPICS if t in topics]  # topics in their order
+        for topic in topics:
+            flags = [f.headline for f in of(found, topic)]
+            assert flags[0], topic  # the answer comes first
+            assert flags == sorted(flags, reverse=True), topic  # then only the details
+
+
+def test_length_headline_names_the_longest_and_shortest_cell() -> None:
+    df, cells = fixture("toggles")
+    table = analysis.game_length(df, by="cell")
+    table = table[table["measure"] == "turns"].set_index("cell")
+    (head,) = headlines(findings(df, cells), "length")
+    names = cells.set_index("cell")["name"]
+    longest, shortest = table["mean"].idxmax(), table["mean"].idxmin()
+    assert head.text.startswith(
+        f"Games are longest under {names[longest]}, {table.loc[longest, 'mean']:.1f} turns "
+        f"(95% CI {table.loc[longest, 'mean_ci_low']:.1f} to "
+        f"{table.loc[longest, 'mean_ci_high']:.1f}), and shortest under {names[shortest]}, "
+        f"{table.loc[shortest, 'mean']:.1f} ({table.loc[shortest, 'mean_ci_low']:.1f} to "
+        f"{table.loc[shortest, 'mean_ci_high']:.1f})"
+    )
+    assert "300 games each" in head.text
+
+
 def test_length_sentences_carry_the_game_length_table() -> None:
     df, cells = fixture("toggles")
     table = analysis.game_length(df, by="cell")
     table = table[table["measure"] == "turns"].set_index("cell")
-    texts = [f.text for f in of(findings(df, cells), "length")]
+    texts = [f.text for f in details(findings(df, cells), "length")]
     assert len(texts) == len(cells)
     for cell, text in zip(cells["cell"], texts, strict=True):
         row = table.loc[cell]
@@ -107,9 +144,10 @@ def test_length_sentences_carry_the_game_length_table() -> None:
 def test_first_player_sentences_carry_the_tests_and_holm() -> None:
     df, cells = fixture("toggles")
     tests = analysis.first_player_tests(df, by="cell").set_index("cell")
-    found = of(findings(df, cells), "first_player")
-    assert len(found) == len(cells) + 1  # one per cell and one across them
-    for f in found[:-1]:
+    found = findings(df, cells)
+    per_cell = details(found, "first_player")
+    assert len(per_cell) == len(cells)  # one per cell, behind two headlines
+    for f in per_cell:
         cell = f.text.split(" ")[0]
         row = tests.loc[cell]
         assert f"an advantage of {row['advantage_pp']:+.1f} pp" in f.text
@@ -117,18 +155,57 @@ def test_first_player_sentences_carry_the_tests_and_holm() -> None:
         assert f"of {int(row['games']):,} games with a finisher" in f.text
         assert "Holm's correction over the 6 cells' tests" in f.text
         assert f.resolved == (row["p_holm"] < 0.05)
+    names = cells.set_index("cell")["name"]
+    overall, family = headlines(found, "first_player")
+    top_cell = tests["advantage_pp"].idxmax()
+    top = tests.loc[top_cell]
+    assert (
+        f"largest under {names[top_cell]}, {top['advantage_pp']:+.1f} pp (95% CI "
+        f"{top['advantage_ci_low']:+.1f} to {top['advantage_ci_high']:+.1f})" in overall.text
+    )
+    assert "Holm-corrected over 6 cells, 300 games each" in overall.text
+    assert overall.resolved == bool((tests["p_holm"] < 0.05).all())
     pairs = analysis.first_player_differences(df)
     top = pairs.loc[pairs["diff_pp"].abs().idxmax()]
-    assert f"{top['diff_pp']:+.1f} pp" in found[-1].text
-    assert f"{top['cell']} (" in found[-1].text and f"{top['other']} (" in found[-1].text
-    assert "over the 15 pairs of cells" in found[-1].text
+    assert family.text.startswith(
+        f"The advantage differs most between {names[top['cell']]} and {names[top['other']]}: "
+        f"{top['diff_pp']:+.1f} pp"
+    )
+    assert "over the 15 pairs of cells" in family.text
+    # Each cell is compared with the others in words, never as "0 of the other 5".
+    differ = (pairs["p_holm"] < 0.05).sum()
+    assert differ == 0 and all(
+        "indistinguishable from every other cell" in f.text for f in per_cell
+    )
+    assert not any("differs from 0 of" in f.text for f in found)
+
+
+def test_p_values_are_never_written_as_zero() -> None:
+    """2,000 games in each of two cells, the first player winning 90%: p underflows to 0."""
+    games = 2000
+    share = {"six_limit=0": 0.9, "six_limit=3": 0.8}
+    df, cells = sweep(first_wins(share, games), games, preset="app", sets=["players=2"],
+                      vary=["six_limit=0,3"])  # fmt: skip
+    tests = analysis.first_player_tests(df, by="cell")
+    assert (tests["p_holm"] == 0).all()  # beyond what doubles hold
+    found = findings(df, cells)
+    per_cell = details(found, "first_player")
+    assert len(per_cell) == 2 and all("Holm-adjusted p < 1e-16" in f.text for f in per_cell)
+    assert not any(re.search(r"\bp = 0(?![.\d])", f.text) for f in found)
+    (overall, _) = headlines(found, "first_player")
+    assert overall.text.startswith(
+        "The first player has a measurable advantage under all 2 rule sets: largest under "
+        "six_limit=0, +40.0 pp"
+    )
 
 
 def test_toggle_sentences_name_the_base_and_the_largest_change() -> None:
     df, cells = fixture("toggles")
     effects = analysis.toggle_effects(df, cells)
     found = of(findings(df, cells), "toggles")
-    assert len(found) == 2 * effects["base"].nunique()  # length and first-player advantage
+    # one headline per base, then its length and first-player advantage statements
+    assert len([f for f in found if f.headline]) == effects["base"].nunique()
+    assert len([f for f in found if not f.headline]) == 2 * effects["base"].nunique()
     for base, changes in effects.groupby("base"):
         top = changes.loc[changes["turns_effect"].abs().idxmax()]
         text = next(f.text for f in found if f"base {base} (" in f.text and "game length" in f.text)
@@ -141,9 +218,16 @@ def test_toggle_sentences_name_the_base_and_the_largest_change() -> None:
 def test_skip_sentences_carry_the_skip_cost_curve() -> None:
     df, cells = fixture("skip")
     curve = analysis.skip_cost(df, cells=cells)
-    found = of(findings(df, cells), "skip_cost")
-    assert len(found) == len(curve) + (0 if math.isnan(curve["break_even"].iloc[0]) else 1)
-    for f, row in zip(found, curve.itertuples(), strict=False):
+    found = findings(df, cells)
+    (head,) = headlines(found, "skip_cost")  # one seat skips
+    found = details(found, "skip_cost")
+    assert len(found) == len(curve)
+    if math.isnan(curve["break_even"].iloc[0]):
+        top = curve.loc[curve["diff"].abs().idxmax()]
+        assert f"The largest change is {100 * top['diff']:+.1f} pp" in head.text
+    else:
+        assert "stops paying" in head.text
+    for f, row in zip(found, curve.itertuples(), strict=True):
         assert f"At detect_skip = {format_value(row.detect_skip)}," in f.text
         assert f"{100 * row.diff:+.1f} pp" in f.text
         assert f"95% CI {100 * row.diff_ci_low:+.1f} to {100 * row.diff_ci_high:+.1f}" in f.text
@@ -165,8 +249,9 @@ def test_a_small_advantage_is_not_resolved_and_sized() -> None:
     games = 40
     df, cells = sweep(first_wins({"base": 0.55}, games), games, preset="app", sets=["players=2"])
     (f,) = of(findings(df, cells), "first_player")
-    assert not f.resolved
-    assert "its 95% interval includes zero: not resolved at this size" in f.text.lower()
+    assert not f.resolved and f.headline
+    assert f.text.startswith("The first player's advantage is not resolved at this size")
+    assert "+5.0 pp (95% CI" in f.text and "its 95% interval includes zero" in f.text
     # The normal-approximation size that makes a 95% interval exclude zero at this effect.
     p, fair = 0.55, 0.5
     formula = Z95**2 * p * (1 - p) / (p - fair) ** 2
@@ -189,7 +274,7 @@ def test_holm_decides_the_cells_first_player_tests() -> None:
     )  # fmt: skip
     raw = score_test_p(round(0.555 * games), games, 0.5)
     assert 0.0167 < raw < 0.05  # significant alone, not after Holm over three tests
-    found = {f.text.split(" ")[0]: f for f in of(findings(df, cells), "first_player")}
+    found = {f.text.split(" ")[0]: f for f in details(findings(df, cells), "first_player")}
     strong, marginal, fair = found["c000"], found["c001"], found["c002"]
     assert strong.resolved and "also after Holm's correction over the 3 cells' tests" in strong.text
     assert not marginal.resolved
@@ -197,8 +282,13 @@ def test_holm_decides_the_cells_first_player_tests() -> None:
         marginal.text
     )
     assert not fair.resolved and fair.games_needed is None  # a zero effect: no size decides it
-    family = found["With"]
-    assert "differs from zero in 1 of 3 cells: c000 (pass_opponents=all)" in family.text
+    overall = headlines(findings(df, cells), "first_player")[0]
+    assert not overall.resolved
+    assert overall.text.startswith(
+        "The first player has a measurable advantage under 1 of 3 rule sets "
+        "(pass_opponents=all); under the other 2 (pass_opponents=singles, "
+        "pass_opponents=none) it is not resolved at this size"
+    )
 
 
 # ------------------------------------------------------------ toggle bases
@@ -259,10 +349,16 @@ def test_policy_ranking_of_a_tournament() -> None:
 
     vary = "policies=" + ",".join(f"[{s}]" for s in seatings)
     df, cells = sweep(rows, games, preset="app", vary=[vary])
-    found = of(findings(df, cells), "policies")
+    head, *found = of(findings(df, cells), "policies")
     table = analysis.win_table(df).sort_values("win_rate", ascending=False)
     top = table.iloc[0]
     assert top["policy"] == "runner"
+    assert head.headline and head.text.startswith(
+        f"runner wins most often, {100 * top['win_rate']:.1f}% (95% CI "
+        f"{100 * top['ci_low']:.1f} to {100 * top['ci_high']:.1f}), ahead of "
+        f"{table.iloc[1]['policy']} beyond chance"
+    )
+    assert f"{table.iloc[-1]['policy']} least, {100 * table.iloc[-1]['win_rate']:.1f}%" in head.text
     assert f"1. runner {100 * top['win_rate']:.1f}%" in found[0].text
     assert "4,000 games in all" in found[0].text
     assert found[1].text.startswith(
@@ -292,3 +388,33 @@ def test_largest_interaction_of_a_factorial_design() -> None:
     # +12 turns in the (+1, +1) cell only: (1/2) * 12 = 6; paired contrasts cancel the noise.
     assert term["effect"] == pytest.approx(6.0)
     assert text.resolved and "its 95% interval excludes zero" in text.text
+
+
+def test_one_headline_per_response_over_the_strata_of_a_factorial_design() -> None:
+    """pass_opponents has three values: it splits the 2x2 design into three strata."""
+    games = 300
+
+    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        both = cell["six_limit"] == 3 and cell["finish"] == "bounce"
+        return {
+            "first": rng.integers(0, 4, games).astype("int8"),
+            "winner": rng.integers(0, 4, games).astype("int8"),
+            "turns": rng.integers(100, 200, games) + (12 if both else 0),
+        }
+
+    vary = ["six_limit=0,3", "finish=exact,bounce", "pass_opponents=all,singles,none"]
+    df, cells = sweep(rows, games, preset="app", vary=vary)
+    table = analysis.factorial_effects(df, cells, ["six_limit", "finish"])
+    found = findings(df, cells)
+    pairs = table[(table["factors"] == 2) & (table["response"] == "turns")]
+    assert len(pairs) == 3 and pairs["effect"].to_numpy() == pytest.approx(6.0)
+    heads = headlines(found, "interactions")
+    assert len(heads) == 2  # game length and the first player's win rate
+    (length,) = [f for f in heads if "game length" in f.text]
+    assert length.text.startswith(
+        "The largest interaction on the game length is six_limit x finish in all 3 strata "
+        "(pass_opponents); largest of all six_limit x finish with pass_opponents="
+    )
+    assert ": +6.0 turns (95% CI" in length.text
+    assert length.resolved and "Of these 3 largest, all 3 are told from zero" in length.text
+    assert len(details(found, "interactions")) == 2 * 3  # one per response and stratum

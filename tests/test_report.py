@@ -8,6 +8,7 @@ Chromium is installed (CI installs one) and is skipped otherwise.
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 import shlex
@@ -21,8 +22,8 @@ import pandas as pd
 import pytest
 
 from ludosim import results
-from ludosim.findings import findings
-from ludosim.report import SPEC_FILE, cell_labels, make_report
+from ludosim.findings import TITLES, findings
+from ludosim.report import OPEN_DETAILS, SPEC_FILE, _html_table, cell_labels, make_report
 from ludosim.sweep import SweepSpec, spec_hash
 from ludosim.sweep.spec import spec_command
 
@@ -40,8 +41,12 @@ class _Page(HTMLParser):
         self.links: list[str] = []
         self.captions: list[str] = []
         self.sections: list[str] = []
-        self.findings: list[str] = []  # classes of the findings' list items
+        self.findings: list[str] = []  # resolved or unresolved, per finding in page order
+        self.headline: list[bool] = []  # whether each finding is shown as a headline
+        self.topics: list[str] = []  # the findings' headings
+        self.folded = 0  # <details> inside the findings
         self._caption: list[str] | None = None
+        self._heading: list[str] | None = None
         self._in_findings = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -49,8 +54,14 @@ class _Page(HTMLParser):
         if tag == "section":
             self.sections.append(values.get("id") or "")
             self._in_findings = values.get("id") == "findings"
-        elif tag == "li" and self._in_findings:
-            self.findings.append(values.get("class") or "")
+        elif self._in_findings and "finding" in (values.get("class") or "").split():
+            classes = (values.get("class") or "").split()
+            self.findings.append("resolved" if "resolved" in classes else "unresolved")
+            self.headline.append("headline" in classes)
+        elif self._in_findings and tag == "h3":
+            self._heading = []
+        elif self._in_findings and tag == "details":
+            self.folded += 1
         elif tag == "img":
             self.images.append(values["data-file"] or "")
             self.sources.append(values["src"] or "")
@@ -62,11 +73,16 @@ class _Page(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "section":
             self._in_findings = False
+        if tag == "h3" and self._heading is not None:
+            self.topics.append("".join(self._heading).strip())
+            self._heading = None
         if tag == "figcaption" and self._caption is not None:
             self.captions.append(" ".join("".join(self._caption).split()))
             self._caption = None
 
     def handle_data(self, data: str) -> None:
+        if self._heading is not None:
+            self._heading.append(data)
         if self._caption is not None:
             self._caption.append(data)
 
@@ -114,8 +130,18 @@ def test_page_opens_on_findings_and_ends_on_the_cells_table(
     expected = findings(
         results.load(FIXTURE / name, cells=True), results.load_cells(FIXTURE / name)
     )
-    assert parsed.findings == ["resolved" if f.resolved else "unresolved" for f in expected]
     text = page.read_text(encoding="utf-8")
+    assert parsed.findings == ["resolved" if f.resolved else "unresolved" for f in expected]
+    assert parsed.headline == [f.headline for f in expected]
+    # one human heading per topic, in the findings' order; no raw topic keys
+    assert parsed.topics == [TITLES[t] for t in dict.fromkeys(f.topic for f in expected)]
+    # the study's own question first, then length and the first player
+    assert parsed.topics[0] == {"toggles": "Toggle effects", "skip": "Skip cost"}[name]
+    assert parsed.topics[-2:] == ["Game length", "First-player advantage"]
+    assert parsed.folded == 0  # six cells: every statement stays open
+    # every table scrolls sideways inside its own box instead of widening the page
+    assert text.count("<table") == text.count('<div class="scroll"><table') > 0
+    assert ".scroll { overflow-x: auto;" in text
     assert text.rindex("<h2>") == text.index("<h2>Cells</h2>")
     assert text.index("<h2>Findings</h2>") < text.index("<h2>Game length</h2>")
     assert page.stat().st_size < 5_000_000
@@ -350,6 +376,55 @@ def test_a_36_cell_grid_gets_forests_and_small_multiples_but_no_overlay(
     caption = parse(page).captions[0]
     assert "36 cells (each listed in cells.csv) of preset app with first_player=seat0" in caption
     assert "six_limit=0 finish=exact pass_opponents=all players=2" in page.read_text("utf-8")
+    # 36 per-cell statements are folded under each headline; the headlines stay open
+    parsed = parse(page)
+    assert parsed.topics == ["Toggle effects", "Interactions", "Game length",
+                             "First-player advantage"]  # fmt: skip
+    assert parsed.folded >= 2 and 36 > OPEN_DETAILS
+    assert "<summary>All 36 statements behind this</summary>" in page.read_text("utf-8")
+    assert parsed.headline[0] and parsed.headline.count(False) >= 2 * 36
+    assert not parse(small).folded
+
+
+@pytest.mark.parametrize(
+    ("target", "sentence"),
+    [
+        ("10pp", "Precision target ±10 pp on the first-player advantage (half-width of its 95% "
+                 "interval): met in 2 of 2 cells."),
+        ("0.5pp", "Precision target ±0.5 pp on the first-player advantage (half-width of its "
+                  "95% interval): met in 0 of 2 cells; of the others, 2 would need more than "
+                  "the sweep's max_games."),
+        ("5turns", "Precision target ±5 turns on the mean game length (half-width of its 95% "
+                   "interval): met in 2 of 2 cells."),
+    ],
+)  # fmt: skip
+def test_the_report_says_whether_the_precision_target_was_met(
+    tmp_path: Path, stand_in_kernel: None, target: str, sentence: str
+) -> None:
+    from ludosim.sweep import precision_status, run_sweep
+
+    spec = SweepSpec.from_options(preset="app", vary=["six_limit=0,3"], precision=target,
+                                  pilot=200, max_games=2000, seed=3)  # fmt: skip
+    run_sweep(spec, tmp_path / "run")
+    page = make_report(tmp_path / "run", tmp_path / "report")
+    text = html.unescape(page.read_text(encoding="utf-8"))
+    found = text.index('<section id="findings">')
+    assert found < text.index(sentence) < text.index("<h3>Game length</h3>")
+    status = precision_status(tmp_path / "run")
+    for row in status.itertuples():  # the per-cell table carries the status
+        assert f"<td>{row.games}</td>" in text and f"<td>{row.half_width:.3f}</td>" in text
+        assert f"<td>{'yes' if row.met else 'no'}</td>" in text
+
+
+def test_no_precision_sentence_without_a_target(reports: dict[str, Path]) -> None:
+    for page in reports.values():
+        assert "Precision target" not in page.read_text(encoding="utf-8")
+
+
+def test_p_values_in_tables_are_never_zero() -> None:
+    html = _html_table(pd.DataFrame({"cell": ["c0", "c1", "c2"], "p_value": [0.0, 3e-20, 0.0123]}))
+    cells = re.findall(r"<td>([^<]*)</td>", html)
+    assert cells == ["c0", "&lt; 1e-16", "c1", "&lt; 1e-16", "c2", "0.0123"]
 
 
 def test_a_tournament_gets_a_policy_ranking_instead_of_toggle_effects(
