@@ -41,6 +41,7 @@ from ludosim.reference.outside import OutsidePlayer
 from ludosim.rules import Rules
 
 DEFAULT_PLAYERS = ("random", "runner", "aggressive", "defensive", "pacifist", "balanced")
+TAU = 0.0  # no rating drift between games: a policy's skill does not change
 COLUMNS = ("player", "mu", "sigma", "ordinal", "ci_low", "ci_high", "games")
 
 
@@ -56,7 +57,7 @@ def _model() -> Any:
             "ratings need the optional package openskill; install it with "
             "`pip install ludosim[skill]`"
         ) from None
-    return PlackettLuce()
+    return PlackettLuce(tau=TAU)
 
 
 def player_name(player: str | OutsidePlayer) -> str:
