@@ -72,17 +72,30 @@ class _Stop(Exception):
 _STOP = object()
 
 
-class _Match:
-    """One game in a helper thread, paused at each choice of the agent."""
+def encode(
+    progress: Sequence[Sequence[int]], seat: int, rolls: Sequence[int | str], roll_slots: int
+) -> np.ndarray:
+    """The observation: progress rows from `seat` on, clockwise, then `roll_slots` rolls."""
+    n = len(progress)
+    rows = [p for k in range(n) for p in progress[(seat + k) % n]]
+    faces = [face_rank(f) for f in rolls[:roll_slots]]
+    faces += [0] * (roll_slots - len(faces))
+    return np.array(rows + faces, dtype=np.float32)
 
-    def __init__(
-        self, rules: Rules, seed: int, seat: int, opponents: Sequence[str], limit: int
-    ) -> None:
+
+class Match:
+    """One game in a helper thread, paused at each choice of a waiting seat.
+
+    `next()` returns ("choose", view, options) when a waiting seat must choose
+    (then `answer(index)`), or ("done", result, None) at the end of the game.
+    """
+
+    def __init__(self, rules: Rules, seed: int, seats: Sequence[str | None], limit: int) -> None:
+        """`seats`: a policy name per seat, None for a seat that waits for `answer`."""
         self.limit = limit
         self.asks: queue.Queue[tuple[str, Any, Any]] = queue.Queue()
         self.answers: queue.Queue[Any] = queue.Queue()
-        policies: list[Any] = list(opponents)
-        policies.insert(seat, self._choose)
+        policies = [self._choose if p is None else p for p in seats]
         self.thread = threading.Thread(target=self._run, args=(rules, seed, policies), daemon=True)
         self.thread.start()
 
@@ -162,20 +175,20 @@ class LudoEnv(gym.Env):
             low=-1.0, high=float(max(goal, 8)), shape=(size,), dtype=np.float32
         )
         self.action_space = spaces.Discrete(self.max_options)
-        self._match: _Match | None = None
+        self._match: Match | None = None
         self._options: tuple[Plan, ...] = ()
 
     # ------------------------------------------------------------ helpers
+    def _seats(self) -> list[str | None]:
+        seats: list[str | None] = list(self.opponents)
+        seats.insert(self.seat, None)
+        return seats
+
     def _observe(self, view: PlayerView) -> np.ndarray:
-        rows = [p for row in view.own_first() for p in row]
-        rolls = [face_rank(f) for f in view.rolls[: self.roll_slots]]
-        rolls += [0] * (self.roll_slots - len(rolls))
-        return np.array(rows + rolls, dtype=np.float32)
+        return encode(view.progress, self.seat, view.rolls, self.roll_slots)
 
     def _final(self, result: GameResult) -> np.ndarray:
-        n = self.rules.players
-        rows = [p for k in range(n) for p in result.final[(self.seat + k) % n]]
-        return np.array(rows + [0] * self.roll_slots, dtype=np.float32)
+        return encode(result.final, self.seat, (), self.roll_slots)
 
     def _mask(self) -> np.ndarray:
         mask = np.zeros(self.max_options, dtype=np.int8)
@@ -206,12 +219,12 @@ class LudoEnv(gym.Env):
         super().reset(seed=seed)
         self.close()
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**62))
-        self._match = _Match(self.rules, game_seed, self.seat, self.opponents, self.max_options)
+        self._match = Match(self.rules, game_seed, self._seats(), self.max_options)
         obs, _, terminated, truncated, info = self._advance()
         while terminated or truncated:
             # A game without a single choice for the agent: play the next seed.
             game_seed = int(self.np_random.integers(0, 2**62))
-            self._match = _Match(self.rules, game_seed, self.seat, self.opponents, self.max_options)
+            self._match = Match(self.rules, game_seed, self._seats(), self.max_options)
             obs, _, terminated, truncated, info = self._advance()
         return obs, info
 

@@ -171,3 +171,44 @@ def test_env_illegal_action_ends_the_episode_as_a_loss() -> None:
         assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
     finally:
         env.close()
+
+
+# ---------------------------------------------------------------- PettingZoo
+@pytest.mark.parametrize("preset", ["app", "killer"])
+def test_aec_env_passes_pettingzoo_api_and_seed_tests(preset: str) -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test, seed_test
+
+    from ludosim.aec import LudoAEC
+
+    env = LudoAEC(Rules.preset(preset))
+    try:
+        api_test(env, num_cycles=300)
+    finally:
+        env.close()
+    seed_test(lambda: LudoAEC(Rules.preset(preset)), num_cycles=100)
+
+
+def test_aec_four_random_agents_play_to_the_end_and_the_winner_scores() -> None:
+    pytest.importorskip("pettingzoo")
+    from ludosim.aec import LudoAEC
+
+    env = LudoAEC(Rules.preset("app"))
+    rng = np.random.default_rng(1)
+    env.reset(seed=5)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    places = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            places[agent] = info["place"]
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) >= 2
+        env.step(int(rng.choice(legal)))
+    assert env.agents == []
+    assert sorted(places.values()) == [1, 2, 3, 4]
+    assert totals == {a: 1.0 if places[a] == 1 else 0.0 for a in env.possible_agents}
+    env.close()
