@@ -7,9 +7,12 @@ every other from every seat. Each game is one multi-player result: its
 finishing places (`place_<s>`, 1 = winner) rank the players at the table.
 
 The ratings are the Plackett-Luce model of `openskill` (optional dependency,
-``pip install ludosim[skill]``): every player starts at the model's default
+``pip install ludosim[skill]``) without drift between games (`TAU` = 0: a
+policy's skill does not change): every player starts at the model's default
 rating, and each game updates the ratings of its players, the games taken
 with the tables interleaved (game k of every seating, then game k + 1, ...).
+One-pass updates depend a little on that order; the order is fixed, so the
+table is reproducible.
 `ordinal` is the model's conservative rating ``mu - 3 sigma``. The 95%
 interval of `mu` is a bootstrap over games: resample the games with
 replacement, refit from scratch in the same order, take the 2.5th and 97.5th percentiles of
@@ -109,6 +112,8 @@ def play_ladder(
         )
     total = per * len(plan)
     outside = any(callable(p) for p in players)
+    if not outside:
+        from ludosim.simulate import simulate  # numba: loaded only when the kernel plays
     frames = []
     for i, seating in enumerate(plan):
         seated = [players[j] for j in seating]
@@ -120,8 +125,6 @@ def play_ladder(
             ]
             places = np.asarray(rows, dtype=np.int64).reshape(per, n)
         else:
-            from ludosim.simulate import simulate
-
             df = simulate(
                 rules, per, seed, policies=list(seated), first_game=first, threads=threads
             )

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from ludosim.reference import OutsidePlayerError, Plan, PlayerView, play_game
+from ludosim.reference import Game, OutsidePlayerError, Plan, PlayerView, play_game
 from ludosim.rules import Rules
 
 
@@ -79,27 +79,24 @@ def test_no_choice_no_draw_the_game_equals_the_random_game() -> None:
         assert outside.places == builtin.places
 
 
-def test_the_dice_agree_with_random_up_to_the_first_real_choice() -> None:
+@pytest.mark.parametrize("seed", range(3))
+def test_the_dice_agree_with_random_up_to_the_first_real_choice(seed: int) -> None:
     """Up to the outside seat's first choice of two or more options the games are identical;
-    `random` then draws from the stream and the outside player does not."""
+    `random` then draws `below(k)` from the stream and the outside player does not."""
     rules = Rules.preset("app")
-    turns: list[int] = []
+    asked: list[int] = []
 
     def player(view: PlayerView, options: Sequence[Plan]) -> int:
-        turns.append(len(turns))
+        asked.append(len(game.transcript))  # transcript lines written before the choice
         return 0
 
-    outside = play_game(rules, 4, policies=[player, "random", "random", "random"])
-    builtin = play_game(rules, 4, policies=["random", "random", "random", "random"])
-    assert turns
-    first = next(
-        i
-        for i, (a, b) in enumerate(zip(outside.transcript, builtin.transcript, strict=False))
-        if a != b
-    )
-    head = outside.transcript[:first]
-    # The first difference comes after seat 0 rolled a face that gave it a choice.
-    assert any("seat 0" in line for line in head)
+    game = Game(rules, seed, 0, [player, "random", "balanced", "random"])
+    outside = game.play()
+    builtin = play_game(rules, seed, policies=["random", "random", "balanced", "random"])
+    assert asked
+    first = asked[0]
+    assert first > 0
+    assert outside.transcript[:first] == builtin.transcript[:first]
     assert outside.transcript != builtin.transcript
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from ludosim.cli import main
-from ludosim.reference import Plan, PlayerView
+from ludosim.reference import Plan, PlayerView, play_game
 from ludosim.rules import Rules
 
 pytest.importorskip("openskill")
@@ -76,10 +76,23 @@ def test_an_outside_player_joins_the_ladder_in_the_reference_engine() -> None:
     assert set(games["who_0"]) == {"random", "runner", "balanced", "first"}
     for _, row in games.iterrows():
         assert sorted(row[f"place_{s}"] for s in range(4)) == [1, 2, 3, 4]
-    # Built-in seats play the same games as the kernel would: a ladder of names only
-    # gives the reference engine's places for the same seatings and games.
-    names = play_ladder(rules, ["random", "runner", "balanced", "aggressive"], 8, seed=1)
-    assert names["game"].tolist() == games["game"].tolist()
+    # The outside player's seatings and games are the reference engine's, seat for seat.
+    named = {"random": "random", "runner": "runner", "balanced": "balanced", "first": first}
+    for _, row in games.head(4).iterrows():
+        seated = [named[row[f"who_{s}"]] for s in range(4)]
+        places = play_game(rules, 1, int(row["game"]), policies=seated, record=False).places
+        assert places == [row[f"place_{s}"] for s in range(4)]
+
+
+def test_a_ladder_of_names_plays_the_kernel_games_of_the_reference_engine() -> None:
+    rules = Rules.preset("app")
+    games = play_ladder(rules, LADDER, 8, seed=2)
+    assert sorted(games["game"]) == list(range(8))
+    for _, row in games.iterrows():
+        seated = [row[f"who_{s}"] for s in range(4)]
+        assert sorted(seated) == sorted(LADDER)
+        places = play_game(rules, 2, int(row["game"]), policies=seated, record=False).places
+        assert places == [row[f"place_{s}"] for s in range(4)]
 
 
 @pytest.mark.parametrize(
