@@ -529,6 +529,57 @@ def tournament(
     _show(_frame_table(table, title=title))
 
 
+@app.command(cls=_Command)
+@_clean_errors
+def ratings(
+    preset: PresetOpt,
+    seed: SeedOpt,
+    players: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--players",
+            metavar="A,B,...",
+            help="Players of the ladder, comma-separated (see `ludosim policies`); at least "
+            "one per seat. Default: random, runner, aggressive, defensive, pacifist, balanced.",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Games over all seatings.")
+    ] = 6000,
+    bootstrap: Annotated[
+        int,
+        typer.Option(
+            "--bootstrap", "-b", metavar="B", help="Bootstrap resamples for the 95% intervals."
+        ),
+    ] = 100,
+    sets: SetOpt = None,
+    threads: Annotated[
+        int | None,
+        typer.Option(
+            "--threads", "-t", metavar="T", help="Worker threads (default: the library's)."
+        ),
+    ] = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Multi-player ratings (openskill Plackett-Luce) of a ladder of policies.
+
+    Example: ludosim ratings --preset app --players random,runner,balanced,aggressive --seed 1
+    """
+    chosen = rules_from_options(preset, sets or ())
+    rate, default = _lazy("ludosim.ratings", "ratings", "DEFAULT_PLAYERS")
+    names = _policy_list(players) or list(default)
+    with _compile_notice(), GameProgress("ratings", wanted(quiet)) as progress:
+        table = rate(
+            chosen, names, games, seed, bootstrap=bootstrap, threads=threads, progress=progress
+        )
+    title = (
+        f"{preset}: {table.attrs['games']} games, Plackett-Luce ratings "
+        f"(ordinal = mu - 3 sigma; 95% bootstrap interval of mu over {bootstrap} resamples)"
+    )
+    _show(_frame_table(table, title=title))
+
+
 class _NoteHandler(logging.Handler):
     """Prints what a sweep logs (damaged chunks, Dask workers gone) as `note:` lines."""
 

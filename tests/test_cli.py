@@ -50,6 +50,7 @@ def test_commands() -> None:
         "simulate",
         "bench",
         "tournament",
+        "ratings",
         "sweep",
         "report",
         "exact",

@@ -33,6 +33,7 @@ from ludosim.reference.moves import (
     resolve_landing,
     try_move,
 )
+from ludosim.reference.outside import OutsidePlayer, OutsidePlayerError, PlayerView, legal_options
 from ludosim.reference.plans import (
     Plan,
     all_plans,
@@ -57,8 +58,11 @@ __all__ = [
     "Move",
     "MoveResult",
     "Moved",
+    "OutsidePlayer",
+    "OutsidePlayerError",
     "Plan",
     "PlayerDone",
+    "PlayerView",
     "Position",
     "Puster",
     "Rolled",
@@ -68,6 +72,7 @@ __all__ = [
     "best_plans",
     "forced",
     "legal_moves",
+    "legal_options",
     "pieces_at_risk",
     "play_game",
     "play_move",

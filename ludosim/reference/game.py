@@ -15,6 +15,7 @@ from ludosim.board import YARD, Board
 from ludosim.policies import parse_policy, resolve_policies
 from ludosim.reference.events import Captured, Event, PlayerDone, Puster, Rolled, Skipped
 from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like, legal_moves
+from ludosim.reference.outside import OutsidePlayer, ask, split_policies
 from ludosim.reference.plans import (
     Plan,
     PlanTree,
@@ -76,7 +77,7 @@ class Game:
         rules: Rules,
         seed: int,
         game: int = 0,
-        policies: str | Sequence[str] = "random",
+        policies: str | OutsidePlayer | Sequence[str | OutsidePlayer] = "random",
         start: Position | None = None,
         record: bool = True,
         start_seat: int | None = None,
@@ -86,7 +87,8 @@ class Game:
         self.pos = start.copy() if start is not None else Position.start(rules, self.board)
         self.stream = Stream(normalise_seed(seed), game)
         self.game = game
-        self.policies = [parse_policy(p) for p in resolve_policies(policies, rules.players)]
+        names, self.outside = split_policies(policies, rules.players)
+        self.policies = [parse_policy(p) for p in resolve_policies(names, rules.players)]
         self.record = record
         self.transcript: list[str] = []
         n = rules.players
@@ -115,8 +117,11 @@ class Game:
         Draws, in order: `uniform()` when a skipper with 0 < Q < 1 faces a forced
         capture; then `below(t)` when `t > 1` options tie for the best score (all
         options tie under `random`). A skipped forced capture is noted in `skips`.
+        An outside player (`ludosim.reference.outside`) chooses without any draw.
         """
         rules, pos, policy = self.rules, self.pos, self.policies[seat]
+        if seat in self.outside:
+            return ask(self.outside[seat], rules, pos, seat, rolls)
         if policy.is_random and not rules.forced_capture and len(rolls) == 1:
             # Fast path, same choice as the tree: every legal move ties at score 0.
             moves = legal_moves(rules, pos, seat, rolls[0])
@@ -370,12 +375,15 @@ def play_game(
     rules: Rules,
     seed: int,
     game: int = 0,
-    policies: str | Sequence[str] = "random",
+    policies: str | OutsidePlayer | Sequence[str | OutsidePlayer] = "random",
     start: Position | None = None,
     record: bool = True,
     start_seat: int | None = None,
 ) -> GameResult:
     """Play game number `game` of seed `seed` with the reference engine.
+
+    `policies` holds a policy name or an outside player (a callable, see
+    `ludosim.reference.outside`) for every seat, or one per seat.
 
     With `start_seat` the game begins with that seat's turn and no roll-off
     (for games played on from a position, `start`).
