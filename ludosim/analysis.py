@@ -648,24 +648,38 @@ def _is_start(name: Any, variant: Any) -> bool:
     return "=" not in str(name) and str(name) in {str(variant or ""), "base", ""}
 
 
-def _matches_preset(row: pd.Series, columns: Sequence[str]) -> bool:
-    """True when the cell holds its preset's own value for every one of `columns`."""
+def changed_toggles(row: pd.Series) -> list[str]:
+    """Toggles of a cells-table row whose value differs from the row's preset, table order.
+
+    Empty when the row names no known preset.
+    """
     preset = str(row.get("preset") or "")
     if preset not in PRESETS:
-        return False
-    rules = Rules.preset(preset)
-    for name in columns:
-        if name not in TOGGLES:
-            continue  # policies: a preset names none, so any policy matches
+        return []
+    base = Rules.preset(preset)
+    changed = []
+    for name in TOGGLES:
+        if name not in row.index:
+            continue
         value = row[name]
         value = value.item() if isinstance(value, np.generic) else value
         try:
-            same = parse_value(name, value) == getattr(rules, name)
+            same = parse_value(name, value) == getattr(base, name)
         except (LudosimError, TypeError, ValueError):
-            same = str(value) == format_value(getattr(rules, name))
+            same = str(value) == format_value(getattr(base, name))
         if not same:
-            return False
-    return True
+            changed.append(name)
+    return changed
+
+
+def _matches_preset(row: pd.Series, columns: Sequence[str]) -> bool:
+    """True when the cell holds its preset's own value for every one of `columns`.
+
+    Policies never disqualify (a preset names none); a row without a known preset does.
+    """
+    if str(row.get("preset") or "") not in PRESETS:
+        return False
+    return not set(changed_toggles(row)) & set(columns)
 
 
 def baselines(cells: pd.DataFrame) -> pd.DataFrame:

@@ -47,7 +47,6 @@ from ludosim.errors import LudosimError
 from ludosim.figures import Panel
 from ludosim.findings import TITLES, Finding, findings
 from ludosim.results import ResultsError, load, load_cells, load_manifest
-from ludosim.rules import PRESETS, TOGGLES, Rules, format_value, parse_value
 from ludosim.sweep import PrecisionError, SweepError, parse_target, precision_status, store
 from ludosim.sweep.spec import POLICIES_KEY, spec_command, spec_toml
 
@@ -250,23 +249,7 @@ def _read(path: Path, out: Path, stage: Path) -> _Results:
 # ---------------------------------------------------------------- provenance
 def _changed_toggles(row: pd.Series) -> list[str]:
     """`toggle=value` for each toggle of a cell that differs from its preset."""
-    preset = str(row.get("preset") or "")
-    if preset not in PRESETS:
-        return []
-    base = Rules.preset(preset)
-    changed = []
-    for name in TOGGLES:
-        if name not in row.index:
-            continue
-        value = row[name]
-        value = value.item() if isinstance(value, np.generic) else value
-        try:
-            same = parse_value(name, value) == getattr(base, name)
-        except (LudosimError, TypeError, ValueError):
-            same = str(value) == format_value(getattr(base, name))
-        if not same:
-            changed.append(f"{name}={value_text(value)}")
-    return changed
+    return [f"{name}={value_text(row[name])}" for name in analysis.changed_toggles(row)]
 
 
 def _describe(res: _Results, cell_ids: Sequence[str]) -> str:
@@ -420,35 +403,15 @@ def _lengths(res: _Results, out: Path) -> _Section | None:
             "rolls and, with play_to_end, turns until the game ended."
         ),
     )
-    ordered = turns.sort_values("mean", ascending=False, kind="stable")
     panel = Panel("mean", "mean_ci_low", "mean_ci_high", "mean player turns per game",
                   reference=None)  # fmt: skip
-    section.figures.append(
-        _forest_figure(
-            res,
-            out,
-            ordered,
-            [panel],
-            "length.png",
-            "Mean game length per cell",
-            "Mean player turns per game with its 95% CI, one row per cell, longest first.",
-        )
-    )
-    grid = _grid(res)
-    if grid is not None:
-        section.figures.append(
-            _grid_figure(
-                res,
-                out,
-                grid,
-                turns.set_index(turns["cell"].astype(str))["mean"],
-                "length_grid.png",
-                "Mean game length across the grid",
-                "mean player turns",
-                diverging=False,
-                fmt="{:.0f}",
-            )
-        )
+    section.figures += _per_cell_figures(
+        res, out, turns, panel, "length",
+        ("Mean game length per cell",
+         "Mean player turns per game with its 95% CI, one row per cell, longest first."),
+        ("Mean game length across the grid", "mean player turns"),
+        diverging=False, fmt="{:.0f}",
+    )  # fmt: skip
     if len(ids) <= FEW_CELLS:
         shown = dist.assign(label=dist["cell"].astype(str).map(res.label))
         means = dict(zip(turns["cell"].astype(str).map(res.label), turns["mean"], strict=True))
@@ -494,36 +457,16 @@ def _win_rates(res: _Results, out: Path) -> _Section | None:
             "finisher are excluded."
         ),
     )
-    ordered = first.sort_values("advantage_pp", ascending=False, kind="stable")
     panel = Panel("advantage_pp", "advantage_ci_low", "advantage_ci_high",
                   "first-player advantage (percentage points; 0 = fair)")  # fmt: skip
-    section.figures.append(
-        _forest_figure(
-            res,
-            out,
-            ordered,
-            [panel],
-            "first_player_advantage.png",
-            "First-player advantage per cell",
-            "Win rate of the first player minus 1/players with its 95% CI, one row per "
-            "cell, largest first; the dashed line is no advantage.",
-        )
-    )
-    grid = _grid(res)
-    if grid is not None:
-        section.figures.append(
-            _grid_figure(
-                res,
-                out,
-                grid,
-                first.set_index(first["cell"].astype(str))["advantage_pp"],
-                "first_player_advantage_grid.png",
-                "First-player advantage across the grid",
-                "first-player advantage (pp)",
-                diverging=True,
-                fmt="{:+.1f}",
-            )
-        )
+    section.figures += _per_cell_figures(
+        res, out, first, panel, "first_player_advantage",
+        ("First-player advantage per cell",
+         "Win rate of the first player minus 1/players with its 95% CI, one row per "
+         "cell, largest first; the dashed line is no advantage."),
+        ("First-player advantage across the grid", "first-player advantage (pp)"),
+        diverging=True, fmt="{:+.1f}",
+    )  # fmt: skip
     labels = {c: res.label(c) for c in ids}
     tables = [(by_position, "position", "By position (0 = first turn)"),
               (by_seat, "seat", "By seat")]  # fmt: skip
@@ -733,6 +676,33 @@ def _figure(out: Path, fig: Figure, file: str, title: str, caption: str) -> _Fig
     png = figures.png_bytes(fig)
     (out / file).write_bytes(png)
     return _Figure(file, title, caption, src=figures.data_uri(png))
+
+
+def _per_cell_figures(
+    res: _Results,
+    out: Path,
+    table: pd.DataFrame,
+    panel: Panel,
+    stem: str,
+    forest: tuple[str, str],
+    grid_text: tuple[str, str],
+    *,
+    diverging: bool,
+    fmt: str,
+) -> list[_Figure]:
+    """One measure per cell: a forest of every cell (largest first) and, for a full
+    factorial grid, its heatmap panels. `forest` is (title, caption), `grid_text`
+    (title, colour-bar label); the PNGs are `<stem>.png` and `<stem>_grid.png`."""
+    ordered = table.sort_values(panel.value, ascending=False, kind="stable")
+    shown = [_forest_figure(res, out, ordered, [panel], f"{stem}.png", *forest)]
+    grid = _grid(res)
+    if grid is not None:
+        values = table.set_index(table["cell"].astype(str))[panel.value]
+        grid_png = f"{stem}_grid.png"
+        shown.append(
+            _grid_figure(res, out, grid, values, grid_png, *grid_text, diverging=diverging, fmt=fmt)
+        )
+    return shown
 
 
 def _forest_figure(
