@@ -35,11 +35,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ludosim._version import __version__
 from ludosim.errors import LudosimError
+from ludosim.results.summary import summary_to_frame
 from ludosim.rules import Rules
+from ludosim.simulate import simulate
 from ludosim.sweep import store
 from ludosim.sweep.precision import CellPlan, Target, achieved, plan_cell
-from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame, expand, spec_hash
+from ludosim.sweep.spec import (
+    Cell,
+    SweepError,
+    SweepSpec,
+    cells_frame,
+    check_run_options,
+    expand,
+    spec_hash,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -115,10 +126,8 @@ class SweepResult:
         return f"{text} -> {self.out}"
 
 
-def _kernel() -> Callable[..., pd.DataFrame]:
-    """The compiled engine's `simulate` (imported late: it compiles on first use)."""
-    from ludosim.simulate import simulate
-
+def _kernel() -> Callable[..., Any]:
+    """The compiled engine's `simulate`: the one place a chunk reaches the kernel."""
     return simulate
 
 
@@ -130,8 +139,6 @@ def compute_chunk(task: ChunkTask, threads: int | None = None) -> pd.DataFrame:
     policies: str | list[str] = list(task.policies)
     df = _kernel()(task.rules, task.games, task.seed, policies=policies, **kwargs)
     if task.summary:
-        from ludosim.results import summary_to_frame
-
         if df.games != task.games:
             raise SweepError(
                 f"cell {task.cell}: the kernel summarised {df.games} games, expected {task.games}"
@@ -213,8 +220,7 @@ def run_sweep(
     the target needs; `progress` counts each stage's games) and
     `SweepResult.precision` holds what each cell achieved.
     """
-    from ludosim import __version__
-
+    check_run_options(dask, workers, threads)
     cells = expand(spec)
     spec_id = spec_hash(spec, cells)
     folder = store.open_folder(out, spec, cells, spec_id, new=new, version=__version__)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import numbers
 import shlex
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +29,8 @@ from ludosim import tomlio
 from ludosim.errors import LudosimError
 from ludosim.options import parse_sets
 from ludosim.policies import resolve_policies
+from ludosim.results.layout import chunk_count, chunk_ranges
+from ludosim.results.schema import GAMES_MAX, SEED_MAX
 from ludosim.rules import SEMANTICS_VERSION, TOGGLES, Rules, format_value, parse_value
 from ludosim.sweep.precision import (
     DEFAULT_MAX_GAMES,
@@ -42,6 +45,9 @@ if TYPE_CHECKING:
 
 DEFAULT_CHUNK_SIZE = 250_000
 MODES = ("grid", "one-at-a-time")
+# Kernel threads per chunk and Dask worker processes: more than any machine has.
+THREADS_MAX = 1024
+WORKERS_MAX = 1024
 # `policies` may be varied like a toggle: a policy name, or one per seat.
 POLICIES_KEY = "policies"
 
@@ -92,8 +98,12 @@ class SweepSpec:
 
     # ------------------------------------------------------------ construction
     @classmethod
-    def from_toml(cls, path: str | Path) -> SweepSpec:
-        """Read a sweep file; any problem is one `SweepError` naming the file and the key."""
+    def from_toml(cls, path: str | Path, *, seed: int | None = None) -> SweepSpec:
+        """Read a sweep file; any problem is one `SweepError` naming the file and the key.
+
+        The file must give `seed` (results must be reproducible, as on the command
+        line), unless `seed` is given here (`--seed`), which then replaces it.
+        """
         path = Path(path)
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -103,6 +113,13 @@ class SweepSpec:
             raise SweepError(f"cannot read sweep file {path}: {exc}") from None
         except tomllib.TOMLDecodeError as exc:
             raise SweepError(f"{path} is not valid TOML: {exc}") from None
+        if seed is not None:
+            data = {**data, "seed": seed}
+        elif "seed" not in data:
+            raise SweepError(
+                f"{path}: seed is required (e.g. seed = 1, or --seed 1): results must be "
+                "reproducible, so there is no hidden default seed"
+            )
         try:
             spec = cls.from_dict(data)
         except SweepError as exc:
@@ -255,14 +272,13 @@ class SweepSpec:
             raise SweepError(
                 f"mode={self.mode!r} is not allowed; allowed values: {', '.join(MODES)}"
             )
-        if self.games < 1:
-            raise SweepError(f"games={self.games} must be at least 1")
-        if not 0 <= self.seed < 2**64:
-            raise SweepError(f"seed={self.seed} must be in 0..2**64-1")
-        if self.chunk_size < 1:
-            raise SweepError(f"chunk_size={self.chunk_size} must be at least 1")
+        _check_range("games", self.games, 1, GAMES_MAX)
+        _check_range("seed", self.seed, 0, SEED_MAX, "2**64-1")
+        _check_range("chunk_size", self.chunk_size, 1, GAMES_MAX)
         if self.precision is not None:
             self.target()  # raises on a malformed target
+            _check_range("pilot", self.pilot, 1, GAMES_MAX)
+            _check_range("max_games", self.max_games, 1, GAMES_MAX)
             if self.pilot < MIN_PILOT:
                 raise SweepError(
                     f"pilot={self.pilot} must be at least {MIN_PILOT} games: the pilot "
@@ -367,10 +383,11 @@ class Cell:
 
     def chunks(self, chunk_size: int) -> list[tuple[int, int]]:
         """[start, stop) game ranges of this cell's chunks (the pilot's first)."""
-        first = min(self.pilot, self.games)
-        return [(a, min(a + chunk_size, first)) for a in range(0, first, chunk_size)] + [
-            (a, min(a + chunk_size, self.games)) for a in range(first, self.games, chunk_size)
-        ]
+        return list(chunk_ranges(self.games, chunk_size, self.pilot))
+
+    def chunk_count(self, chunk_size: int) -> int:
+        """len(self.chunks(chunk_size)), without listing them."""
+        return chunk_count(self.games, chunk_size, self.pilot)
 
 
 # ------------------------------------------------------------------ expansion
@@ -460,7 +477,7 @@ def spec_from_command(
                 f"{grid_options[0]} cannot be combined with the sweep file {spec_file}; "
                 "describe the grid in the file, or on the command line without a file"
             )
-        spec = SweepSpec.from_toml(spec_file).with_overrides(
+        spec = SweepSpec.from_toml(spec_file, seed=seed).with_overrides(
             games=games, seed=seed, chunk_size=chunk_size, summary_only=summary_only,
             precision=precision, pilot=pilot, max_games=max_games,
         )  # fmt: skip
@@ -554,7 +571,7 @@ def cells_frame(
         row["seed"] = cell.seed
         row["rules_hash"] = cell.rules.hash()
         if chunk_size is not None:
-            row["chunks"] = len(cell.chunks(chunk_size))
+            row["chunks"] = cell.chunk_count(chunk_size)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -788,6 +805,30 @@ def _variants(value: Any) -> tuple[Variant, ...]:
             )
         )
     return tuple(out)
+
+
+def _check_range(key: str, value: int, low: int, high: int, high_text: str = "") -> None:
+    if not low <= value <= high:
+        raise SweepError(f"{key}={value} is out of range; allowed: {low}..{high_text or high}")
+
+
+def check_run_options(dask: Any, workers: int | None, threads: int | None) -> None:
+    """Refuse bad executor options (`--dask`, `--workers`, `--threads`) before any folder exists.
+
+    `dask` is None, "local", a scheduler address "tcp://host:port" (any
+    `scheme://`), or a `distributed.Client`.
+    """
+    if isinstance(dask, str) and dask != "local" and "://" not in dask:
+        raise SweepError(
+            f"--dask {dask!r} is not allowed; use local or a scheduler address "
+            "such as tcp://host:8786"
+        )
+    for key, value, high in (("workers", workers, WORKERS_MAX), ("threads", threads, THREADS_MAX)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise SweepError(f"{key}={value!r} must be an integer in 1..{high}")
+        _check_range(key, int(value), 1, high)
 
 
 def _text(key: str, value: Any) -> str:
