@@ -57,7 +57,7 @@ class Toggle:
         if self.kind == "bool":
             return "true, false"
         if self.kind in ("int", "float"):
-            hi = "" if self.high is None else f"{self.high:g}"
+            hi = "" if self.high is None else f"{self.high:{'d' if self.kind == 'int' else 'g'}}"
             return f"{self.low:g}..{hi}" if hi else f">= {self.low:g}"
         if self.kind == "set":
             return "any subset of " + ", ".join(self.choices) + " (comma separated, or empty)"
@@ -167,7 +167,14 @@ TOGGLES: dict[str, Toggle] = {
         ),
         _t("play_to_end", "bool", "play on after the winner until one player is left"),
         _t("scoring", "choice", "points at the end of the game", choices=("none", "megajogos")),
-        _t("max_turns", "int", "player turns after which a game is stopped as truncated", low=100),
+        # The kernel counts turns and rolls (at most 64 a turn) in int32: 64 * 10**7 < 2**31.
+        _t(
+            "max_turns",
+            "int",
+            "player turns after which a game is stopped as truncated",
+            low=100,
+            high=10**7,
+        ),
         _t("die_faces", "faces", "the six faces of the die"),
         _t("seating", "ints", "arms of the seats, empty for the default seating", low=0, high=5),
         _t(

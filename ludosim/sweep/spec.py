@@ -48,6 +48,9 @@ MODES = ("grid", "one-at-a-time")
 # Kernel threads per chunk and Dask worker processes: more than any machine has.
 THREADS_MAX = 1024
 WORKERS_MAX = 1024
+# Chunk files per cell: each is a file on disk and an entry in manifest.json, so a
+# bigger cell takes bigger chunks (the manifest stays small and a resume stays fast).
+CHUNKS_MAX = 100_000
 # `policies` may be varied like a toggle: a policy name, or one per seat.
 POLICIES_KEY = "policies"
 
@@ -115,15 +118,15 @@ class SweepSpec:
             raise SweepError(f"{path} is not valid TOML: {exc}") from None
         if seed is not None:
             data = {**data, "seed": seed}
-        elif "seed" not in data:
-            raise SweepError(
-                f"{path}: seed is required (e.g. seed = 1, or --seed 1): results must be "
-                "reproducible, so there is no hidden default seed"
-            )
         try:
             spec = cls.from_dict(data)
         except SweepError as exc:
             raise SweepError(f"{path}: {exc}") from None
+        if "seed" not in data:
+            raise SweepError(
+                f"{path}: seed is required (e.g. seed = 1, or --seed 1): results must be "
+                "reproducible, so there is no hidden default seed"
+            )
         if spec.name is None:
             spec = _replace(spec, name=path.stem)
         return spec
@@ -279,6 +282,16 @@ class SweepSpec:
             self.target()  # raises on a malformed target
             _check_range("pilot", self.pilot, 1, GAMES_MAX)
             _check_range("max_games", self.max_games, 1, GAMES_MAX)
+        most = self.games if self.precision is None else max(self.max_games, self.pilot)
+        pilot = self.pilot if self.precision is not None else 0
+        chunks = chunk_count(most, self.chunk_size, pilot)
+        if chunks > CHUNKS_MAX:
+            key = "games" if self.precision is None else "max_games"
+            raise SweepError(
+                f"{key}={most} in chunks of chunk_size={self.chunk_size} makes {chunks:,} chunk "
+                f"files per cell, more than {CHUNKS_MAX:,}; raise chunk_size to at least "
+                f"{-(-most // CHUNKS_MAX)} (--chunk-size), with --summary-only for big chunks"
+            )
             if self.pilot < MIN_PILOT:
                 raise SweepError(
                     f"pilot={self.pilot} must be at least {MIN_PILOT} games: the pilot "
@@ -433,6 +446,14 @@ def expand(spec: SweepSpec) -> list[Cell]:
                 pilot=pilot,
             )
         )
+    seen: dict[tuple[str, tuple[str, ...]], Cell] = {}
+    for cell in cells:
+        twin = seen.setdefault((cell.rules.hash(), cell.policies), cell)
+        if twin is not cell:
+            raise SweepError(
+                f"cells {twin.id} ({twin.name}) and {cell.id} ({cell.name}) are the same game "
+                "(same rules and policies): they would give identical rows; remove one"
+            )
     return cells
 
 
