@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import numpy as np
@@ -114,8 +115,8 @@ def test_summary_of_the_kernel_keeps_its_layout() -> None:
 # ------------------------------------------------------------------ loading
 def test_load_is_the_single_entry_point() -> None:
     assert ludosim.load is results.load
-    import ludosim.simulate as simulate_module
-
+    simulate_module = importlib.import_module("ludosim.simulate")
+    assert "_prepare" in vars(simulate_module)
     for name in ("load", "write_parquet", "Summary", "summarize", "columns"):
         assert name not in vars(simulate_module) or vars(simulate_module)[name] is getattr(
             results, name, None
