@@ -282,16 +282,6 @@ class SweepSpec:
             self.target()  # raises on a malformed target
             _check_range("pilot", self.pilot, 1, GAMES_MAX)
             _check_range("max_games", self.max_games, 1, GAMES_MAX)
-        most = self.games if self.precision is None else max(self.max_games, self.pilot)
-        pilot = self.pilot if self.precision is not None else 0
-        chunks = chunk_count(most, self.chunk_size, pilot)
-        if chunks > CHUNKS_MAX:
-            key = "games" if self.precision is None else "max_games"
-            raise SweepError(
-                f"{key}={most} in chunks of chunk_size={self.chunk_size} makes {chunks:,} chunk "
-                f"files per cell, more than {CHUNKS_MAX:,}; raise chunk_size to at least "
-                f"{-(-most // CHUNKS_MAX)} (--chunk-size), with --summary-only for big chunks"
-            )
             if self.pilot < MIN_PILOT:
                 raise SweepError(
                     f"pilot={self.pilot} must be at least {MIN_PILOT} games: the pilot "
@@ -301,6 +291,16 @@ class SweepSpec:
                 raise SweepError(
                     f"max_games={self.max_games} must be at least the pilot ({self.pilot})"
                 )
+        most = self.games if self.precision is None else self.max_games
+        pilot = self.pilot if self.precision is not None else 0
+        chunks = chunk_count(most, self.chunk_size, pilot)
+        if chunks > CHUNKS_MAX:
+            key = "games" if self.precision is None else "max_games"
+            raise SweepError(
+                f"{key}={most} in chunks of chunk_size={self.chunk_size} makes {chunks:,} chunk "
+                f"files per cell, more than {CHUNKS_MAX:,}; raise chunk_size to at least "
+                f"{-(-most // CHUNKS_MAX)} (--chunk-size), with --summary-only for big chunks"
+            )
         # Each `set` value is checked on its own, even where `vary` overrides it in every cell.
         _check_changes("set", self.set)
         for key, values in self.vary.items():
