@@ -33,10 +33,9 @@ from ludosim.rules import SEMANTICS_VERSION, Rules
 # Most chunks of one call of the summary kernel when the caller sets `chunk_size`
 # (bounds the per-chunk accumulators, 128 KiB of histogram each, in memory).
 _SUMMARY_BLOCK_CHUNKS = 64
-# Summary chunks per thread and kernel call by default. Each chunk copies the work
-# array (180 KB, more with a memo table) inside the parallel loop, and the process
-# kept part of that memory: with chunks of at most 2048 games the peak RSS grew by
-# about 35 bytes per game. A summary therefore plays few large chunks a call.
+# Summary chunks per thread and kernel call by default: few large chunks, as a
+# summary keeps nothing per game (each chunk costs a work-array copy and a row of
+# accumulators).
 _SUMMARY_CHUNKS_PER_THREAD = 4
 # Per-game rows may use at most this share of the machine's memory (the kernel's
 # arrays and the DataFrame exist side by side while the frame is built).
@@ -282,9 +281,9 @@ def _summary_from_arrays(
 def _summary_calls(prep: dict[str, Any], start: int, stop: int) -> Iterator[tuple[int, int, int]]:
     """(first game, games, chunk size) of the summary kernel calls that play games [start, stop).
 
-    By default each call plays its games in `_SUMMARY_CHUNKS_PER_THREAD` chunks per
-    thread, whatever their number: memory stays flat in games. A `chunk_size` given
-    by the caller is kept, and a call then plays at most `_SUMMARY_BLOCK_CHUNKS` chunks.
+    By default a call plays its games in `_SUMMARY_CHUNKS_PER_THREAD` chunks per
+    thread, whatever their number. A `chunk_size` given by the caller is kept, and
+    a call then plays at most `_SUMMARY_BLOCK_CHUNKS` chunks.
     """
     if not prep["chunk_given"]:
         games = stop - start
@@ -298,21 +297,28 @@ def _summary_calls(prep: dict[str, Any], start: int, stop: int) -> Iterator[tupl
 
 
 def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) -> Summary:
+    """Play the run into per-chunk accumulators allocated once, then add up their rows.
+
+    The kernel adds each game into row `c` of its chunk, so every call reuses the
+    same arrays: fresh zeroed accumulators for each call (128 KiB of histogram per
+    chunk) made the peak memory grow with the number of calls, that is with games.
+    """
     from ludosim.engine import HIST_BINS, run_summary
     from ludosim.engine.batch import A_SIZE, P_SIZE
 
     n = rules.players
-    totals = np.zeros(A_SIZE, dtype=np.int64)
-    per_seat = np.zeros((P_SIZE, n), dtype=np.int64)
-    places = np.zeros((n, n), dtype=np.int64)
-    hist = np.zeros((2, HIST_BINS), dtype=np.int64)
+    if prep["chunk_given"]:
+        rows = min(_SUMMARY_BLOCK_CHUNKS, -(-prep["games"] // prep["chunk"]))
+    else:
+        rows = _SUMMARY_CHUNKS_PER_THREAD * prep["threads"]
+    totals = np.zeros((rows, A_SIZE), dtype=np.int64)
+    per_seat = np.zeros((rows, P_SIZE, n), dtype=np.int64)
+    places = np.zeros((rows, n, n), dtype=np.int64)
+    hist = np.zeros((rows, 2, HIST_BINS), dtype=np.int64)
     for start, stop in _slices(prep, progress):
         for first, games, chunk in _summary_calls(prep, start, stop):
             chunks = -(-games // chunk)
-            t = np.zeros((chunks, A_SIZE), dtype=np.int64)
-            p = np.zeros((chunks, P_SIZE, n), dtype=np.int64)
-            pl = np.zeros((chunks, n, n), dtype=np.int64)
-            h = np.zeros((chunks, 2, HIST_BINS), dtype=np.int64)
+            # Leading rows of C-ordered arrays are C-contiguous views: same compiled signature.
             run_summary(
                 prep["lay"],
                 prep["work"],
@@ -322,19 +328,17 @@ def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) 
                 chunk,
                 prep["has_start"],
                 prep["start_seat"],
-                t,
-                p,
-                pl,
-                h,
+                totals[:chunks],
+                per_seat[:chunks],
+                places[:chunks],
+                hist[:chunks],
                 rules.roll_then_move,
                 prep["free"],
                 prep["scoring"],
             )
-            totals += t.sum(axis=0)
-            per_seat += p.sum(axis=0)
-            places += pl.sum(axis=0)
-            hist += h.sum(axis=0)
-    return _summary_from_arrays(rules, totals, per_seat, places, hist)
+    return _summary_from_arrays(
+        rules, totals.sum(axis=0), per_seat.sum(axis=0), places.sum(axis=0), hist.sum(axis=0)
+    )
 
 
 # ------------------------------------------------------------------ the entry point

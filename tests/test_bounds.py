@@ -280,32 +280,32 @@ def test_bounds_live_in_the_schema() -> None:
 def test_the_summary_path_allocates_nothing_proportional_to_games(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The summary kernel gets accumulators of the same size for 10**4 and 10**12 games."""
+    """The summary kernel gets the same accumulators for 10**4 and 10**12 games, and every
+    call of a run (with progress: one per slice) reuses the arrays of the first."""
     import ludosim.engine
 
-    calls: list[dict[str, Any]] = []
+    calls: list[list[np.ndarray]] = []
 
-    def recording(lay, work, seed, first, games, chunk, has_start, start_seat, *arrays, **_):
-        calls.append(
-            {
-                "games": games,
-                "chunk": chunk,
-                "bytes": sum(a.nbytes for a in arrays if isinstance(a, np.ndarray)),
-            }
-        )
-        arrays[0][:, 0] += 0  # the accumulators stay zero: no game is played
+    def recording(lay, work, seed, first, games, chunk, has_start, start_seat, *args):
+        arrays = [a for a in args if isinstance(a, np.ndarray)]
+        assert len(arrays) == 4 and -(-games // chunk) <= len(arrays[0])
+        calls.append(arrays)  # no game is played: the accumulators stay zero
 
     monkeypatch.setattr(ludosim.engine, "run_summary", recording)
 
-    def footprint(games: int) -> tuple[int, int]:
+    def footprint(games: int, **kwargs: Any) -> int:
         calls.clear()
-        ludosim.simulate(APP, games, 1, summary=True, threads=2)
-        assert sum(c["games"] for c in calls) == games
-        return len(calls), max(c["bytes"] for c in calls)
+        ludosim.simulate(APP, games, 1, summary=True, threads=2, **kwargs)
+        first = calls[0]
+        for arrays in calls:
+            assert all(np.shares_memory(a, b) for a, b in zip(arrays, first, strict=True))
+        return sum(a.base.nbytes if a.base is not None else a.nbytes for a in first)
 
-    small, big = footprint(10**4), footprint(10**12)
-    assert small == big, "same number of kernel calls and the same accumulator bytes"
-    assert big[1] < 8 * 2**20
-    # With progress the games are played in slices: still no array grows with the games.
-    ludosim.simulate(APP, 10**9, 1, summary=True, threads=2, progress=lambda d, t: None)
-    assert max(c["bytes"] for c in calls) == big[1]
+    small = footprint(10**4)
+    assert footprint(10**12) == small < 4 * 2**20
+    # With progress the games are played in slices, one kernel call each.
+    assert footprint(10**9, progress=lambda done, total: None) == small
+    assert len(calls) > 1
+    # A chunk size of the caller's: at most 64 chunks a call, in the same arrays.
+    assert footprint(10**7, chunk_size=1000) < 64 * 2**20
+    assert len(calls) > 1
