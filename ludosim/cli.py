@@ -683,7 +683,7 @@ def report(
         ),
     ],
     out: Annotated[
-        Path,
+        str,
         typer.Option(
             "--out",
             "-o",
@@ -702,8 +702,8 @@ def report(
     Example: ludosim report runs/app-grid --out reports/app-grid
     """
     # Checked here, before the report module creates the output folder.
-    if not str(out).strip() or out == Path():
-        raise LudosimError("--out must name the report's folder, e.g. --out reports/app-grid")
+    if not out.strip():
+        raise LudosimError("--out is empty; name the report's folder, e.g. --out reports/app-grid")
     if not results.exists():
         raise LudosimError(
             f"RESULTS: no such sweep folder or Parquet file: {results} "
@@ -712,7 +712,7 @@ def report(
     if results.is_dir() and not any(results.rglob("*.parquet")):
         raise LudosimError(f"RESULTS: {results} holds no .parquet results")
     (make_report,) = _lazy("ludosim.report", "make_report")
-    page = make_report(results, out, title=title)
+    page = make_report(results, Path(out), title=title)
     typer.echo(f"wrote {page}")
 
 

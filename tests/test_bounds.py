@@ -144,6 +144,10 @@ def _writable(folder: Path) -> bool:
     return True
 
 
+def test_report_out_must_not_be_empty(tmp_path: Path) -> None:
+    assert_refused(cli("report", str(tmp_path), "--out", ""), "--out is empty")
+
+
 def test_load_of_none_is_a_results_error() -> None:
     with pytest.raises(ResultsError, match="path must name a results file or folder"):
         ludosim.load(None)  # type: ignore[arg-type]
