@@ -301,7 +301,8 @@ def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) 
 
     The kernel adds each game into row `c` of its chunk, so every call reuses the
     same arrays: fresh zeroed accumulators for each call (128 KiB of histogram per
-    chunk) made the peak memory grow with the number of calls, that is with games.
+    chunk) would make the peak memory grow with the number of calls, that is with
+    games (one call per progress slice).
     """
     from ludosim.engine import HIST_BINS, run_summary
     from ludosim.engine.batch import A_SIZE, P_SIZE
