@@ -1,12 +1,11 @@
 """ludosim: Monte Carlo rules analysis for Ludo and its regional variants."""
 
+from ludosim._version import __version__
 from ludosim.errors import LudosimError, RulesError, ScenarioError
 from ludosim.play import play
 from ludosim.results import load
 from ludosim.rules import Rules, presets
 from ludosim.simulate import simulate
-
-__version__ = "0.1.0"
 
 __all__ = [
     "LudosimError",

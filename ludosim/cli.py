@@ -374,7 +374,7 @@ def simulate(
         ),
     ] = None,
     out: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--out", "-o", metavar="FILE", help="Write the per-game rows to this Parquet file."
         ),
@@ -396,7 +396,12 @@ def simulate(
     if summary and out is not None:
         raise LudosimError("--summary keeps no per-game rows for --out to write; use one of them")
     chosen = rules_from_options(preset, sets or ())
-    run_simulation, write_parquet = _lazy("ludosim.simulate", "simulate", "write_parquet")
+    (run_simulation,) = _lazy("ludosim.simulate", "simulate")
+    check_output_file, write_parquet = _lazy(
+        "ludosim.results", "check_output_file", "write_parquet"
+    )
+    # A bad --out fails now, not after the games are played.
+    path = None if out is None else check_output_file(out)
     kwargs: dict[str, Any] = {"policies": _policies(policy), "summary": summary}
     if threads is not None:
         kwargs["threads"] = threads
@@ -407,9 +412,9 @@ def simulate(
         (summarise_wins,) = _lazy("ludosim.analysis", "summarise_wins")
         _show(_frame_table(summarise_wins(result.wins_by_position, result.games), title=headline))
         return
-    if out is not None:
-        write_parquet(result, out)
-        typer.echo(f"wrote {len(result)} rows to {out}")
+    if path is not None:
+        write_parquet(result, path)
+        typer.echo(f"wrote {len(result)} rows to {path}")
         return
     truncated = int(result["truncated"].sum()) if "truncated" in result.columns else 0
     headline = _headline(preset, len(result), result["turns"].mean(), truncated)
@@ -654,7 +659,7 @@ def sweep(
         ),
     ] = None,
     out: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--out", "-o", help="Output folder (default with a file: runs/<file>)."),
     ] = None,
     chunk_size: Annotated[
@@ -696,12 +701,16 @@ def sweep(
 
     Example: ludosim sweep --preset app --vary six_limit=0,3 --seed 1 --out runs/six
     """
-    from ludosim.sweep import plan, run_sweep, spec_from_command
+    from ludosim.sweep import check_run_options, plan, run_sweep, spec_from_command
     from ludosim.sweep.execute import Terminated
 
     if dask_wait is not None and dask_wait <= 0:
         raise LudosimError(f"--dask-wait must be a positive number of seconds, got {dask_wait:g}")
 
+    if out is not None and not out.strip():
+        raise LudosimError("--out is empty; name the sweep's folder, e.g. --out runs/my-grid")
+    # Executor options are checked before any folder is made.
+    check_run_options(dask, workers, threads)
     spec, folder = spec_from_command(
         spec_file,
         preset=preset,
@@ -714,7 +723,7 @@ def sweep(
         seed=seed,
         chunk_size=chunk_size,
         summary_only=summary_only or None,
-        out=out,
+        out=None if out is None else Path(out),
         precision=precision,
         pilot=pilot,
         max_games=max_games,
@@ -762,7 +771,7 @@ def report(
         ),
     ],
     out: Annotated[
-        Path,
+        str,
         typer.Option(
             "--out",
             "-o",
@@ -781,6 +790,8 @@ def report(
     Example: ludosim report runs/app-grid --out reports/app-grid
     """
     # Checked here, before the report module creates the output folder.
+    if not out.strip():
+        raise LudosimError("--out is empty; name the report's folder, e.g. --out reports/app-grid")
     if not results.exists():
         raise LudosimError(
             f"RESULTS: no such sweep folder or Parquet file: {results} "
@@ -789,7 +800,7 @@ def report(
     if results.is_dir() and not any(results.rglob("*.parquet")):
         raise LudosimError(f"RESULTS: {results} holds no .parquet results")
     (make_report,) = _lazy("ludosim.report", "make_report")
-    page = make_report(results, out, title=title)
+    page = make_report(results, Path(out), title=title)
     typer.echo(f"wrote {page}")
 
 

@@ -47,6 +47,7 @@ from ludosim.errors import LudosimError
 from ludosim.figures import Panel
 from ludosim.findings import TITLES, Finding, findings
 from ludosim.results import ResultsError, load, load_cells, load_manifest
+from ludosim.results.errors import reason, write_error
 from ludosim.sweep import PrecisionError, SweepError, parse_target, precision_status, store
 from ludosim.sweep.spec import POLICIES_KEY, spec_command, spec_toml
 
@@ -160,7 +161,7 @@ def make_report(results_path: str | Path, out_dir: str | Path, title: str | None
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ReportError(
-            f"cannot create the report folder {out}: {store.reason(exc)}; choose --out"
+            f"cannot create the report folder {out}: {reason(exc)}; choose --out"
         ) from None
     try:
         with store.locked(out, "report"):
@@ -176,7 +177,7 @@ def make_report(results_path: str | Path, out_dir: str | Path, title: str | None
             finally:
                 shutil.rmtree(stage, ignore_errors=True)
     except OSError as exc:
-        raise ReportError(f"{store.write_error(exc, out)}; the report was not written") from None
+        raise ReportError(f"{write_error(exc, out)}; the report was not written") from None
     return out / page.name
 
 

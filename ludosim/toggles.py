@@ -111,7 +111,7 @@ class Toggle:
         if self.kind == "bool":
             return "true, false"
         if self.kind in ("int", "float"):
-            hi = "" if self.high is None else f"{self.high:g}"
+            hi = "" if self.high is None else f"{self.high:{'d' if self.kind == 'int' else 'g'}}"
             return f"{self.low:g}..{hi}" if hi else f">= {self.low:g}"
         if self.kind == "set":
             return "any subset of " + ", ".join(self.choices) + " (comma separated, or empty)"
@@ -233,7 +233,9 @@ TOGGLES: dict[str, Toggle] = {
         _choice("scoring", {"none": 0, "megajogos": 1}, "none", "points at the end of the game",
                 (ITALIAN,), False),
         _toggle("max_turns", "int", 20_000,
-                "player turns after which a game is stopped as truncated", (), True, low=100),
+                "player turns after which a game is stopped as truncated", (), True, low=100,
+                # The kernel counts rolls in int32: up to 64 rolls a turn stay in range.
+                high=10_000_000),
         _toggle("die_faces", "faces", D6_FACES, "the six faces of the die", (DANISH,), True),
         _toggle("seating", "ints", (), "arms of the seats, empty for the default seating", (),
                 False, low=0, high=5, ordered=True),

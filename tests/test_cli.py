@@ -22,8 +22,8 @@ from ludosim import RulesError, play
 from ludosim.bench import bench_policies
 from ludosim.cli import app, command_names, main
 from ludosim.options import parse_sets, rules_from_options
+from ludosim.results import Summary, summarize
 from ludosim.rules import PRESETS, TOGGLES, Rules, presets
-from ludosim.simulate import Summary
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -280,8 +280,8 @@ def fake_simulate(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     module = types.ModuleType("ludosim.simulate")
     module.simulate = simulate  # type: ignore[attr-defined]
-    module.write_parquet = write_parquet  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "ludosim.simulate", module)
+    monkeypatch.setattr(importlib.import_module("ludosim.results"), "write_parquet", write_parquet)
     return calls
 
 
@@ -399,7 +399,7 @@ def test_simulate_in_slices_gives_the_same_rows(monkeypatch: pytest.MonkeyPatch)
         rules, 3000, 5, threads=1, summary=True, progress=lambda d, t: seen.append((d, t))
     )
     assert seen[-1] == (3000, 3000)
-    assert summary.sums == simulate_module.summarize(rules, whole).sums
+    assert summary.sums == summarize(rules, whole).sums
 
 
 def test_tournament_reports_progress_over_all_rotations(fake_simulate: dict[str, Any]) -> None:

@@ -19,8 +19,9 @@ from typer.testing import CliRunner
 
 from ludosim import analysis, results
 from ludosim.cli import app as cli_app
+from ludosim.results import summarize
 from ludosim.rules import Rules
-from ludosim.simulate import simulate, summarize
+from ludosim.simulate import simulate
 from ludosim.sweep import (
     SweepError,
     SweepSpec,

@@ -11,9 +11,10 @@ import ludosim
 from ludosim import Rules, presets, simulate
 from ludosim.policies import resolve_policies
 from ludosim.reference import Game, Position
+from ludosim.results import ResultsError, Summary, columns, summarize, write_parquet
+from ludosim.results import load as load_written
 from ludosim.rules import SEMANTICS_VERSION
-from ludosim.simulate import SimulationError, Summary, columns, summarize, write_parquet
-from ludosim.simulate import load as load_written
+from ludosim.simulate import SimulationError
 
 SMALL_DTYPES = {"game": "int64", "first": "int8", "winner": "int8", "turns": "int32"}
 SMALL_DTYPES.update(rolls="int32", end_turns="int32", truncated="bool")
@@ -54,7 +55,8 @@ def test_row_size_is_compact(preset: str) -> None:
 
 def test_returned_widens_to_int16_when_a_count_does_not_fit_int8() -> None:
     from ludosim.engine import H_SIZE, K_SIZE
-    from ludosim.simulate import STAT_COLUMNS, _frame
+    from ludosim.results.schema import STAT_COLUMNS
+    from ludosim.simulate import _frame
 
     row = 1 + STAT_COLUMNS.index("returned")  # after place
     rules = Rules.preset("killer")
@@ -136,9 +138,9 @@ def test_parquet_round_trip(tmp_path) -> None:
 
 
 def test_load_refuses_missing_paths(tmp_path) -> None:
-    with pytest.raises(SimulationError, match="no such"):
+    with pytest.raises(ResultsError, match="does not exist"):
         load_written(tmp_path / "nothing.parquet")
-    with pytest.raises(SimulationError, match=r"no \.parquet"):
+    with pytest.raises(ResultsError, match=r"holds no result files \(\*\.parquet\)"):
         load_written(tmp_path)
 
 
@@ -163,7 +165,7 @@ def test_start_position_matches_reference(preset: str, start_seat: int) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"games": 0}, "games must be an integer >= 1"),
+        ({"games": 0}, r"games must be an integer in 1\.\.1000000000000, got 0"),
         ({"games": 2.5}, "games must be an integer"),
         ({"seed": -1}, "seed must be"),
         ({"seed": "7"}, "seed must be"),
@@ -173,7 +175,7 @@ def test_start_position_matches_reference(preset: str, start_seat: int) -> None:
         ({"first_game": -3}, "first_game must be"),
         ({"start": [[0, 0, 0, 0]]}, "start needs 4 rows of 4"),
         ({"start": [[99, -1, -1, -1]] * 4}, "has progress 99"),
-        ({"start": [[-1] * 4] * 4, "start_seat": 4}, "start_seat must be a seat"),
+        ({"start": [[-1] * 4] * 4, "start_seat": 4}, r"start_seat must be an integer in 0\.\.3"),
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict, message: str) -> None:

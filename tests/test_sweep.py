@@ -479,15 +479,16 @@ def test_load_widens_a_column_stored_narrower_in_some_files(tmp_path: Path) -> N
     assert df["returned_0"].tolist() == [1, 2, 300]
 
 
-def test_load_reads_a_simulate_out_file_like_simulate_load(tmp_path: Path) -> None:
+def test_load_reads_a_simulate_out_file(tmp_path: Path) -> None:
     simulate = pytest.importorskip("ludosim.simulate")
     from ludosim.rules import Rules
 
     df = simulate.simulate(Rules.preset("danish"), 100, 2)
-    path = simulate.write_parquet(df, tmp_path / "one.parquet")
+    path = results.write_parquet(df, tmp_path / "one.parquet")
     loaded = results.load(path)
     assert "cell" not in loaded.columns
-    pdt.assert_frame_equal(loaded, simulate.load(path))
+    pdt.assert_frame_equal(loaded, df)
+    assert loaded.attrs == df.attrs
     assert loaded.attrs["rules_hash"] == Rules.preset("danish").hash()
 
 

@@ -3,7 +3,7 @@
     spec = SweepSpec.from_toml("analyses/seeds.toml")      # or SweepSpec.from_options(...)
     plan(spec)                                             # the cells, nothing played
     result = run_sweep(spec, "runs/seeds")                 # resumable; dask="local" / "tcp://..."
-    df = ludosim.results.load("runs/seeds", cells=True)
+    df = ludosim.load("runs/seeds", cells=True)
     precision_status("runs/seeds")                         # with a precision target: per cell
 
 See docs/sweep.md for the TOML format, the folder layout and the resume rules.
@@ -19,6 +19,7 @@ from ludosim.sweep.spec import (
     SweepSpec,
     Variant,
     cells_frame,
+    check_run_options,
     expand,
     spec_from_command,
     spec_hash,
@@ -37,6 +38,7 @@ __all__ = [
     "Target",
     "Variant",
     "cells_frame",
+    "check_run_options",
     "compute_chunk",
     "expand",
     "parse_target",

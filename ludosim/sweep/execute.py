@@ -36,11 +36,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ludosim._version import __version__
 from ludosim.errors import LudosimError
+from ludosim.results.errors import write_error
+from ludosim.results.summary import summary_to_frame
 from ludosim.rules import Rules
+from ludosim.simulate import simulate
 from ludosim.sweep import store
 from ludosim.sweep.precision import CellPlan, Target, achieved, plan_cell
-from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame, expand, spec_hash
+from ludosim.sweep.spec import (
+    Cell,
+    SweepError,
+    SweepSpec,
+    cells_frame,
+    check_run_options,
+    expand,
+    spec_hash,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -129,10 +141,8 @@ class SweepResult:
         return f"{text} -> {self.out}"
 
 
-def _kernel() -> Callable[..., pd.DataFrame]:
-    """The compiled engine's `simulate` (imported late: it compiles on first use)."""
-    from ludosim.simulate import simulate
-
+def _kernel() -> Callable[..., Any]:
+    """The compiled engine's `simulate`: the one place a chunk reaches the kernel."""
     return simulate
 
 
@@ -144,8 +154,6 @@ def compute_chunk(task: ChunkTask, threads: int | None = None) -> pd.DataFrame:
     policies: str | list[str] = list(task.policies)
     df = _kernel()(task.rules, task.games, task.seed, policies=policies, **kwargs)
     if task.summary:
-        from ludosim.results import summary_to_frame
-
         if df.games != task.games:
             raise SweepError(
                 f"cell {task.cell}: the kernel summarised {df.games} games, expected {task.games}"
@@ -234,8 +242,7 @@ def run_sweep(
     two stages (pilot, then the games the target needs; `progress` counts each
     stage's games) and `SweepResult.precision` holds what each cell achieved.
     """
-    from ludosim import __version__
-
+    check_run_options(dask, workers, threads)
     cells = expand(spec)
     spec_id = spec_hash(spec, cells)
     execution = _Execution(dask, workers, threads, progress, dask_wait)
@@ -250,7 +257,7 @@ def run_sweep(
                 folder.close()
     except OSError as exc:
         raise SweepError(
-            f"{store.write_error(exc, Path(out))}; finished chunks are kept in {out}, "
+            f"{write_error(exc, Path(out))}; finished chunks are kept in {out}, "
             "fix the cause and rerun to resume"
         ) from None
 
@@ -525,7 +532,7 @@ def _run(
         status = "interrupted"
         raise
     except OSError as exc:
-        run_log["error"] = store.write_error(exc, folder.root)
+        run_log["error"] = write_error(exc, folder.root)
         raise
     except LudosimError as exc:
         run_log["error"] = str(exc)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import numbers
 import shlex
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +29,8 @@ from ludosim import tomlio
 from ludosim.errors import LudosimError
 from ludosim.options import parse_sets
 from ludosim.policies import resolve_policies
+from ludosim.results.layout import chunk_count, chunk_ranges
+from ludosim.results.schema import GAMES_MAX, SEED_MAX
 from ludosim.rules import SEMANTICS_VERSION, TOGGLES, Rules, format_value, parse_value
 from ludosim.sweep.precision import (
     DEFAULT_MAX_GAMES,
@@ -42,6 +45,12 @@ if TYPE_CHECKING:
 
 DEFAULT_CHUNK_SIZE = 250_000
 MODES = ("grid", "one-at-a-time")
+# Kernel threads per chunk and Dask worker processes: more than any machine has.
+THREADS_MAX = 1024
+WORKERS_MAX = 1024
+# Chunk files per cell: each is a file on disk and an entry in manifest.json, so a
+# bigger cell takes bigger chunks (the manifest stays small and a resume stays fast).
+CHUNKS_MAX = 100_000
 # `policies` may be varied like a toggle: a policy name, or one per seat.
 POLICIES_KEY = "policies"
 
@@ -92,8 +101,12 @@ class SweepSpec:
 
     # ------------------------------------------------------------ construction
     @classmethod
-    def from_toml(cls, path: str | Path) -> SweepSpec:
-        """Read a sweep file; any problem is one `SweepError` naming the file and the key."""
+    def from_toml(cls, path: str | Path, *, seed: int | None = None) -> SweepSpec:
+        """Read a sweep file; any problem is one `SweepError` naming the file and the key.
+
+        The file must give `seed` (results must be reproducible, as on the command
+        line), unless `seed` is given here (`--seed`), which then replaces it.
+        """
         path = Path(path)
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -103,10 +116,17 @@ class SweepSpec:
             raise SweepError(f"cannot read sweep file {path}: {exc}") from None
         except tomllib.TOMLDecodeError as exc:
             raise SweepError(f"{path} is not valid TOML: {exc}") from None
+        if seed is not None:
+            data = {**data, "seed": seed}
         try:
             spec = cls.from_dict(data)
         except SweepError as exc:
             raise SweepError(f"{path}: {exc}") from None
+        if "seed" not in data:
+            raise SweepError(
+                f"{path}: seed is required (e.g. seed = 1, or --seed 1): results must be "
+                "reproducible, so there is no hidden default seed"
+            )
         if spec.name is None:
             spec = _replace(spec, name=path.stem)
         return spec
@@ -255,14 +275,13 @@ class SweepSpec:
             raise SweepError(
                 f"mode={self.mode!r} is not allowed; allowed values: {', '.join(MODES)}"
             )
-        if self.games < 1:
-            raise SweepError(f"games={self.games} must be at least 1")
-        if not 0 <= self.seed < 2**64:
-            raise SweepError(f"seed={self.seed} must be in 0..2**64-1")
-        if self.chunk_size < 1:
-            raise SweepError(f"chunk_size={self.chunk_size} must be at least 1")
+        _check_range("games", self.games, 1, GAMES_MAX)
+        _check_range("seed", self.seed, 0, SEED_MAX, "2**64-1")
+        _check_range("chunk_size", self.chunk_size, 1, GAMES_MAX)
         if self.precision is not None:
             self.target()  # raises on a malformed target
+            _check_range("pilot", self.pilot, 1, GAMES_MAX)
+            _check_range("max_games", self.max_games, 1, GAMES_MAX)
             if self.pilot < MIN_PILOT:
                 raise SweepError(
                     f"pilot={self.pilot} must be at least {MIN_PILOT} games: the pilot "
@@ -272,6 +291,16 @@ class SweepSpec:
                 raise SweepError(
                     f"max_games={self.max_games} must be at least the pilot ({self.pilot})"
                 )
+        most = self.games if self.precision is None else self.max_games
+        pilot = self.pilot if self.precision is not None else 0
+        chunks = chunk_count(most, self.chunk_size, pilot)
+        if chunks > CHUNKS_MAX:
+            key = "games" if self.precision is None else "max_games"
+            raise SweepError(
+                f"{key}={most} in chunks of chunk_size={self.chunk_size} makes {chunks:,} chunk "
+                f"files per cell, more than {CHUNKS_MAX:,}; raise chunk_size to at least "
+                f"{-(-most // CHUNKS_MAX)} (--chunk-size), with --summary-only for big chunks"
+            )
         # Each `set` value is checked on its own, even where `vary` overrides it in every cell.
         _check_changes("set", self.set)
         for key, values in self.vary.items():
@@ -367,10 +396,11 @@ class Cell:
 
     def chunks(self, chunk_size: int) -> list[tuple[int, int]]:
         """[start, stop) game ranges of this cell's chunks (the pilot's first)."""
-        first = min(self.pilot, self.games)
-        return [(a, min(a + chunk_size, first)) for a in range(0, first, chunk_size)] + [
-            (a, min(a + chunk_size, self.games)) for a in range(first, self.games, chunk_size)
-        ]
+        return list(chunk_ranges(self.games, chunk_size, self.pilot))
+
+    def chunk_count(self, chunk_size: int) -> int:
+        """len(self.chunks(chunk_size)), without listing them."""
+        return chunk_count(self.games, chunk_size, self.pilot)
 
 
 # ------------------------------------------------------------------ expansion
@@ -416,6 +446,14 @@ def expand(spec: SweepSpec) -> list[Cell]:
                 pilot=pilot,
             )
         )
+    seen: dict[tuple[str, tuple[str, ...]], Cell] = {}
+    for cell in cells:
+        twin = seen.setdefault((cell.rules.hash(), cell.policies), cell)
+        if twin is not cell:
+            raise SweepError(
+                f"cells {twin.id} ({twin.name}) and {cell.id} ({cell.name}) are the same game "
+                "(same rules and policies): they would give identical rows; remove one"
+            )
     return cells
 
 
@@ -460,7 +498,7 @@ def spec_from_command(
                 f"{grid_options[0]} cannot be combined with the sweep file {spec_file}; "
                 "describe the grid in the file, or on the command line without a file"
             )
-        spec = SweepSpec.from_toml(spec_file).with_overrides(
+        spec = SweepSpec.from_toml(spec_file, seed=seed).with_overrides(
             games=games, seed=seed, chunk_size=chunk_size, summary_only=summary_only,
             precision=precision, pilot=pilot, max_games=max_games,
         )  # fmt: skip
@@ -553,7 +591,7 @@ def cells_frame(
         row["seed"] = cell.seed
         row["rules_hash"] = cell.rules.hash()
         if chunk_size is not None:
-            row["chunks"] = len(cell.chunks(chunk_size))
+            row["chunks"] = cell.chunk_count(chunk_size)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -787,6 +825,30 @@ def _variants(value: Any) -> tuple[Variant, ...]:
             )
         )
     return tuple(out)
+
+
+def _check_range(key: str, value: int, low: int, high: int, high_text: str = "") -> None:
+    if not low <= value <= high:
+        raise SweepError(f"{key}={value} is out of range; allowed: {low}..{high_text or high}")
+
+
+def check_run_options(dask: Any, workers: int | None, threads: int | None) -> None:
+    """Refuse bad executor options (`--dask`, `--workers`, `--threads`) before any folder exists.
+
+    `dask` is None, "local", a scheduler address "tcp://host:port" (any
+    `scheme://`), or a `distributed.Client`.
+    """
+    if isinstance(dask, str) and dask != "local" and "://" not in dask:
+        raise SweepError(
+            f"--dask {dask!r} is not allowed; use local or a scheduler address "
+            "such as tcp://host:8786"
+        )
+    for key, value, high in (("workers", workers, WORKERS_MAX), ("threads", threads, THREADS_MAX)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise SweepError(f"{key}={value!r} must be an integer in 1..{high}")
+        _check_range(key, int(value), 1, high)
 
 
 def _text(key: str, value: Any) -> str:

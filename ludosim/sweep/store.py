@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import errno
 import fcntl
 import hashlib
 import io
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ludosim.results.errors import reason
 from ludosim.rules import SEMANTICS_VERSION
 from ludosim.sweep.precision import Moments
 from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame
@@ -326,30 +326,6 @@ def locked(root: Path, what: str) -> Iterator[None]:
         handle.close()
 
 
-_CAUSES = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is exceeded",
-    errno.EROFS: "the file system is read-only",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "operation not permitted",
-    errno.EISDIR: "it is a directory",
-    errno.ENOTDIR: "a part of the path is a file, not a folder",
-    errno.ENOENT: "it no longer exists (was the folder moved or deleted?)",
-}
-
-
-def reason(exc: OSError) -> str:
-    """The cause of a failed write in a few words (`the disk is full`)."""
-    return _CAUSES.get(exc.errno or 0) or exc.strerror or type(exc).__name__
-
-
-def write_error(exc: OSError, fallback: Path) -> str:
-    """One line naming the file that could not be written and why."""
-    # A failed rename names its target second: that is the file meant.
-    path = exc.filename2 or exc.filename or fallback
-    return f"cannot write {path}: {reason(exc)}"
-
-
 def _read_manifest_or_none(root: Path) -> dict[str, Any] | None:
     try:
         data = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
@@ -434,17 +410,6 @@ def write_bytes_atomic(path: Path, data: bytes | memoryview) -> None:
             # Name the file being written, not its temporary (which is gone now).
             raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
-
-
-def damage_message(path: Path, exc: BaseException) -> str:
-    """One line for a result file that cannot be read: which file, and what to do."""
-    if isinstance(exc, OSError) and exc.errno is not None:
-        return f"cannot read {path}: {reason(exc)}"
-    detail = " ".join(str(exc).split())[:160] or type(exc).__name__
-    return (
-        f"{path} is damaged ({detail}); rerun the command that wrote it "
-        "(a sweep recomputes damaged chunks)"
-    )
 
 
 def file_digest(path: Path) -> str:
