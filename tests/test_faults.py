@@ -330,12 +330,11 @@ def test_a_full_disk_is_one_line_and_the_folder_resumes(
 
 
 def test_a_full_disk_under_report_leaves_no_partial_files(tmp_path: Path, kernel: list) -> None:
-    simulate = pytest.importorskip("ludosim.simulate")
+    from ludosim.results.parquet import write_parquet
     from ludosim.rules import Rules
+    from ludosim.simulate import simulate
 
-    rows = simulate.write_parquet(
-        simulate.simulate(Rules.preset("app"), 300, 1), tmp_path / "one.parquet"
-    )
+    rows = write_parquet(simulate(Rules.preset("app"), 300, 1), tmp_path / "one.parquet")
     with _tmpfs(tmp_path / "small", "64k") as disk:
         out = disk / "report"
         with pytest.raises(ReportError) as info:

@@ -195,7 +195,7 @@ BAD_VALUES: list[tuple[str, Any, str]] = [
     ("die_faces", "1,2,3", "six faces"),
     ("die_faces", "1,2,3,4,5,seven", "globe, star"),
     ("finish", "overshoot", "exact, bounce, bounce_on"),
-    ("max_turns", 10, ">= 100"),
+    ("max_turns", 10, "100..10000000"),
     ("star_offsets", "4,13", "0..12"),
     ("first_player", "youngest", "roll-off, random, seat0"),
 ]

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import io
 import json
 import os
 from pathlib import Path
 
 import pandas as pd
 
-from ludosim.results.errors import ResultsError
+from ludosim.results.errors import ResultsError, write_error
 from ludosim.results.schema import META_KEY
 
 
@@ -47,27 +49,52 @@ def write_parquet(df: pd.DataFrame, path: str | Path) -> Path:
     `df.attrs` (rules, seed, policies, versions) goes into the schema metadata
     under `schema.META_KEY`, where `ludosim.load` finds it again. The file is
     written under a hidden temporary name and renamed when complete, so a
-    file at `path` is always whole.
+    file at `path` is always whole; a failed write raises `ResultsError` with
+    one line naming the file and the cause.
+    """
+    path = check_output_file(path)
+    try:
+        write_frame_atomic(df, path, {META_KEY: json.dumps(df.attrs, default=str).encode()})
+    except OSError as exc:
+        raise ResultsError(write_error(exc, path)) from None
+    return path
+
+
+def write_frame_atomic(df: pd.DataFrame, path: Path, metadata: dict[bytes, bytes]) -> str:
+    """Write `df` as zstd Parquet under a hidden temporary name, fsync, rename; return its sha256.
+
+    The file is built in memory, hashed and written in one go, so the digest is
+    of exactly the bytes on disk. Parquet page checksums are written too, so a
+    reader can verify pages without the manifest. On any failure (a full disk)
+    the temporary file is removed: nothing half-written is left behind.
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    path = check_output_file(path)
     table = pa.Table.from_pandas(df, preserve_index=False)
-    meta = dict(table.schema.metadata or {})
-    meta[META_KEY] = json.dumps(df.attrs, default=str).encode()
-    table = table.replace_schema_metadata(meta)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer, compression="zstd", write_page_checksum=True)
+    data = buffer.getbuffer()
+    write_bytes_atomic(path, data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_bytes_atomic(path: Path, data: bytes | memoryview) -> None:
+    """Write `data` to a hidden temporary beside `path`, fsync, and rename it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as handle:
-            pq.write_table(table, handle, compression="zstd")
+            handle.write(data)
             handle.flush()
+            # The rename must never publish a file whose bytes are still only in flight.
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        if isinstance(exc, OSError):
-            raise ResultsError(f"cannot write {path}: {exc.strerror or exc}") from None
+        if isinstance(exc, OSError) and exc.errno is not None:
+            # Name the file being written, not its temporary (which is gone now).
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
-    return path

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from ludosim._version import __version__
 from ludosim.errors import LudosimError
 from ludosim.results.errors import write_error
+from ludosim.results.parquet import write_frame_atomic
 from ludosim.results.summary import summary_to_frame
 from ludosim.rules import Rules
 from ludosim.simulate import simulate
@@ -494,7 +495,7 @@ def _run(
         # Runs on the writer thread: the only place chunk states change during the loop.
         path = folder.chunk_path(task.cell, task.start)
         stamp = store.chunk_stamp(spec_id, task.cell, task.start, task.stop)
-        digest = store.write_frame_atomic(df, path, stamp)
+        digest = write_frame_atomic(df, path, stamp)
         with lock:
             state = folder.chunk_state(task.cell, task.start)
             state.update(

@@ -26,7 +26,6 @@ import contextlib
 import datetime as _dt
 import fcntl
 import hashlib
-import io
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ludosim.results.errors import reason
+from ludosim.results.parquet import write_bytes_atomic, write_frame_atomic
 from ludosim.rules import SEMANTICS_VERSION
 from ludosim.sweep.precision import Moments
 from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame
@@ -372,46 +372,6 @@ def _write_cells(root: Path, cells: Sequence[Cell], spec: SweepSpec, spec_id: st
 
 
 # --------------------------------------------------------------------- chunks
-def write_frame_atomic(df: pd.DataFrame, path: Path, metadata: dict[bytes, bytes]) -> str:
-    """Write `df` as zstd Parquet under a hidden temporary name, fsync, rename; return its sha256.
-
-    The file is built in memory, hashed and written in one go, so the digest is
-    of exactly the bytes on disk. Parquet page checksums are written too, so a
-    reader can verify pages without the manifest. On any failure (a full disk)
-    the temporary file is removed: nothing half-written is left behind.
-    """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **metadata})
-    buffer = io.BytesIO()
-    pq.write_table(table, buffer, compression="zstd", write_page_checksum=True)
-    data = buffer.getbuffer()
-    write_bytes_atomic(path, data)
-    return hashlib.sha256(data).hexdigest()
-
-
-def write_bytes_atomic(path: Path, data: bytes | memoryview) -> None:
-    """Write `data` to a hidden temporary beside `path`, fsync, and rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            # The rename must never publish a file whose bytes are still only in flight.
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        if isinstance(exc, OSError) and exc.errno is not None:
-            # Name the file being written, not its temporary (which is gone now).
-            raise OSError(exc.errno, exc.strerror, str(path)) from None
-        raise
-
-
 def file_digest(path: Path) -> str:
     """sha256 of a file's bytes, read in blocks."""
     digest = hashlib.sha256()
