@@ -11,7 +11,7 @@ TEST_STAMP := $(VENV)/.installed-test
 SEED ?= 7
 PYTEST_WORKERS ?= 2
 
-.PHONY: run games reports test verify bench lint format clean
+.PHONY: run games reports test verify coverage bench lint format clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,18 @@ test: $(TEST_STAMP)
 verify: $(TEST_STAMP)
 	LUDOSIM_VERIFY=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 	$(PY) benchmarks/exact_agreement.py --games 200000 --seed 2026
+	$(MAKE) --no-print-directory coverage
+
+# Line coverage of the kernel's Python logic: the kernel-level tests with numba's
+# JIT off, so that every line numba would compile runs as Python and is counted.
+# The thousands of games per preset of the kernel agreement are left out to keep
+# the run short; its other tests play every preset, with fewer games.
+KERNEL_TESTS := tests/test_engine_state.py tests/test_engine_rng.py \
+	tests/test_policy_fast_path.py tests/test_kernel_agreement.py
+coverage: $(TEST_STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal -q \
+		-W "ignore:overflow encountered:RuntimeWarning" -k "not per_preset" \
+		--cov=ludosim/engine --cov-report=term-missing:skip-covered $(KERNEL_TESTS)
 
 bench: $(RUN_STAMP)
 	$(BIN)/ludosim bench

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scenario_helpers import random_position
 
-from ludosim.engine import compile_layout, new_work
+from ludosim.engine import compile_layout, new_work, state
 from ludosim.engine.layout import MAX_PIECES, MAX_PLAYERS, STRIDE
 from ludosim.engine.moves import apply_move, legal_moves
 from ludosim.engine.policy import compile_policies
@@ -26,11 +26,14 @@ from ludosim.engine.state import (
     CNT,
     CTR,
     DUMMY,
-    MOVES,
+    M_FLAGS,
+    M_PIECE,
+    M_TARGET,
     OCC,
     PROGRESS,
     TOT,
     YES,
+    move_at,
     reset_state,
     square_of,
     undo_to,
@@ -51,7 +54,7 @@ def _expected_sections(lay: np.ndarray, w: np.ndarray, rules: Rules) -> tuple:
     occ = [0] * MAX_PLAYERS
     for seat in range(rules.players):
         for piece in range(rules.pieces):
-            sq = square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + piece])
+            sq = int(square_of(lay, seat, w[PROGRESS + MAX_PIECES * seat + piece]))
             if sq >= 0:
                 cnt[STRIDE * seat + sq] += 1
                 if sq < 64:
@@ -88,10 +91,50 @@ def test_counts_and_occupancy_follow_moves_and_undo(name: str) -> None:
             if k == 0:
                 continue
             j = rng.randrange(k)
-            row = MOVES + 4 * j
-            apply_move(lay, w, seat, w[row], w[row + 1], w[row + 2], np.int64(DUMMY), YES)
+            piece, target, flags = (w[move_at(j, f)] for f in (M_PIECE, M_TARGET, M_FLAGS))
+            apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             moves_played += 1
             _assert_in_step(lay, w, rules, f"after move {step}")
         undo_to(lay, w, mark)
         assert np.array_equal(w[:CTR], before), "undo restores progress, counts and masks"
     assert moves_played > 100
+
+
+# Fields of each kind of row of the work array, and the constant that sizes the row.
+ROW_FIELDS = {
+    "C_SIZE": ["C_ROLLS", "C_UNDO", "C_SKIPS"],
+    "S_SIZE": ["S_CAPTURES", "S_CAPTURED", "S_RETURNED", "S_SKIPPED", "S_CAUGHT"],
+    "SB_SIZE": ["SB_CONTENDERS", "SB_THROWS", "SB_DONE", "SB_ORDER", "SB_SCORE"],
+    "M_SIZE": ["M_PIECE", "M_TARGET", "M_FLAGS", "M_CAPS"],
+    "B_SIZE": ["B_STEPS", "B_CHOSEN_CAPS"],
+    "CH_SIZE": ["CH_FACE", "CH_PIECE"],
+    "SK_SIZE": ["SK_MOST", "SK_FIRST", "SK_UNION"],
+    "U_SIZE": ["U_SEAT", "U_PIECE", "U_PROGRESS", "U_REVERSED"],
+    "RT_SIZE": ["RT_STANDING", "RT_YARD", "RT_GOAL"],
+    "N_SIZE": ["N_BEST", "N_MALL", "N_CALL", "N_MCAP", "N_CCAP", "N_MOST", "N_FIRST", "N_UNION"],
+    "MD_ACC": ["MD_FACE", "MD_PIECE", "MD_MARK", "MD_CAPS", "MD_EXT", "MD_K1", "MD_K2", "MD_TAKEN"],
+    "KID_SUMMARY": ["KID_FACE", "KID_PIECE", "KID_CAPS"],
+    "MH_SIZE": ["MH_CAP", "MH_MAX", "MH_USED", "MH_FULL"],
+    "H_SIZE": ["H_FIRST", "H_WINNER", "H_TURNS", "H_ROLLS", "H_END_TURNS", "H_TRUNCATED"],
+    "K_STATS": ["K_PLACE"],
+}
+
+
+def test_sections_follow_the_table_without_gaps_or_overlaps() -> None:
+    at = 0
+    for section in state.SECTIONS:
+        offset = getattr(state, section.name)
+        assert offset == state.OFFSETS[section.name]
+        assert offset % section.align == 0, section.name
+        assert at <= offset < at + section.align, f"{section.name} starts at {offset}, not {at}"
+        at = offset + section.words
+    assert state.W_SIZE == at == state.MEMO  # the memo table is sized by `new_work`
+    w = new_work(compile_policies(["random", "balanced"]), None, memo_slots=16)
+    assert len(w) == state.W_SIZE + (state.E_SIZE + 1) * 16
+    assert w[state.MEMO_HEAD + state.MH_MAX] == 16
+
+
+@pytest.mark.parametrize("size", sorted(ROW_FIELDS))
+def test_each_row_field_has_its_own_word(size: str) -> None:
+    fields = [getattr(state, name) for name in ROW_FIELDS[size]]
+    assert sorted(fields) == list(range(getattr(state, size))), "every word named once"

@@ -20,10 +20,14 @@ line say when a first run is compiling.
 Every helper is `@njit(cache=True)`. Numba invalidates a cached function only
 when its own source file changes, not when a helper it calls in another module
 does, so an edited kernel could silently run stale machine code. To rule that
-out, the cache lives in a folder named after a hash of the kernel's sources
-(`cache_dir`): any edit to any kernel file starts a fresh cache. This must run
-before any kernel module is imported, because numba fixes a function's cache
-folder when it is decorated. A user-set `NUMBA_CACHE_DIR` is left alone.
+out, the kernel's cache lives in a folder named after a hash of the kernel's
+sources (`cache_dir`): any edit to any kernel file starts a fresh cache. A
+cache locator of its own (`KernelCacheLocator`) sends there only the
+functions defined in the kernel's files; numba's settings are not changed, so
+every other `cache=True` function of the process keeps numba's own locators.
+It is registered before any kernel module is imported, because numba picks a
+function's locator when the function is decorated. A user-set
+`NUMBA_CACHE_DIR` (or `numba.config.CACHE_DIR`) wins, as numba's own setting.
 """
 
 from __future__ import annotations
@@ -36,8 +40,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import numba
-from numba.core import event
+from numba.core import caching, config, event
+from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
+
+# Numba's base class of cache implementations, which lists the locators to ask
+# (`CacheImpl` in recent releases, `_CacheImpl` in older ones).
+_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+
+_ENGINE = Path(__file__).resolve().parent
+# The kernel's files: this package, and `ludosim/rng.py`, whose constants the
+# kernel's stream freezes at compile time.
+_KERNEL_FILES = (*sorted(_ENGINE.glob("*.py")), _ENGINE.parent / "rng.py")
 
 
 def source_hash() -> str:
@@ -47,9 +60,8 @@ def source_hash() -> str:
     freezes constants derived from them at compile time: the stream's
     constants, and the rule slots and choice codes of `layout`.
     """
-    here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for path in [*sorted(here.glob("*.py")), here.parent / "rng.py", here.parent / "toggles.py"]:
+    for path in (*_KERNEL_FILES, _ENGINE.parent / "toggles.py"):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
@@ -124,12 +136,47 @@ def on_slow_compile(callback: Callable[[], None], after: float = 1.0) -> Iterato
             listener.timer.cancel()
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):
-    _folder = cache_dir()
-    if _folder:
-        numba.config.CACHE_DIR = _folder
+_CACHE_FOLDER = cache_dir()
 
-# The kernel modules are imported only now, after the cache folder is set.
+
+class KernelCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
+    """Numba cache locator for the kernel's functions: the per-source-hash folder.
+
+    Claims a function only when it is defined in one of the kernel's files,
+    no cache folder is set in numba's config (`NUMBA_CACHE_DIR`) and a
+    writable folder was found; numba asks its own locators otherwise. The
+    folder is laid out as numba lays out `NUMBA_CACHE_DIR`, and each cached
+    function is still checked against its own source file's hash.
+    """
+
+    def __init__(self, py_func: Callable, py_file: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(_CACHE_FOLDER, self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func: Callable, py_file: str) -> KernelCacheLocator | None:
+        if config.CACHE_DIR or not _CACHE_FOLDER:
+            return None
+        if Path(py_file).resolve() not in _KERNEL_FILES:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def _register_locator() -> None:
+    """Put `KernelCacheLocator` first in numba's locators (once, also on a module reload)."""
+    mine = f"{__name__}.{KernelCacheLocator.__qualname__}"
+    known = _CACHE_IMPL._locator_classes
+    others = [c for c in known if f"{c.__module__}.{c.__qualname__}" != mine]
+    known[:] = [KernelCacheLocator, *others]
+
+
+_register_locator()
+
+# The kernel modules are imported only now, after the locator is registered.
 from ludosim.engine.batch import HIST_BINS, play_one, run_batch, run_summary  # noqa: E402
 from ludosim.engine.layout import R, T, compile_board, compile_layout, compile_rules  # noqa: E402
 from ludosim.engine.state import H_SIZE, K_SIZE, new_work  # noqa: E402

@@ -25,7 +25,7 @@ from numba import literally, njit, prange, types
 from numba.extending import overload
 
 from ludosim.engine.game import play_free_game, play_game, play_listed_game, play_plan_game
-from ludosim.engine.layout import MAX_PIECES, R
+from ludosim.engine.layout import R
 from ludosim.engine.rng import stream_key
 from ludosim.engine.state import (
     H_END_TURNS,
@@ -35,13 +35,12 @@ from ludosim.engine.state import (
     H_TRUNCATED,
     H_TURNS,
     H_WINNER,
-    HEAD,
     HOT,
     K_PLACE,
     K_SIZE,
-    MAX_PLAYERS,
-    PROGRESS,
-    SEATS,
+    progress_at,
+    result_at,
+    seat_result_at,
 )
 
 # Histogram bins of turns and rolls: value v counts in bin min(v, HIST_BINS - 1).
@@ -94,12 +93,12 @@ def play_one(
     _start_stream(stream, seed, game)
     play_game(lay, work, stream, has_start, start_seat)
     for j in range(H_SIZE):
-        head[j] = work[HEAD + j]
+        head[j] = work[result_at(j)]
     for s in range(lay[R.PLAYERS]):
         for j in range(K_SIZE):
-            seats[j, s] = work[SEATS + MAX_PLAYERS * j + s]
+            seats[j, s] = work[seat_result_at(j, s)]
         for i in range(lay[R.PIECES]):
-            final[s, i] = work[PROGRESS + MAX_PIECES * s + i]
+            final[s, i] = work[progress_at(s, i)]
 
 
 def _play(
@@ -117,9 +116,16 @@ def _play(
     Resolved at typing time (numba prunes branches on constants, not on
     literal arguments), so no other kind of game is compiled. The game is an
     ordinary call: inlined into the parallel loop, the whole kernel would go
-    through numba's parfor passes, which multiplies the compile time.
+    through numba's parfor passes, which multiplies the compile time. The
+    body below runs only without the JIT (`NUMBA_DISABLE_JIT=1`); compiled
+    code gets `_play_kind`.
     """
-    raise NotImplementedError("_play is resolved by numba at compile time")
+    if plans:
+        play_plan_game(lay, w, stream, has_start, start_seat, scoring)
+    elif free:
+        play_free_game(lay, w, stream, has_start, start_seat, scoring)
+    else:
+        play_listed_game(lay, w, stream, has_start, start_seat, scoring)
 
 
 @overload(_play, prefer_literal=True, inline="always")
@@ -173,10 +179,10 @@ def run_batch(
             _start_stream(stream, seed, first_game + g)
             _play(mine, w, stream, has_start, start_seat, plans, free, scoring)
             for j in range(H_SIZE):
-                head[g, j] = w[HEAD + j]
+                head[g, j] = w[result_at(j)]
             for j in range(K_SIZE):
                 for s in range(players):
-                    seats[g, j, s] = w[SEATS + MAX_PLAYERS * j + s]
+                    seats[g, j, s] = w[seat_result_at(j, s)]
 
 
 @njit(**HOT)
@@ -191,10 +197,10 @@ def _accumulate(
     """Fold the game just played (`w[HEAD:]`, `w[SEATS:]`) into one chunk's accumulators."""
     players = lay[R.PLAYERS]
     totals[A_GAMES] += 1
-    totals[A_TRUNCATED] += w[HEAD + H_TRUNCATED]
-    turns = w[HEAD + H_TURNS]
-    rolls = w[HEAD + H_ROLLS]
-    end_turns = w[HEAD + H_END_TURNS]
+    totals[A_TRUNCATED] += w[result_at(H_TRUNCATED)]
+    turns = w[result_at(H_TURNS)]
+    rolls = w[result_at(H_ROLLS)]
+    end_turns = w[result_at(H_END_TURNS)]
     totals[A_TURNS] += turns
     totals[A_TURNS_SQ] += turns * turns
     totals[A_ROLLS] += rolls
@@ -203,8 +209,8 @@ def _accumulate(
     totals[A_END_TURNS_SQ] += end_turns * end_turns
     hist[0, min(turns, HIST_BINS - 1)] += 1
     hist[1, min(rolls, HIST_BINS - 1)] += 1
-    first = w[HEAD + H_FIRST]
-    winner = w[HEAD + H_WINNER]
+    first = w[result_at(H_FIRST)]
+    winner = w[result_at(H_WINNER)]
     per_seat[P_FIRST, first] += 1
     if winner < 0:
         totals[A_NO_WINNER] += 1
@@ -212,9 +218,9 @@ def _accumulate(
         per_seat[P_WINS, winner] += 1
         per_seat[P_WINS_BY_POSITION, (winner - first) % players] += 1
     for s in range(players):
-        places[s, w[SEATS + MAX_PLAYERS * K_PLACE + s] - 1] += 1
+        places[s, w[seat_result_at(K_PLACE, s)] - 1] += 1
         for j in range(1, K_SIZE):
-            v = w[SEATS + MAX_PLAYERS * j + s]
+            v = w[seat_result_at(j, s)]
             per_seat[P_STATS + 2 * (j - 1), s] += v
             per_seat[P_STATS + 2 * (j - 1) + 1, s] += v * v
 

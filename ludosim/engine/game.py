@@ -1,8 +1,8 @@
 """One whole game: who starts, the turn loop, the end of the game and its results.
 
 Mirrors `ludosim.reference.game.Game.play` and `Game.result`. A game writes
-its per-game columns into the work array: `w[HEAD + H_*]` and
-`w[SEATS + MAX_PLAYERS * K_* + seat]` (docs/api.md column order), which the batch
+its per-game columns into the work array: `w[result_at(H_*)]` and
+`w[seat_result_at(K_*, seat)]` (docs/api.md column order), which the batch
 runner copies into the compact output arrays.
 """
 
@@ -14,40 +14,37 @@ from numba import njit
 from ludosim.engine.layout import (
     FIRST_PLAYER_RANDOM,
     FIRST_PLAYER_SEAT0,
-    MAX_PIECES,
     SCORING_MEGAJOGOS,
     R,
 )
 from ludosim.engine.rng import below
 from ludosim.engine.state import (
     C_ROLLS,
-    CTR,
     H_END_TURNS,
     H_FIRST,
     H_ROLLS,
     H_TRUNCATED,
     H_TURNS,
     H_WINNER,
-    HEAD,
     HOT,
-    K_CAPTURES,
     K_PLACE,
     K_POINTS,
-    MAX_PLAYERS,
-    PROGRESS,
-    S_CAPTURES,
+    K_STATS,
     S_SIZE,
     SB_CONTENDERS,
     SB_DONE,
     SB_ORDER,
     SB_SCORE,
     SB_THROWS,
-    SEATBUF,
-    SEATS,
     STATS,
+    counter_at,
     finished,
-    ix,
+    progress_at,
     reset_state,
+    result_at,
+    seat_list_at,
+    seat_result_at,
+    stat_at,
 )
 from ludosim.engine.turn import free_play, plan_turn, single_roll_turn
 
@@ -61,23 +58,21 @@ def roll_off(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
         return 0
     if rule == FIRST_PLAYER_RANDOM:
         return below(stream, n)
-    contenders = SEATBUF + MAX_PLAYERS * SB_CONTENDERS
-    throws = SEATBUF + MAX_PLAYERS * SB_THROWS
     for j in range(n):
-        w[ix(contenders + j)] = j
+        w[seat_list_at(SB_CONTENDERS, j)] = j
     m = n
     while m > 1:
         top = -1
         for j in range(m):
-            w[ix(throws + j)] = below(stream, np.int64(6))
-            top = max(top, w[ix(throws + j)])
+            w[seat_list_at(SB_THROWS, j)] = below(stream, np.int64(6))
+            top = max(top, w[seat_list_at(SB_THROWS, j)])
         kept = 0
         for j in range(m):  # tied highest re-roll among themselves, in seat order
-            if w[ix(throws + j)] == top:
-                w[ix(contenders + kept)] = w[ix(contenders + j)]
+            if w[seat_list_at(SB_THROWS, j)] == top:
+                w[seat_list_at(SB_CONTENDERS, kept)] = w[seat_list_at(SB_CONTENDERS, j)]
                 kept += 1
         m = kept
-    return w[ix(contenders)]
+    return w[seat_list_at(SB_CONTENDERS, 0)]
 
 
 @njit(**HOT)
@@ -88,7 +83,7 @@ def _points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
     goal = lay[R.GOAL]
     total = 0
     for i in range(lay[R.PIECES]):
-        p = w[ix(PROGRESS + MAX_PIECES * seat + i)]
+        p = w[progress_at(seat, i)]
         total += 250 if p == goal else p + 1
     return total
 
@@ -102,31 +97,30 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
     """
     n = lay[R.PLAYERS]
     goal = lay[R.GOAL]
-    done = SEATBUF + MAX_PLAYERS * SB_DONE
-    score = SEATBUF + MAX_PLAYERS * SB_SCORE
     for s in range(n):
         if lay[R.SCORING] == SCORING_MEGAJOGOS:
-            w[ix(score + s)] = w[ix(SEATS + MAX_PLAYERS * K_POINTS + s)]
+            w[seat_list_at(SB_SCORE, s)] = w[seat_result_at(K_POINTS, s)]
         else:
             home = 0
             total = 0
             for i in range(lay[R.PIECES]):
-                p = w[ix(PROGRESS + MAX_PIECES * s + i)]
+                p = w[progress_at(s, i)]
                 home += p == goal
                 total += p + 1
-            w[ix(score + s)] = home * 1_000_000 + total
+            w[seat_list_at(SB_SCORE, s)] = home * 1_000_000 + total
     for s in range(n):
-        if w[ix(done + s)]:
+        if w[seat_list_at(SB_DONE, s)]:
             continue
         ahead = 0
         for t in range(n):
-            if w[ix(done + t)] or t == s:
+            if w[seat_list_at(SB_DONE, t)] or t == s:
                 continue
-            if w[ix(score + t)] > w[ix(score + s)] or (
-                w[ix(score + t)] == w[ix(score + s)] and (t - ref) % n < (s - ref) % n
+            if w[seat_list_at(SB_SCORE, t)] > w[seat_list_at(SB_SCORE, s)] or (
+                w[seat_list_at(SB_SCORE, t)] == w[seat_list_at(SB_SCORE, s)]
+                and (t - ref) % n < (s - ref) % n
             ):
                 ahead += 1
-        w[ix(SEATS + MAX_PLAYERS * K_PLACE + s)] = nfin + 1 + ahead
+        w[seat_result_at(K_PLACE, s)] = nfin + 1 + ahead
 
 
 # How `play_game` plays its turns: one compiled copy of the turn loop each.
@@ -143,7 +137,7 @@ def _open_game(
     reset_state(lay, w, has_start)
     first = start_seat if has_start else roll_off(lay, w, stream)
     for s in range(lay[R.PLAYERS]):
-        w[ix(SEATBUF + MAX_PLAYERS * SB_DONE + s)] = 0
+        w[seat_list_at(SB_DONE, s)] = 0
     return first
 
 
@@ -153,23 +147,20 @@ def _close_game(
 ) -> None:
     """Write the game's results (`w[HEAD:]`, `w[SEATS:]`) once its turns are played."""
     n = lay[R.PLAYERS]
-    order = SEATBUF + MAX_PLAYERS * SB_ORDER
-    winner = w[ix(order)] if nfin > 0 else -1
-    w[HEAD + H_FIRST] = first
-    w[HEAD + H_WINNER] = winner
+    winner = w[seat_list_at(SB_ORDER, 0)] if nfin > 0 else -1
+    w[result_at(H_FIRST)] = first
+    w[result_at(H_WINNER)] = winner
     if winner < 0:
-        w[HEAD + H_TURNS] = turns
-        w[HEAD + H_ROLLS] = w[CTR + C_ROLLS]
-    w[HEAD + H_END_TURNS] = turns
-    w[HEAD + H_TRUNCATED] = truncated
+        w[result_at(H_TURNS)] = turns
+        w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
+    w[result_at(H_END_TURNS)] = turns
+    w[result_at(H_TRUNCATED)] = truncated
     for s in range(n):
-        for j in range(S_SIZE):  # captures .. caught follow place in the results
-            w[ix(SEATS + MAX_PLAYERS * (K_CAPTURES + j) + s)] = w[
-                ix(STATS + MAX_PLAYERS * (S_CAPTURES + j) + s)
-            ]
-        w[ix(SEATS + MAX_PLAYERS * K_POINTS + s)] = _points(lay, w, s, winner)
+        for stat in range(S_SIZE):
+            w[seat_result_at(K_STATS + stat, s)] = w[stat_at(STATS, stat, s)]
+        w[seat_result_at(K_POINTS, s)] = _points(lay, w, s, winner)
     for place in range(nfin):
-        w[ix(SEATS + MAX_PLAYERS * K_PLACE + w[order + place])] = place + 1
+        w[seat_result_at(K_PLACE, w[seat_list_at(SB_ORDER, place)])] = place + 1
     _rank_rest(lay, w, winner if winner >= 0 else first, nfin)
 
 
@@ -191,8 +182,6 @@ def _whole_game(
     """
     first = _open_game(lay, w, stream, has_start, start_seat)
     n = lay[R.PLAYERS]
-    done = SEATBUF + MAX_PLAYERS * SB_DONE
-    order = SEATBUF + MAX_PLAYERS * SB_ORDER
     nfin = 0
     turns = 0
     truncated = False
@@ -211,13 +200,13 @@ def _whole_game(
                 # A seat of a start position may have had every piece home
                 # before its turn: it is done after that turn, as in `Game.play`.
                 home = finished(lay, w, seat)
-        if home and not w[ix(done + seat)]:
-            w[ix(done + seat)] = 1
-            w[ix(order + nfin)] = seat
+        if home and not w[seat_list_at(SB_DONE, seat)]:
+            w[seat_list_at(SB_DONE, seat)] = 1
+            w[seat_list_at(SB_ORDER, nfin)] = seat
             nfin += 1
             if nfin == 1:
-                w[HEAD + H_TURNS] = turns
-                w[HEAD + H_ROLLS] = w[CTR + C_ROLLS]
+                w[result_at(H_TURNS)] = turns
+                w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
         if nfin > 0 and not lay[R.PLAY_TO_END]:
             break
         if nfin >= max(n - 1, 1):
@@ -225,7 +214,7 @@ def _whole_game(
         nxt = seat
         for _ in range(n):  # the next seat clockwise that has not finished (no division)
             nxt = nxt + 1 if nxt + 1 < n else 0
-            if not w[ix(done + nxt)]:
+            if not w[seat_list_at(SB_DONE, nxt)]:
                 seat = nxt
                 break
     _close_game(lay, w, first, nfin, turns, truncated)

@@ -36,12 +36,11 @@ import numpy as np
 from numba import njit
 
 from ludosim.engine.layout import MAX_PIECES, NONE, R
-from ludosim.engine.moves import apply_move, move_target, move_target_call
+from ludosim.engine.moves import apply_move, may_capture, move_target, move_target_call
 from ludosim.engine.plans import plan_key_step
 from ludosim.engine.policy import (
     draw_skip,
     is_random,
-    may_capture,
     note_before,
     note_skip,
     score_position,
@@ -50,25 +49,21 @@ from ludosim.engine.rng import below
 from ludosim.engine.state import (
     B_CHOSEN_CAPS,
     B_STEPS,
-    BEST,
     C_UNDO,
-    CHOSEN,
-    CTR,
+    CH_FACE,
+    CH_PIECE,
     DUMMY,
     E_BEST,
     E_K1,
     E_K2,
     E_PUSTER,
-    E_SIZE,
+    FACE_SLOTS,
     HOT,
     KID_CAPS,
     KID_FACE,
     KID_PIECE,
-    KID_SIZE,
     KID_SUMMARY,
-    KIDS,
     LEAF,
-    MD_ACC,
     MD_CAPS,
     MD_EXT,
     MD_FACE,
@@ -76,11 +71,7 @@ from ludosim.engine.state import (
     MD_K2,
     MD_MARK,
     MD_PIECE,
-    MD_SIZE,
     MD_TAKEN,
-    MDFS,
-    MEMO,
-    MEMO_HEAD,
     MEMO_START,
     MH_CAP,
     MH_FULL,
@@ -97,15 +88,26 @@ from ludosim.engine.state import (
     N_SIZE,
     N_UNION,
     NEG_SCORE,
-    NKIDS,
     NO,
-    PROGRESS,
-    REM,
-    REV,
-    ROLLS,
     YARD,
     YES,
+    best_at,
+    chosen_at,
+    counter_at,
+    depth_at,
+    depth_summary,
+    entry_at,
     ix,
+    kid_at,
+    kid_count_at,
+    kid_summary,
+    memo_head_at,
+    progress_at,
+    remaining_at,
+    reversed_at,
+    roll_at,
+    stored_at,
+    summary_at,
     undo_to,
 )
 
@@ -114,6 +116,10 @@ _HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _S29 = np.uint64(29)
 MAX_FACE = 8  # highest face code (the star)
 _LOW32 = (1 << 32) - 1
+# A (best score, count) pair of a summary, (N_MALL, N_CALL) or (N_MCAP, N_CCAP):
+# the count follows the score.
+PAIR_COUNT = N_CALL - N_MALL
+assert N_CCAP - N_MCAP == PAIR_COUNT
 
 
 # ------------------------------------------------------------------ keys
@@ -125,7 +131,7 @@ def opponents_in_yard(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     for s in range(lay[R.PLAYERS]):
         if s != seat:
             for i in range(lay[R.PIECES]):
-                if w[ix(PROGRESS + MAX_PIECES * s + i)] == YARD:
+                if w[progress_at(s, i)] == YARD:
                     mask |= np.int64(1) << (bit + i)
             bit += MAX_PIECES
     return mask
@@ -134,19 +140,19 @@ def opponents_in_yard(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
 @njit(**HOT)
 def _piece_bits(w: np.ndarray, seat: int, piece: int) -> int:
     """A piece's part of `k1`: progress + 1 (< 128) in 7 bits, its reversed flag in bit 28 + i."""
-    slot = MAX_PIECES * seat + piece
-    return ((w[ix(PROGRESS + slot)] + 1) << (7 * piece)) | (w[ix(REV + slot)] << (28 + piece))
+    progress_bits = (w[progress_at(seat, piece)] + 1) << (7 * piece)
+    return progress_bits | (w[reversed_at(seat, piece)] << (28 + piece))
 
 
 @njit(**HOT)
 def root_key(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
-    """The memo key (k1, k2) of the current position and remaining rolls `w[REM:]`."""
+    """The memo key (k1, k2) of the current position and remaining rolls (`REM`)."""
     k1 = opponents_in_yard(lay, w, seat) << 32  # at most 5 opponents x 4 pieces: bits 32-51
     for i in range(lay[R.PIECES]):
         k1 |= _piece_bits(w, seat, i)
     k2 = np.int64(0)
     for face in range(1, MAX_FACE + 1):
-        k2 |= w[ix(REM + face)] << (7 * (face - 1))  # at most MAX_ROLLS = 64 of a face
+        k2 |= w[remaining_at(face)] << (7 * (face - 1))  # at most MAX_ROLLS = 64 of a face
     return k1, k2
 
 
@@ -171,119 +177,123 @@ def child_key(
 def _first_slot(w: np.ndarray, k1: int, k2: int) -> int:
     h = (np.uint64(k1) * _HASH1) ^ (np.uint64(k2) * _HASH2)
     h ^= h >> _S29
-    return np.int64(h & np.uint64(w[MEMO_HEAD + MH_CAP] - 1))
+    return np.int64(h & np.uint64(w[memo_head_at(MH_CAP)] - 1))
 
 
 @njit(**HOT)
 def find_node(w: np.ndarray, k1: int, k2: int) -> int:
-    """Entry offset of stored node (k1, k2), or -1 when it is not stored."""
-    cap = w[MEMO_HEAD + MH_CAP]
+    """Slot of stored node (k1, k2), or -1 when it is not stored."""
+    cap = w[memo_head_at(MH_CAP)]
     if cap == 0:
         return -1
     j = _first_slot(w, k1, k2)
     while True:
-        e = MEMO + E_SIZE * j
-        if w[ix(e + E_K2)] == 0:
+        if w[entry_at(j, E_K2)] == 0:
             return -1
-        if w[ix(e + E_K2)] == k2 and w[ix(e + E_K1)] == k1:
-            return e
+        if w[entry_at(j, E_K2)] == k2 and w[entry_at(j, E_K1)] == k1:
+            return j
         j = (j + 1) & (cap - 1)
 
 
 @njit(**HOT)
-def load_node(w: np.ndarray, e: int, dst: int) -> None:
-    """Copy the stored summary of entry `e` to `w[dst + N_*]`."""
+def load_node(w: np.ndarray, slot: int, dst: int) -> None:
+    """Copy the stored summary of entry `slot` to the summary at `dst`."""
     for v in range(N_CCAP + 1):
-        w[ix(dst + v)] = w[ix(e + E_BEST + v)]
-    packed = w[ix(e + E_PUSTER)]
-    w[ix(dst + N_MOST)] = packed >> 8
-    w[ix(dst + N_FIRST)] = (packed >> 4) & 15
-    w[ix(dst + N_UNION)] = packed & 15
+        w[summary_at(dst, N_BEST + v)] = w[entry_at(slot, E_BEST + v)]
+    packed = w[entry_at(slot, E_PUSTER)]
+    w[summary_at(dst, N_MOST)] = packed >> 8
+    w[summary_at(dst, N_FIRST)] = (packed >> 4) & 15
+    w[summary_at(dst, N_UNION)] = packed & 15
 
 
 @njit(**HOT)
 def store_node(w: np.ndarray, k1: int, k2: int, src: int) -> None:
-    """Store the summary `w[src + N_*]` of node (k1, k2); a table 3/4 full stores nothing."""
-    cap = w[MEMO_HEAD + MH_CAP]
-    used = w[MEMO_HEAD + MH_USED]
+    """Store the summary at `src` of node (k1, k2); a table 3/4 full stores nothing."""
+    cap = w[memo_head_at(MH_CAP)]
+    used = w[memo_head_at(MH_USED)]
     if 4 * (used + 1) > 3 * cap:
-        w[MEMO_HEAD + MH_FULL] = 1
+        w[memo_head_at(MH_FULL)] = 1
         return
     j = _first_slot(w, k1, k2)
-    while w[ix(MEMO + E_SIZE * j + E_K2)] != 0:
+    while w[entry_at(j, E_K2)] != 0:
         j = (j + 1) & (cap - 1)
-    e = MEMO + E_SIZE * j
-    w[ix(e + E_K1)] = k1
-    w[ix(e + E_K2)] = k2
+    w[entry_at(j, E_K1)] = k1
+    w[entry_at(j, E_K2)] = k2
     for v in range(N_CCAP + 1):
-        w[ix(e + E_BEST + v)] = w[ix(src + v)]
-    w[ix(e + E_PUSTER)] = (
-        (w[ix(src + N_MOST)] << 8) | (w[ix(src + N_FIRST)] << 4) | w[ix(src + N_UNION)]
+        w[entry_at(j, E_BEST + v)] = w[summary_at(src, N_BEST + v)]
+    w[entry_at(j, E_PUSTER)] = (
+        (w[summary_at(src, N_MOST)] << 8)
+        | (w[summary_at(src, N_FIRST)] << 4)
+        | w[summary_at(src, N_UNION)]
     )
-    w[ix(MEMO + E_SIZE * w[MEMO_HEAD + MH_MAX] + used)] = j
-    w[MEMO_HEAD + MH_USED] = used + 1
+    w[stored_at(w[memo_head_at(MH_MAX)], used)] = j
+    w[memo_head_at(MH_USED)] = used + 1
 
 
 @njit(**HOT)
 def clear_table(w: np.ndarray, cap: int) -> None:
     """Empty the slots stored so far and use `cap` entries from now on."""
-    listed = MEMO + E_SIZE * w[MEMO_HEAD + MH_MAX]
-    for k in range(w[MEMO_HEAD + MH_USED]):
-        w[ix(MEMO + E_SIZE * w[listed + k] + E_K2)] = 0
-    w[MEMO_HEAD + MH_USED] = 0
-    w[MEMO_HEAD + MH_FULL] = 0
-    w[MEMO_HEAD + MH_CAP] = cap
+    slots = w[memo_head_at(MH_MAX)]
+    for k in range(w[memo_head_at(MH_USED)]):
+        w[entry_at(w[stored_at(slots, k)], E_K2)] = 0
+    w[memo_head_at(MH_USED)] = 0
+    w[memo_head_at(MH_FULL)] = 0
+    w[memo_head_at(MH_CAP)] = cap
 
 
 # ------------------------------------------------------------------ summaries
 @njit(**HOT)
 def _clear_summary(w: np.ndarray, at: int, best: int) -> None:
     """A summary with key `best` and no continuation counted yet."""
-    w[ix(at + N_BEST)] = best
-    w[ix(at + N_MALL)] = NEG_SCORE
-    w[ix(at + N_CALL)] = 0
-    w[ix(at + N_MCAP)] = NEG_SCORE
-    w[ix(at + N_CCAP)] = 0
-    w[ix(at + N_MOST)] = 0
-    w[ix(at + N_FIRST)] = 0
-    w[ix(at + N_UNION)] = 0
+    w[summary_at(at, N_BEST)] = best
+    w[summary_at(at, N_MALL)] = NEG_SCORE
+    w[summary_at(at, N_CALL)] = 0
+    w[summary_at(at, N_MCAP)] = NEG_SCORE
+    w[summary_at(at, N_CCAP)] = 0
+    w[summary_at(at, N_MOST)] = 0
+    w[summary_at(at, N_FIRST)] = 0
+    w[summary_at(at, N_UNION)] = 0
 
 
 @njit(**HOT)
-def _open_node(w: np.ndarray, row: int, k1: int, k2: int, top: int, taken: int) -> None:
-    """A stack row for a node about to be expanded, with an empty summary."""
-    w[ix(row + MD_FACE)] = top
-    w[ix(row + MD_PIECE)] = -1
-    w[ix(row + MD_EXT)] = 0
-    w[ix(row + MD_K1)] = k1
-    w[ix(row + MD_K2)] = k2
-    w[ix(row + MD_TAKEN)] = taken
-    _clear_summary(w, row + MD_ACC, np.int64(-1))
+def _open_node(w: np.ndarray, d: int, k1: int, k2: int, top: int, taken: int) -> None:
+    """The stack row of depth `d` for a node about to be expanded, with an empty summary."""
+    w[depth_at(d, MD_FACE)] = top
+    w[depth_at(d, MD_PIECE)] = -1
+    w[depth_at(d, MD_EXT)] = 0
+    w[depth_at(d, MD_K1)] = k1
+    w[depth_at(d, MD_K2)] = k2
+    w[depth_at(d, MD_TAKEN)] = taken
+    _clear_summary(w, depth_summary(d), np.int64(-1))
 
 
 @njit(**HOT)
 def _score_leaf(lay: np.ndarray, w: np.ndarray, seat: int, at: int, taken: int) -> None:
     """Summary of a leaf on the live state (the plan ends here), scored where it ends."""
     _clear_summary(w, at, np.int64(0))
-    w[ix(at + N_MALL)] = 0 if is_random(w, seat) else score_position(lay, w, seat, taken)
-    w[ix(at + N_CALL)] = 1
+    w[summary_at(at, N_MALL)] = 0 if is_random(w, seat) else score_position(lay, w, seat, taken)
+    w[summary_at(at, N_CALL)] = 1
 
 
 @njit(**HOT)
 def _merge_best(w: np.ndarray, at: int, score: int, count: int) -> None:
-    """Fold `count` continuations with final score `score` into the (best, count) pair at `at`."""
+    """Fold `count` continuations with final score `score` into the (best, count) pair at `at`.
+
+    The pair is (N_MALL, N_CALL) or (N_MCAP, N_CCAP) of a summary: `at` is the
+    offset of its first word, the count follows the score.
+    """
     if count == 0:
         return
     if score > w[ix(at)]:
         w[ix(at)] = score
-        w[ix(at + 1)] = count
+        w[ix(at + PAIR_COUNT)] = count
     elif score == w[ix(at)]:
-        w[ix(at + 1)] += count
+        w[ix(at + PAIR_COUNT)] += count
 
 
 @njit(**HOT)
 def summarise_last(lay: np.ndarray, w: np.ndarray, seat: int, taken: int, dst: int) -> None:
-    """Summary into `w[dst:]` of a node with one roll left: its children are all leaves.
+    """Summary into the summary at `dst` of a node with one roll left: its children are all leaves.
 
     Every child has the same key (one step of that face), so the node is its
     legal moves, counted (and scored) without a search and never stored.
@@ -299,20 +309,20 @@ def summarise_last(lay: np.ndarray, w: np.ndarray, seat: int, taken: int, dst: i
         captures = 0
         score = 0
         if not rnd or (forced and may_capture(lay, w, seat, target, flags)):
-            mark = w[CTR + C_UNDO]
+            mark = w[counter_at(C_UNDO)]
             captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             if not rnd:
                 score = score_position(lay, w, seat, taken + captures)
             undo_to(lay, w, mark)
-        w[ix(dst + N_BEST)] = plan_key_step(face)
+        w[summary_at(dst, N_BEST)] = plan_key_step(face)
         _merge_best(w, dst + N_MALL, score, np.int64(1))
         if captures > 0:
             _merge_best(w, dst + N_MCAP, score, np.int64(1))
-            w[ix(dst + N_UNION)] |= np.int64(1) << piece
-            if captures > w[ix(dst + N_MOST)]:  # strictly: the first with the most captures
-                w[ix(dst + N_MOST)] = captures
-                w[ix(dst + N_FIRST)] = np.int64(1) << piece
-    if w[ix(dst + N_BEST)] < 0:
+            w[summary_at(dst, N_UNION)] |= np.int64(1) << piece
+            if captures > w[summary_at(dst, N_MOST)]:  # strictly: the first with the most captures
+                w[summary_at(dst, N_MOST)] = captures
+                w[summary_at(dst, N_FIRST)] = np.int64(1) << piece
+    if w[summary_at(dst, N_BEST)] < 0:
         _score_leaf(lay, w, seat, dst, taken)  # the roll cannot be used: a leaf
 
 
@@ -320,7 +330,7 @@ def summarise_last(lay: np.ndarray, w: np.ndarray, seat: int, taken: int, dst: i
 def _last_move(
     lay: np.ndarray, w: np.ndarray, seat: int, piece: int, target: int, flags: int, taken: int
 ) -> int:
-    """Summarise into `w[LEAF:]` the leaf a plan's last move reaches; return its captures.
+    """Summarise into `LEAF` the leaf a plan's last move reaches; return its captures.
 
     The random policy scores nothing, so the move is only tried when its
     captures matter (forced captures) and an opponent stands where it lands.
@@ -328,14 +338,14 @@ def _last_move(
     if is_random(w, seat):
         captures = 0
         if lay[R.FORCED_CAPTURE] and may_capture(lay, w, seat, target, flags):
-            mark = w[CTR + C_UNDO]
+            mark = w[counter_at(C_UNDO)]
             captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             undo_to(lay, w, mark)
         _clear_summary(w, np.int64(LEAF), np.int64(0))
-        w[LEAF + N_MALL] = 0
-        w[LEAF + N_CALL] = 1
+        w[summary_at(LEAF, N_MALL)] = 0
+        w[summary_at(LEAF, N_CALL)] = 1
         return captures
-    mark = w[CTR + C_UNDO]
+    mark = w[counter_at(C_UNDO)]
     captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
     _score_leaf(lay, w, seat, np.int64(LEAF), taken + captures)
     undo_to(lay, w, mark)
@@ -344,46 +354,45 @@ def _last_move(
 
 @njit(**HOT)
 def _fold_child(w: np.ndarray, acc: int, child: int, face: int, piece: int, captures: int) -> None:
-    """Fold a child's summary (`w[child:]`), reached by (piece, face), into a node's summary.
+    """Fold a child's summary (at offset `child`), reached by (piece, face), into a node's summary.
 
     Only children whose continuations have the node's best key count
     (the best key of `PlanTree._node`).
     """
-    key = w[ix(child + N_BEST)] + plan_key_step(face)
-    if key < w[ix(acc + N_BEST)]:
+    key = w[summary_at(child, N_BEST)] + plan_key_step(face)
+    if key < w[summary_at(acc, N_BEST)]:
         return
-    if key > w[ix(acc + N_BEST)]:
+    if key > w[summary_at(acc, N_BEST)]:
         _clear_summary(w, acc, key)
-    _merge_best(w, acc + N_MALL, w[ix(child + N_MALL)], w[ix(child + N_CALL)])
+    _merge_best(w, acc + N_MALL, w[summary_at(child, N_MALL)], w[summary_at(child, N_CALL)])
     if captures > 0:  # every continuation through a capturing move captures
-        _merge_best(w, acc + N_MCAP, w[ix(child + N_MALL)], w[ix(child + N_CALL)])
+        _merge_best(w, acc + N_MCAP, w[summary_at(child, N_MALL)], w[summary_at(child, N_CALL)])
     else:
-        _merge_best(w, acc + N_MCAP, w[ix(child + N_MCAP)], w[ix(child + N_CCAP)])
+        _merge_best(w, acc + N_MCAP, w[summary_at(child, N_MCAP)], w[summary_at(child, N_CCAP)])
     bit = (np.int64(1) << piece) if captures > 0 else np.int64(0)
-    most = captures + w[ix(child + N_MOST)]
-    if most > w[ix(acc + N_MOST)]:  # strictly: children are folded in plan order
-        w[ix(acc + N_MOST)] = most
-        w[ix(acc + N_FIRST)] = bit | w[ix(child + N_FIRST)]
-    w[ix(acc + N_UNION)] |= bit | w[ix(child + N_UNION)]
+    most = captures + w[summary_at(child, N_MOST)]
+    if most > w[summary_at(acc, N_MOST)]:  # strictly: children are folded in plan order
+        w[summary_at(acc, N_MOST)] = most
+        w[summary_at(acc, N_FIRST)] = bit | w[summary_at(child, N_FIRST)]
+    w[summary_at(acc, N_UNION)] |= bit | w[summary_at(child, N_UNION)]
 
 
 @njit(**HOT)
 def _keep_kid(w: np.ndarray, child: int, face: int, piece: int, captures: int) -> None:
     """Remember a child of the turn's root and its summary, in plan order."""
-    n = w[NKIDS]
-    kid = KIDS + KID_SIZE * n
-    w[ix(kid + KID_FACE)] = face
-    w[ix(kid + KID_PIECE)] = piece
-    w[ix(kid + KID_CAPS)] = captures
+    n = w[kid_count_at()]
+    w[kid_at(n, KID_FACE)] = face
+    w[kid_at(n, KID_PIECE)] = piece
+    w[kid_at(n, KID_CAPS)] = captures
     for v in range(N_SIZE):
-        w[ix(kid + KID_SUMMARY + v)] = w[ix(child + v)]
-    w[NKIDS] = n + 1
+        w[kid_at(n, KID_SUMMARY + v)] = w[summary_at(child, v)]
+    w[kid_count_at()] = n + 1
 
 
 @njit(**HOT)
 def _top_face(w: np.ndarray) -> int:
     for face in range(MAX_FACE, 0, -1):
-        if w[ix(REM + face)] > 0:
+        if w[remaining_at(face)] > 0:
             return face
     return 0
 
@@ -400,7 +409,7 @@ def summarise_node(
     may_stop: bool,
     keep_kids: bool,
 ) -> bool:
-    """Summary of the node (current position, `left` remaining rolls `w[REM:]`) into `w[MRES:]`.
+    """Summary of the node (current position, `left` remaining rolls `REM`) into `MRES`.
 
     (k1, k2) is the node's key and `taken` the opponent pieces captured since
     the root. The node is looked up first, else found by a depth-first search
@@ -411,7 +420,7 @@ def summarise_node(
     node's children are kept in `KIDS` (the turn's root, for `pick_plan`).
     """
     if keep_kids:
-        w[NKIDS] = 0
+        w[kid_count_at()] = 0
     if left == 0:
         _score_leaf(lay, w, seat, np.int64(MRES), taken)
         return True
@@ -423,19 +432,18 @@ def summarise_node(
         summarise_last(lay, w, seat, taken, np.int64(MRES))
         return True
     pieces = lay[R.PIECES]
-    root_mark = w[CTR + C_UNDO]
+    root_mark = w[counter_at(C_UNDO)]
     top = _top_face(w)
     d = 0
-    _open_node(w, np.int64(MDFS), k1, k2, top, taken)
+    _open_node(w, np.int64(0), k1, k2, top, taken)
     while True:
-        row = MDFS + MD_SIZE * d
         # The next legal (face, piece) of this node, after the one tried last.
-        face = w[ix(row + MD_FACE)]
-        piece = w[ix(row + MD_PIECE)] + 1
+        face = w[depth_at(d, MD_FACE)]
+        piece = w[depth_at(d, MD_PIECE)] + 1
         target = NONE
         flags = 0
         while face >= 1:
-            if w[ix(REM + face)] > 0:
+            if w[remaining_at(face)] > 0:
                 while piece < pieces:
                     target, flags = move_target(lay, w, seat, piece, face)
                     if target != NONE:
@@ -446,61 +454,60 @@ def summarise_node(
             face -= 1
             piece = 0
         if target != NONE:
-            w[ix(row + MD_FACE)] = face
-            w[ix(row + MD_PIECE)] = piece
-            w[ix(row + MD_EXT)] = 1
-            mark = w[CTR + C_UNDO]
-            w[ix(row + MD_MARK)] = mark
+            w[depth_at(d, MD_FACE)] = face
+            w[depth_at(d, MD_PIECE)] = piece
+            w[depth_at(d, MD_EXT)] = 1
+            mark = w[counter_at(C_UNDO)]
+            w[depth_at(d, MD_MARK)] = mark
             captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
-            w[ix(row + MD_CAPS)] = captures
-            w[ix(REM + face)] -= 1
+            w[depth_at(d, MD_CAPS)] = captures
+            w[remaining_at(face)] -= 1
             c1, c2 = child_key(
-                lay, w, seat, w[ix(row + MD_K1)], w[ix(row + MD_K2)], piece, face, captures
+                lay, w, seat, w[depth_at(d, MD_K1)], w[depth_at(d, MD_K2)], piece, face, captures
             )
             # A node one move from the root is reached by that move only: never looked up.
             found = find_node(w, c1, c2) if d >= 1 else -1
             if found < 0 and left - d == 2:
                 # The child has one roll left: counted at once, stored where another
                 # order of the same moves may reach it again.
-                summarise_last(lay, w, seat, w[ix(row + MD_TAKEN)] + captures, np.int64(LEAF))
+                summarise_last(lay, w, seat, w[depth_at(d, MD_TAKEN)] + captures, np.int64(LEAF))
                 if d >= 1:
                     store_node(w, c1, c2, np.int64(LEAF))
             elif found >= 0:
                 load_node(w, found, np.int64(LEAF))
             else:
                 d += 1
-                _open_node(w, MDFS + MD_SIZE * d, c1, c2, top, w[ix(row + MD_TAKEN)] + captures)
+                _open_node(w, d, c1, c2, top, w[depth_at(d - 1, MD_TAKEN)] + captures)
                 continue
-            _fold_child(w, row + MD_ACC, np.int64(LEAF), face, piece, captures)
+            _fold_child(w, depth_summary(d), np.int64(LEAF), face, piece, captures)
             if keep_kids and d == 0:
                 _keep_kid(w, np.int64(LEAF), face, piece, captures)
             undo_to(lay, w, mark)
-            w[ix(REM + face)] += 1
+            w[remaining_at(face)] += 1
             continue
         # Every child of this node is folded in: the node is complete.
-        acc = row + MD_ACC
-        if not w[ix(row + MD_EXT)]:
-            _score_leaf(lay, w, seat, acc, w[ix(row + MD_TAKEN)])  # rolls left, none usable
+        acc = depth_summary(d)
+        if not w[depth_at(d, MD_EXT)]:
+            _score_leaf(lay, w, seat, acc, w[depth_at(d, MD_TAKEN)])  # rolls left, none usable
         if d == 0:
             for v in range(N_SIZE):
-                w[ix(MRES + v)] = w[ix(acc + v)]
+                w[summary_at(MRES, v)] = w[summary_at(acc, v)]
             return True
-        store_node(w, w[ix(row + MD_K1)], w[ix(row + MD_K2)], acc)
-        if may_stop and w[MEMO_HEAD + MH_FULL]:
+        store_node(w, w[depth_at(d, MD_K1)], w[depth_at(d, MD_K2)], acc)
+        if may_stop and w[memo_head_at(MH_FULL)]:
             for r in range(d):
-                w[ix(REM + w[MDFS + MD_SIZE * r + MD_FACE])] += 1
+                w[remaining_at(w[depth_at(r, MD_FACE)])] += 1
             undo_to(lay, w, root_mark)
             return False
         d -= 1
-        parent = MDFS + MD_SIZE * d
-        face = w[ix(parent + MD_FACE)]
-        undo_to(lay, w, w[ix(parent + MD_MARK)])
-        w[ix(REM + face)] += 1
+        face = w[depth_at(d, MD_FACE)]
+        undo_to(lay, w, w[depth_at(d, MD_MARK)])
+        w[remaining_at(face)] += 1
         _fold_child(
-            w, parent + MD_ACC, acc, face, w[ix(parent + MD_PIECE)], w[ix(parent + MD_CAPS)]
+            w, depth_summary(d), acc, face, w[depth_at(d, MD_PIECE)], w[depth_at(d, MD_CAPS)]
         )
         if keep_kids and d == 0:
-            _keep_kid(w, acc, face, w[ix(parent + MD_PIECE)], w[ix(parent + MD_CAPS)])
+            _keep_kid(w, acc, face, w[depth_at(d, MD_PIECE)], w[depth_at(d, MD_CAPS)])
 
 
 # ------------------------------------------------------------------ choosing
@@ -524,52 +531,51 @@ def pick_plan(
     and `B_CHOSEN_CAPS`; the state and the remaining rolls are left as they were.
     """
     pieces = lay[R.PIECES]
-    root_mark = w[CTR + C_UNDO]
+    root_mark = w[counter_at(C_UNDO)]
     top = _top_face(w)
     k1, k2 = root_key(lay, w, seat)
     steps = 0
     taken = 0
     node = best
     # The root's children were kept by the search (`KIDS`): no need to try them again.
-    for j in range(w[NKIDS] if node > 0 else 0):
-        kid = KIDS + KID_SIZE * j
-        face = w[ix(kid + KID_FACE)]
-        captures = w[ix(kid + KID_CAPS)]
-        child = kid + KID_SUMMARY
-        if w[ix(child + N_BEST)] + plan_key_step(face) != node:
+    for j in range(w[kid_count_at()] if node > 0 else 0):
+        face = w[kid_at(j, KID_FACE)]
+        captures = w[kid_at(j, KID_CAPS)]
+        child = kid_summary(j)
+        if w[summary_at(child, N_BEST)] + plan_key_step(face) != node:
             continue
         if need and captures == 0:
-            score, count = w[ix(child + N_MCAP)], w[ix(child + N_CCAP)]
+            score, count = w[summary_at(child, N_MCAP)], w[summary_at(child, N_CCAP)]
         else:
-            score, count = w[ix(child + N_MALL)], w[ix(child + N_CALL)]
+            score, count = w[summary_at(child, N_MALL)], w[summary_at(child, N_CALL)]
         size = count if score == final else 0
         if index >= size:
             index -= size
             continue
-        piece = w[ix(kid + KID_PIECE)]
+        piece = w[kid_at(j, KID_PIECE)]
         if nrolls > 1:
             target, flags = move_target_call(lay, w, seat, piece, face)
             apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
-            w[ix(REM + face)] -= 1
+            w[remaining_at(face)] -= 1
             k1, k2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
-        w[CHOSEN] = face
-        w[CHOSEN + 1] = piece
+        w[chosen_at(0, CH_FACE)] = face
+        w[chosen_at(0, CH_PIECE)] = piece
         steps = 1
         taken = captures
         need = need and captures == 0
-        node = w[ix(child + N_BEST)]
+        node = w[summary_at(child, N_BEST)]
         break
     while node > 0:
         picked = False
         left = nrolls - steps - 1  # rolls left after this step
         face = top
         while face >= 1 and not picked:
-            if w[ix(REM + face)] > 0:
+            if w[remaining_at(face)] > 0:
                 for piece in range(pieces):
                     target, flags = move_target_call(lay, w, seat, piece, face)
                     if target == NONE:
                         continue
-                    mark = w[CTR + C_UNDO]
+                    mark = w[counter_at(C_UNDO)]
                     c1, c2 = k1, k2
                     if left == 0:
                         captures = _last_move(lay, w, seat, piece, target, flags, taken)
@@ -578,23 +584,29 @@ def pick_plan(
                         captures, _ = apply_move(
                             lay, w, seat, piece, target, flags, np.int64(DUMMY), YES
                         )
-                        w[ix(REM + face)] -= 1
+                        w[remaining_at(face)] -= 1
                         c1, c2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
                         summarise_node(lay, w, seat, left, c1, c2, taken + captures, NO, NO)
                         child = MRES
-                    if w[ix(child + N_BEST)] + plan_key_step(face) == node:
+                    if w[summary_at(child, N_BEST)] + plan_key_step(face) == node:
                         if need and captures == 0:
-                            score, count = w[ix(child + N_MCAP)], w[ix(child + N_CCAP)]
+                            score, count = (
+                                w[summary_at(child, N_MCAP)],
+                                w[summary_at(child, N_CCAP)],
+                            )
                         else:
-                            score, count = w[ix(child + N_MALL)], w[ix(child + N_CALL)]
+                            score, count = (
+                                w[summary_at(child, N_MALL)],
+                                w[summary_at(child, N_CALL)],
+                            )
                         size = count if score == final else 0
                         if index < size:
-                            w[ix(CHOSEN + 2 * steps)] = face
-                            w[ix(CHOSEN + 2 * steps + 1)] = piece
+                            w[chosen_at(steps, CH_FACE)] = face
+                            w[chosen_at(steps, CH_PIECE)] = piece
                             steps += 1
                             taken += captures
                             need = need and captures == 0
-                            node = w[ix(child + N_BEST)]
+                            node = w[summary_at(child, N_BEST)]
                             if left > 0:
                                 k1, k2 = c1, c2
                             picked = True
@@ -602,29 +614,29 @@ def pick_plan(
                         index -= size
                     if left > 0:
                         undo_to(lay, w, mark)
-                        w[ix(REM + face)] += 1
+                        w[remaining_at(face)] += 1
             face -= 1
         if not picked:  # pragma: no cover - the summaries guarantee a child
             break
-    w[BEST + B_STEPS] = steps
-    w[BEST + B_CHOSEN_CAPS] = taken
+    w[best_at(B_STEPS)] = steps
+    w[best_at(B_CHOSEN_CAPS)] = taken
     undo_to(lay, w, root_mark)
     for j in range(steps):
         if j < nrolls - 1:  # the last step of a full plan never took its roll
-            w[ix(REM + w[CHOSEN + 2 * j])] += 1
+            w[remaining_at(w[chosen_at(j, CH_FACE)])] += 1
 
 
 @njit(**HOT, inline="always")
 def summarise_root(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int) -> None:
-    """Summary of the turn's root node into `w[MRES:]`, on a table large enough if possible.
+    """Summary of the turn's root node into `MRES`, on a table large enough if possible.
 
     Starts on `MEMO_START` entries and doubles the table (starting over)
     while a search fills it, up to the allocated size, where it just stops
     storing.
     """
     k1, k2 = root_key(lay, w, seat)
-    w[NKIDS] = 0
-    top = w[MEMO_HEAD + MH_MAX]
+    w[kid_count_at()] = 0
+    top = w[memo_head_at(MH_MAX)]
     cap = min(MEMO_START, top)
     while True:
         clear_table(w, cap)
@@ -635,30 +647,34 @@ def summarise_root(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int) -> No
 
 @njit(**HOT, inline="always")
 def choose_plan(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int, stream: np.ndarray) -> None:
-    """The seat's plan for the turn's rolls (`w[ROLLS:]`), as `Game.decide`, into `CHOSEN`.
+    """The seat's plan for the turn's rolls (`ROLLS`), as `Game.decide`, into `CHOSEN`.
 
     Draws: `uniform()` when a skipper with 0 < Q < 1 faces a forced capture,
     then `below(t)` when `t > 1` plans tie for the best score in the pool. A
     skipped forced capture is noted for the puster.
     """
-    for face in range(16):
-        w[ix(REM + face)] = 0
+    for face in range(FACE_SLOTS):
+        w[remaining_at(face)] = 0
     for j in range(nrolls):
-        w[ix(REM + w[ROLLS + j])] += 1
+        w[remaining_at(w[roll_at(j)])] += 1
     if not is_random(w, seat):
         note_before(lay, w, seat)
     summarise_root(lay, w, seat, nrolls)
-    best = w[MRES + N_BEST]
-    any_capture = w[MRES + N_CCAP] > 0
-    most, first, union = w[MRES + N_MOST], w[MRES + N_FIRST], w[MRES + N_UNION]
+    best = w[summary_at(MRES, N_BEST)]
+    any_capture = w[summary_at(MRES, N_CCAP)] > 0
+    most, first, union = (
+        w[summary_at(MRES, N_MOST)],
+        w[summary_at(MRES, N_FIRST)],
+        w[summary_at(MRES, N_UNION)],
+    )
     forced = lay[R.FORCED_CAPTURE] != 0
     skipping = forced and any_capture and draw_skip(w, seat, stream)
     only_capturing = forced and any_capture and not skipping
     if only_capturing:
-        final, count = w[MRES + N_MCAP], w[MRES + N_CCAP]
+        final, count = w[summary_at(MRES, N_MCAP)], w[summary_at(MRES, N_CCAP)]
     else:
-        final, count = w[MRES + N_MALL], w[MRES + N_CALL]
+        final, count = w[summary_at(MRES, N_MALL)], w[summary_at(MRES, N_CALL)]
     index = below(stream, count) if count > 1 else 0
     pick_plan(lay, w, seat, nrolls, best, index, only_capturing, final)
-    if forced and any_capture and w[BEST + B_CHOSEN_CAPS] == 0:
+    if forced and any_capture and w[best_at(B_CHOSEN_CAPS)] == 0:
         note_skip(w, most, first, union)

@@ -29,7 +29,6 @@ from ludosim.engine.layout import (
     FACE_GLOBE,
     FINISH_BOUNCE_ON,
     FINISH_EXACT,
-    MAX_PIECES,
     NONE,
     PASS_OPPONENTS_NONE,
     PASS_OPPONENTS_SINGLES,
@@ -42,23 +41,27 @@ from ludosim.engine.layout import (
     T,
 )
 from ludosim.engine.state import (
-    CNT,
     HOT,
-    MAX_PLAYERS,
-    MOVES,
+    M_CAPS,
+    M_FLAGS,
+    M_PIECE,
+    M_TARGET,
     NO,
-    PROGRESS,
-    REV,
     S_CAPTURED,
     S_CAPTURES,
     S_RETURNED,
-    TOT,
     YARD,
     YES,
+    count_at,
     ix,
     log_piece,
+    move_at,
+    progress_at,
     relocate,
+    reversed_at,
     square_of,
+    stat_at,
+    total_at,
 )
 
 # How a landing resolves.
@@ -75,12 +78,12 @@ ENTERING = 4  # the piece comes out of the yard
 @njit(**HOT)
 def _square_bars(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int) -> bool:
     """Track square `sq` on the path bars the move (`sq0`: the mover's own square)."""
-    if w[ix(TOT + sq)] == 0:
+    if w[total_at(sq)] == 0:
         return False  # most path squares are empty: one read settles them
-    mine = w[ix(CNT + STRIDE * seat + sq)]
+    mine = w[count_at(seat, sq)]
     if mine - (sq == sq0) > 0 and not lay[R.PASS_OWN]:
         return True
-    opponents = w[ix(TOT + sq)] - mine
+    opponents = w[total_at(sq)] - mine
     rule = lay[R.PASS_OPPONENTS]
     if rule == PASS_OPPONENTS_NONE:
         return opponents > 0
@@ -129,10 +132,9 @@ def _walk_back(lay: np.ndarray, w: np.ndarray, seat: int, p: int, q: int, steps:
 @njit(**HOT, inline="always")
 def _walk_numbers(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, steps: int) -> tuple:
     """(landing, flags) of a number face, or (NONE, 0) when illegal."""
-    slot = MAX_PIECES * seat + piece
-    p = w[ix(PROGRESS + slot)]
+    p = w[progress_at(seat, piece)]
     goal = lay[R.GOAL]
-    if w[ix(REV + slot)]:
+    if w[reversed_at(seat, piece)]:
         # A reversed piece (bounce_on) walks backwards for the rest of the turn.
         q, taken = _walk_back(lay, w, seat, p, p, steps)
         return (q, BACKWARDS) if taken > 0 else (NONE, 0)
@@ -159,8 +161,8 @@ def resolve_landing(
     """
     if sq < 0:
         return LAND
-    mine = w[ix(CNT + STRIDE * seat + sq)]
-    k = w[ix(TOT + sq)] - mine
+    mine = w[count_at(seat, sq)]
+    k = w[total_at(sq)] - mine
     if k == 0:
         return LAND
     if entering and k == 1 and lay[R.START_CAPTURE]:
@@ -186,7 +188,7 @@ def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """A piece of `seat` may come out of its yard now (the entering face rolled)."""
     sq = square_of(lay, seat, np.int64(0))
     capacity = lay[R.START_CAPACITY]
-    if capacity > 0 and w[ix(CNT + STRIDE * seat + sq)] >= capacity:
+    if capacity > 0 and w[count_at(seat, sq)] >= capacity:
         return False
     # Entering straight back into the yard is not a move.
     return resolve_landing(lay, w, seat, sq, np.int64(-1), YES) != HOME
@@ -195,7 +197,7 @@ def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
 @njit(**HOT, inline="always")
 def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """(landing progress, flags) of piece `piece` playing `face`, or (NONE, 0) if illegal."""
-    p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
+    p = w[progress_at(seat, piece)]
     if p == lay[R.GOAL]:
         return NONE, 0
     if p == YARD:
@@ -221,11 +223,10 @@ def move_target_call(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face
 @njit(**HOT)
 def _add_move(w: np.ndarray, k: int, piece: int, target: int, flags: int) -> None:
     """Write move number `k` of the move list."""
-    row = MOVES + 4 * k
-    w[ix(row)] = piece
-    w[ix(row + 1)] = target
-    w[ix(row + 2)] = flags
-    w[ix(row + 3)] = 0
+    w[move_at(k, M_PIECE)] = piece
+    w[move_at(k, M_TARGET)] = target
+    w[move_at(k, M_FLAGS)] = flags
+    w[move_at(k, M_CAPS)] = 0
 
 
 @njit(**HOT, inline="always")
@@ -239,10 +240,9 @@ def free_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     """
     last = lay[R.GOAL] - face  # the furthest progress that still moves
     enter = face == lay[R.ENTERING_FACE] and _can_enter(lay, w, seat)
-    base = PROGRESS + MAX_PIECES * seat
     mask = 0
     for piece in range(lay[R.PIECES]):
-        p = w[ix(base + piece)]
+        p = w[progress_at(seat, piece)]
         mask |= np.int64(((p == YARD) & enter) | ((p >= 0) & (p <= last))) << piece
     return mask
 
@@ -250,7 +250,7 @@ def free_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
 @njit(**HOT)
 def free_target(w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """(landing, flags) of a move `free_movers` allows."""
-    p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
+    p = w[progress_at(seat, piece)]
     return (0, ENTERING) if p == YARD else (p + face, 0)
 
 
@@ -266,19 +266,19 @@ def _free_number_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> 
     mask = free_movers(lay, w, seat, face)
     k = 0
     for piece in range(lay[R.PIECES]):
-        p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
-        row = MOVES + 4 * k
-        w[ix(row)] = piece
-        w[ix(row + 1)] = (p + face) * np.int64(p != YARD)  # entering: the start square, progress 0
-        w[ix(row + 2)] = ENTERING * np.int64(p == YARD)
-        w[ix(row + 3)] = 0
+        p = w[progress_at(seat, piece)]
+        w[move_at(k, M_PIECE)] = piece
+        # Entering: the start square, progress 0.
+        w[move_at(k, M_TARGET)] = (p + face) * np.int64(p != YARD)
+        w[move_at(k, M_FLAGS)] = ENTERING * np.int64(p == YARD)
+        w[move_at(k, M_CAPS)] = 0
         k += (mask >> piece) & 1
     return k
 
 
 @njit(**HOT, inline="always")
 def legal_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
-    """Fill the move list (`w[MOVES + 4 * j + M_*]`) with the legal moves, by piece; count them."""
+    """Fill the move list (`w[move_at(j, M_*)]`) with the legal moves, by piece; count them."""
     if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == FINISH_EXACT:
         return _free_number_moves(lay, w, seat, face)
     k = np.int64(0)  # not a literal 0: callers would first be compiled for that type too
@@ -297,16 +297,16 @@ def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, 
     pieces = lay[R.PIECES]
     caught = 0
     for s in range(players):
-        if s == seat or w[ix(CNT + STRIDE * s + sq)] == 0:
+        if s == seat or w[count_at(s, sq)] == 0:
             continue  # the counts say which seats have pieces there
         for i in range(pieces):
-            if square_of(lay, s, w[ix(PROGRESS + MAX_PIECES * s + i)]) == sq:
+            if square_of(lay, s, w[progress_at(s, i)]) == sq:
                 if log:
                     log_piece(w, s, i)
                 relocate(lay, w, s, i, sq, np.int64(YARD), np.int64(-1))
-                w[ix(stats + MAX_PLAYERS * S_CAPTURED + s)] += 1
+                w[stat_at(stats, S_CAPTURED, s)] += 1
                 caught += 1
-    w[ix(stats + MAX_PLAYERS * S_CAPTURES + seat)] += caught
+    w[stat_at(stats, S_CAPTURES, seat)] += caught
     return caught
 
 
@@ -323,13 +323,13 @@ def _arrive(
 ) -> tuple:
     """Put the mover on `p` and resolve the landing: (captures, alive)."""
     sq = square_of(lay, seat, p)
-    sq0 = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + piece)])
+    sq0 = square_of(lay, seat, w[progress_at(seat, piece)])
     kind = resolve_landing(lay, w, seat, sq, sq0, entering)
     if log:
         log_piece(w, seat, piece)
     if kind == HOME:
         relocate(lay, w, seat, piece, sq0, np.int64(YARD), np.int64(-1))
-        w[ix(stats + MAX_PLAYERS * S_RETURNED + seat)] += 1
+        w[stat_at(stats, S_RETURNED, seat)] += 1
         return 0, False
     captures = 0
     if kind == CAPTURE:
@@ -350,6 +350,26 @@ def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
     if flags & BACKWARDS:
         return lay[ix(TABLE + STRIDE * T.STAR_BACK + p)]
     return lay[ix(TABLE + STRIDE * T.STAR_FWD + p)]
+
+
+@njit(**HOT)
+def _opponent_on(lay: np.ndarray, w: np.ndarray, seat: int, p: int) -> bool:
+    """An opponent piece stands on the track square of `seat`'s progress `p`."""
+    sq = square_of(lay, seat, p)
+    return sq >= 0 and w[total_at(sq)] > w[count_at(seat, sq)]
+
+
+@njit(**HOT)
+def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: int) -> bool:
+    """A legal move to `target` might capture: an opponent stands where it lands or jumps to.
+
+    A cheap filter before trying a move for its captures: when it says no,
+    the move captures nothing.
+    """
+    if _opponent_on(lay, w, seat, target):
+        return True
+    q = _star_jump(lay, target, flags)
+    return q != NONE and _opponent_on(lay, w, seat, q)
 
 
 @njit(**HOT, inline="always")
@@ -390,7 +410,7 @@ def apply_move_inline(
     if flags & BOUNCED and lay[R.FINISH] == FINISH_BOUNCE_ON:
         if log:
             log_piece(w, seat, piece)
-        w[ix(REV + MAX_PIECES * seat + piece)] = 1
+        w[reversed_at(seat, piece)] = 1
     return captures, final == goal
 
 

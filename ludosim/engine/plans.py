@@ -14,11 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ludosim.engine.layout import MAX_PIECES, R
+from ludosim.engine.layout import R
 from ludosim.engine.state import (
     HOT,
-    PROGRESS,
-    ix,
+    progress_at,
 )
 
 
@@ -38,18 +37,21 @@ def pieces_at_risk(lay: np.ndarray, w: np.ndarray, seat: int, most: int, first: 
     Pieces in the goal or the yard are exempt.
     """
     goal = lay[R.GOAL]
-    base = PROGRESS + MAX_PIECES * seat
     mask = np.int64(0)
     if most >= 2:
         for i in range(lay[R.PIECES]):
-            p = w[ix(base + i)]
+            p = w[progress_at(seat, i)]
             if first & (np.int64(1) << i) and 0 <= p < goal:
                 mask |= np.int64(1) << i
         return mask
     pick = -1
     for i in range(lay[R.PIECES]):
-        p = w[ix(base + i)]
-        if union & (np.int64(1) << i) and 0 <= p < goal and (pick < 0 or p > w[ix(base + pick)]):
+        p = w[progress_at(seat, i)]
+        if (
+            union & (np.int64(1) << i)
+            and 0 <= p < goal
+            and (pick < 0 or p > w[progress_at(seat, pick)])
+        ):
             pick = i
     if pick >= 0:
         mask = np.int64(1) << pick

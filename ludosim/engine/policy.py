@@ -2,7 +2,7 @@
 
 Mirrors `ludosim.reference.features` and the single-roll case of
 `ludosim.reference.game.Game.decide`. A seat's policy is a row of the work
-array (`w[POLW + PW_SIZE * seat + PW_*]`, built by `compile_policies`):
+array (`w[policy_at(seat, PW_*)]`, built by `compile_policies`):
 integer weights in thousandths, in `ludosim.policies.FEATURES` order, and the
 skipper's probability as an integer threshold, so that scores are exact
 integers in both engines and the skip draw compares integers.
@@ -18,7 +18,7 @@ leaves and reaches (`guard_change`: two entries of the seat's weighted
 on the live state instead (`score_by_trying`: apply, `score_position`
 against `note_before`, undo), as the Killer plan search does for every move.
 
-A single-roll option's score (`w[OPT + j]`) counts `safe` and `exposed` as
+A single-roll option's score (`w[option_at(j)]`) counts `safe` and `exposed` as
 their change from the position before: the same constant off every option of
 a decision, so the best option and its ties are those of the full score. (On
 a track too long for the occupancy mask, where every option is tried, scores
@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ludosim.engine.layout import MAX_PIECES, NONE, SAFE, STRIDE, R, detect_threshold
+from ludosim.engine.layout import MAX_PIECES, NONE, SAFE, R, detect_threshold
 from ludosim.engine.moves import (
     CAPTURE,
     ENTERING,
@@ -42,41 +42,51 @@ from ludosim.engine.moves import (
     apply_move,
     free_target,
     legal_moves,
+    may_capture,
     resolve_landing,
 )
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     C_SKIPS,
     C_UNDO,
-    CNT,
-    CTR,
     DUMMY,
     HOT,
+    M_CAPS,
+    M_FLAGS,
+    M_PIECE,
+    M_TARGET,
     MAX_SKIPS,
-    MOVES,
     N_FEATURES,
     NEG_SCORE,
-    OCC,
-    OPT,
-    POLW,
-    PROGRESS,
     PW_GUARD,
     PW_RANDOM,
     PW_SIZE,
     PW_SKIP_MODE,
     PW_SKIP_THRESHOLD,
     PW_WEIGHTS,
-    ROOT,
     RT_GOAL,
     RT_STANDING,
     RT_YARD,
-    SKIPS,
-    TOT,
+    SK_FIRST,
+    SK_MOST,
+    SK_UNION,
     YARD,
     YES,
+    count_at,
+    counter_at,
+    guard_at,
     ix,
+    move_at,
+    occupancy_at,
+    option_at,
+    policy_at,
+    progress_at,
+    root_at,
+    skip_at,
     square_of,
+    total_at,
     undo_to,
+    weight_at,
 )
 
 # Feature indices (`ludosim.policies.FEATURES`).
@@ -118,7 +128,8 @@ def guard_table(safe_weight: int, exposed_weight: int) -> list[int]:
     seat from `square_guard`, so that scoring an option reads two entries
     instead of working out both features for both squares.
     """
-    guard = square_guard.py_func
+    # The Python function behind the compiled one (itself without the JIT).
+    guard = getattr(square_guard, "py_func", square_guard)
     table = []
     for step in (-1, 1):
         for count in range(4):
@@ -135,7 +146,7 @@ def guard_table(safe_weight: int, exposed_weight: int) -> list[int]:
 @njit(**HOT)
 def is_random(w: np.ndarray, seat: int) -> bool:
     """The seat's policy scores every option 0 (so it never computes a feature)."""
-    return w[ix(POLW + PW_SIZE * seat + PW_RANDOM)] != 0
+    return w[policy_at(seat, PW_RANDOM)] != 0
 
 
 # For a 4-bit piece mask m: its popcount, as 3-bit fields of one constant, and
@@ -175,13 +186,13 @@ def note_before(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
     yard = 0
     home = 0
     for i in range(lay[R.PIECES]):
-        p = w[ix(PROGRESS + MAX_PIECES * seat + i)]
+        p = w[progress_at(seat, i)]
         standing += p + 1
         yard += p == YARD
         home += p == goal
-    w[ROOT + RT_STANDING] = standing
-    w[ROOT + RT_YARD] = yard
-    w[ROOT + RT_GOAL] = home
+    w[root_at(RT_STANDING)] = standing
+    w[root_at(RT_YARD)] = yard
+    w[root_at(RT_GOAL)] = home
 
 
 @njit(**HOT)
@@ -196,17 +207,17 @@ def count_guarded(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
     safe = 0
     exposed = 0
     for i in range(lay[R.PIECES]):
-        sq = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + i)])
+        sq = square_of(lay, seat, w[progress_at(seat, i)])
         if sq < 0:
             continue
-        if lay[ix(SAFE + sq)] or w[ix(CNT + STRIDE * seat + sq)] >= 2:
+        if lay[ix(SAFE + sq)] or w[count_at(seat, sq)] >= 2:
             safe += 1
             continue
         for back in range(1, 7):
             s2 = sq - back
             if s2 < 0:
                 s2 += track
-            if w[ix(TOT + s2)] - w[ix(CNT + STRIDE * seat + s2)] > 0:
+            if w[total_at(s2)] - w[count_at(seat, s2)] > 0:
                 exposed += 1
                 break
     return safe, exposed
@@ -221,70 +232,49 @@ def score_position(lay: np.ndarray, w: np.ndarray, seat: int, captured: int) -> 
     `capture` feature (opponents in their yards after minus before) without
     counting them. Features whose weight is 0 are not computed.
     """
-    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
     goal = lay[R.GOAL]
     standing = 0
     yard = 0
     home = 0
     lead = 0
     for i in range(lay[R.PIECES]):
-        p = w[ix(PROGRESS + MAX_PIECES * seat + i)]
+        p = w[progress_at(seat, i)]
         standing += p + 1
         yard += p == YARD
         home += p == goal
         lead = max(lead, p + 1)
-    total = w[ix(pw + F_PROGRESS)] * (standing - w[ROOT + RT_STANDING])
-    total += w[ix(pw + F_ENTER)] * max(0, w[ROOT + RT_YARD] - yard)
-    total += w[ix(pw + F_FINISH)] * (home - w[ROOT + RT_GOAL])
-    total += w[ix(pw + F_SENT_HOME)] * max(0, yard - w[ROOT + RT_YARD])
-    total += w[ix(pw + F_LEAD)] * lead
-    total += w[ix(pw + F_CAPTURE)] * captured
-    if w[ix(pw + F_SAFE)] or w[ix(pw + F_EXPOSED)]:
+    total = w[weight_at(seat, F_PROGRESS)] * (standing - w[root_at(RT_STANDING)])
+    total += w[weight_at(seat, F_ENTER)] * max(0, w[root_at(RT_YARD)] - yard)
+    total += w[weight_at(seat, F_FINISH)] * (home - w[root_at(RT_GOAL)])
+    total += w[weight_at(seat, F_SENT_HOME)] * max(0, yard - w[root_at(RT_YARD)])
+    total += w[weight_at(seat, F_LEAD)] * lead
+    total += w[weight_at(seat, F_CAPTURE)] * captured
+    if w[weight_at(seat, F_SAFE)] or w[weight_at(seat, F_EXPOSED)]:
         safe, exposed = count_guarded(lay, w, seat)
-        total += w[ix(pw + F_SAFE)] * safe + w[ix(pw + F_EXPOSED)] * exposed
+        total += w[weight_at(seat, F_SAFE)] * safe + w[weight_at(seat, F_EXPOSED)] * exposed
     return total
 
 
 @njit(**HOT)
 def draw_skip(w: np.ndarray, seat: int, stream: np.ndarray) -> bool:
     """A skipper facing a forced capture decides to ignore it (one `uniform()` if 0 < Q < 1)."""
-    mode = w[ix(POLW + PW_SIZE * seat + PW_SKIP_MODE)]
+    mode = w[policy_at(seat, PW_SKIP_MODE)]
     if mode == 0:
         return False
     if mode == 1:
         return True
-    return uniform_bits(stream) < w[ix(POLW + PW_SIZE * seat + PW_SKIP_THRESHOLD)]
+    return uniform_bits(stream) < w[policy_at(seat, PW_SKIP_THRESHOLD)]
 
 
 @njit(**HOT)
 def note_skip(w: np.ndarray, most: int, first: int, union: int) -> None:
     """Remember a skipped forced capture; the puster looks at it at the end of the turn."""
-    n = w[CTR + C_SKIPS]
+    n = w[counter_at(C_SKIPS)]
     if n < MAX_SKIPS:
-        w[ix(SKIPS + 3 * n)] = most
-        w[ix(SKIPS + 3 * n + 1)] = first
-        w[ix(SKIPS + 3 * n + 2)] = union
-        w[CTR + C_SKIPS] = n + 1
-
-
-@njit(**HOT)
-def _opponent_on(lay: np.ndarray, w: np.ndarray, seat: int, p: int) -> bool:
-    """An opponent piece stands on the track square of `seat`'s progress `p`."""
-    sq = square_of(lay, seat, p)
-    return sq >= 0 and w[ix(TOT + sq)] > w[ix(CNT + STRIDE * seat + sq)]
-
-
-@njit(**HOT)
-def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: int) -> bool:
-    """A legal move to `target` might capture: an opponent stands where it lands or jumps to.
-
-    A cheap filter before trying a move for its captures: when it says no,
-    the move captures nothing.
-    """
-    if _opponent_on(lay, w, seat, target):
-        return True
-    q = _star_jump(lay, target, flags)
-    return q != NONE and _opponent_on(lay, w, seat, q)
+        w[skip_at(n, SK_MOST)] = most
+        w[skip_at(n, SK_FIRST)] = first
+        w[skip_at(n, SK_UNION)] = union
+        w[counter_at(C_SKIPS)] = n + 1
 
 
 @njit(**HOT, inline="always")
@@ -300,14 +290,14 @@ def predict_landing(
     landing depends on the first, and the move must be tried.
     """
     sq1 = square_of(lay, seat, target)
-    sq0 = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + piece)])
+    sq0 = square_of(lay, seat, w[progress_at(seat, piece)])
     kind = resolve_landing(lay, w, seat, sq1, sq0, (flags & ENTERING) != 0)
     if kind == HOME:
         return YARD, 0, -1
     if _star_jump(lay, target, flags) != NONE:
         return NONE, 0, -1
     if kind == CAPTURE:
-        return target, w[ix(TOT + sq1)] - w[ix(CNT + STRIDE * seat + sq1)], sq1
+        return target, w[total_at(sq1)] - w[count_at(seat, sq1)], sq1
     return target, 0, -1
 
 
@@ -322,7 +312,7 @@ def lead_summary(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
     leader = -1
     second = 0
     for i in range(lay[R.PIECES]):
-        v = w[ix(PROGRESS + MAX_PIECES * seat + i)] + 1
+        v = w[progress_at(seat, i)] + 1
         if v > best:
             second = best
             best = v
@@ -342,13 +332,13 @@ MASK_TRACK = 57
 def opponent_squares(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     """Bit `sq` set for every track square `sq` where an opponent piece stands.
 
-    The union of the other seats' occupancy masks (`state.OCC`), which
+    The union of the other seats' occupancy masks (`state.occupancy_at`), which
     `relocate` keeps in step with the counts: a few loads instead of a pass
     over the track's squares on every decision.
     """
     occupied = 0
     for s in range(lay[R.PLAYERS]):
-        occupied |= w[ix(OCC + s)] * np.int64(s != seat)
+        occupied |= w[occupancy_at(s)] * np.int64(s != seat)
     return occupied
 
 
@@ -382,11 +372,11 @@ def square_value(
     Read from the seat's `guard_table`; 0 off the track (`sq` < 0).
     """
     at = max(sq, 0)
-    count = min(w[ix(CNT + STRIDE * seat + at)], 3)
+    count = min(w[count_at(seat, at)], 3)
     threat = np.int64((behind >> at) & 63 != 0)
     protected = np.int64(lay[ix(SAFE + at)] != 0)
-    row = POLW + PW_SIZE * seat + PW_GUARD + 16 * arriving + 4 * count + 2 * protected + threat
-    return w[ix(row)] * np.int64(sq >= 0)
+    entry = 16 * arriving + 4 * count + 2 * protected + threat
+    return w[guard_at(seat, entry)] * np.int64(sq >= 0)
 
 
 @njit(**HOT, inline="always")
@@ -419,19 +409,20 @@ def guard_change_capturing(
     of the opponents now) and after the move (`after`: without the captured
     pieces). An ordinary call: captures are rare.
     """
-    own = CNT + STRIDE * seat
     safe = 0
     exposed = 0
     for i in range(lay[R.PIECES]):
-        sq = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + i)])
+        sq = square_of(lay, seat, w[progress_at(seat, i)])
         if sq >= 0:
-            s, x = square_guard(w[ix(own + sq)], lay[ix(SAFE + sq)] != 0, (before >> sq) & 63 != 0)
+            s, x = square_guard(
+                w[count_at(seat, sq)], lay[ix(SAFE + sq)] != 0, (before >> sq) & 63 != 0
+            )
             safe -= s != 0
             exposed -= x
         if i == mover:
             sq = sq1
         if sq >= 0:
-            count = w[ix(own + sq)] - (sq == sq0) + (sq == sq1)
+            count = w[count_at(seat, sq)] - (sq == sq0) + (sq == sq1)
             s, x = square_guard(count, lay[ix(SAFE + sq)] != 0, (after >> sq) & 63 != 0)
             safe += s != 0
             exposed += x
@@ -445,16 +436,15 @@ def seat_weights(w: np.ndarray, seat: int) -> tuple:
     Read from `w` inside the option loop they would be reloaded after every
     store to `w`, each with numba's negative-index check on a seat-dependent index.
     """
-    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
     return (
-        w[ix(pw)],
-        w[ix(pw + 1)],
-        w[ix(pw + 2)],
-        w[ix(pw + 3)],
-        w[ix(pw + 4)],
-        w[ix(pw + 5)],
-        w[ix(pw + 6)],
-        w[ix(pw + 7)],
+        w[weight_at(seat, F_PROGRESS)],
+        w[weight_at(seat, F_ENTER)],
+        w[weight_at(seat, F_CAPTURE)],
+        w[weight_at(seat, F_FINISH)],
+        w[weight_at(seat, F_SAFE)],
+        w[weight_at(seat, F_EXPOSED)],
+        w[weight_at(seat, F_SENT_HOME)],
+        w[weight_at(seat, F_LEAD)],
     )
 
 
@@ -479,7 +469,7 @@ def score_predicted(
     `weights` the seat's (`seat_weights`). Like every option score (see
     `choose_move`), `safe` and `exposed` count as their change.
     """
-    p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
+    p = w[progress_at(seat, piece)]
     total = weights[F_PROGRESS] * (final - p)
     total += weights[F_LEAD] * max(lead_others, final + 1)
     total += weights[F_CAPTURE] * captures
@@ -513,11 +503,10 @@ def prepare_trying(lay: np.ndarray, w: np.ndarray, seat: int, relative: bool) ->
     in full, as on tracks too long for `opponent_squares`).
     """
     note_before(lay, w, seat)
-    pw = POLW + PW_SIZE * seat + PW_WEIGHTS
-    if not relative or not (w[ix(pw + F_SAFE)] or w[ix(pw + F_EXPOSED)]):
+    if not relative or not (w[weight_at(seat, F_SAFE)] or w[weight_at(seat, F_EXPOSED)]):
         return 0
     safe, exposed = count_guarded(lay, w, seat)
-    return w[ix(pw + F_SAFE)] * safe + w[ix(pw + F_EXPOSED)] * exposed
+    return w[weight_at(seat, F_SAFE)] * safe + w[weight_at(seat, F_EXPOSED)] * exposed
 
 
 @njit(**HOT)
@@ -531,7 +520,7 @@ def score_by_trying(
     rare path stays out of the option loop's code. `base` comes from
     `prepare_trying`, called once per decision before.
     """
-    mark = w[CTR + C_UNDO]
+    mark = w[counter_at(C_UNDO)]
     captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
     score = score_position(lay, w, seat, captures) - base
     undo_to(lay, w, mark)
@@ -612,21 +601,21 @@ def choose_random(lay: np.ndarray, w: np.ndarray, seat: int, k: int, stream: np.
         return below(stream, k)
     ncap = np.int64(0)
     for j in range(k):
-        row = MOVES + 4 * j
+        target = w[move_at(j, M_TARGET)]
+        flags = w[move_at(j, M_FLAGS)]
         captures = 0
-        if may_capture(lay, w, seat, w[ix(row + 1)], w[ix(row + 2)]):
-            mark = w[CTR + C_UNDO]
-            captures, _ = apply_move(
-                lay, w, seat, w[ix(row)], w[ix(row + 1)], w[ix(row + 2)], np.int64(DUMMY), YES
-            )
+        if may_capture(lay, w, seat, target, flags):
+            mark = w[counter_at(C_UNDO)]
+            piece = w[move_at(j, M_PIECE)]
+            captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             undo_to(lay, w, mark)
-        w[ix(row + 3)] = captures
+        w[move_at(j, M_CAPS)] = captures
         ncap += captures > 0
     if ncap == 0:
         return below(stream, k)
     want = below(stream, ncap) if ncap > 1 else 0
     for j in range(k):
-        if w[ix(MOVES + 4 * j + 3)] > 0:
+        if w[move_at(j, M_CAPS)] > 0:
             if want == 0:
                 return j
             want -= 1
@@ -660,7 +649,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     if is_random(w, seat):
         return choose_random(lay, w, seat, k, stream)
     forced = lay[R.FORCED_CAPTURE] != 0
-    skipper = w[ix(POLW + PW_SIZE * seat + PW_SKIP_MODE)] != 0
+    skipper = w[policy_at(seat, PW_SKIP_MODE)] != 0
     if k == 1 and not (skipper and forced):
         # The only option: nothing to score, nothing drawn, never a skip.
         return 0
@@ -679,13 +668,12 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     best_j = -1
     base = NEG_SCORE  # `prepare_trying` not called yet
     for j in range(k):
-        row = MOVES + 4 * j
-        piece = w[ix(row)]
+        piece = w[move_at(j, M_PIECE)]
         captures, score, base = option_score(
-            lay, w, seat, piece, w[ix(row + 1)], w[ix(row + 2)], summary, base
+            lay, w, seat, piece, w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)], summary, base
         )
-        w[ix(OPT + j)] = score
-        w[ix(row + 3)] = captures
+        w[option_at(j)] = score
+        w[move_at(j, M_CAPS)] = captures
         if score > best:
             best = score
             ties = 1
@@ -708,23 +696,23 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
         best = NEG_SCORE
         ties = 0
         for j in range(k):
-            if w[ix(MOVES + 4 * j + 3)] == 0:
+            if w[move_at(j, M_CAPS)] == 0:
                 continue
-            if w[ix(OPT + j)] > best:
-                best = w[ix(OPT + j)]
+            if w[option_at(j)] > best:
+                best = w[option_at(j)]
                 ties = 1
-            elif w[ix(OPT + j)] == best:
+            elif w[option_at(j)] == best:
                 ties += 1
     want = below(stream, ties) if ties > 1 else 0
     chosen = -1
     for j in range(k):
-        if (only_capturing and w[ix(MOVES + 4 * j + 3)] == 0) or w[ix(OPT + j)] != best:
+        if (only_capturing and w[move_at(j, M_CAPS)] == 0) or w[option_at(j)] != best:
             continue
         if want == 0:
             chosen = j
             break
         want -= 1
-    if capture_rule and w[ix(MOVES + 4 * chosen + 3)] == 0:
+    if capture_rule and w[move_at(chosen, M_CAPS)] == 0:
         note_skip(w, most, first, union)
     return chosen
 
@@ -738,9 +726,12 @@ def choose_for(
     runners get it as a literal, `numba.literally`). Numba prunes branches on
     constants but not on literal arguments, so the choice is made here, at
     typing time: an all-random run compiles none of the scoring code, which
-    shortens its first compile by seconds. Callable from compiled code only.
+    shortens its first compile by seconds. The body below runs only without
+    the JIT (`NUMBA_DISABLE_JIT=1`); compiled code gets `_choose_for`.
     """
-    raise NotImplementedError("choose_for is resolved by numba at compile time")
+    if not scoring:
+        return choose_random_move(lay, w, seat, face, stream)
+    return choose_move(lay, w, seat, face, stream)
 
 
 @overload(choose_for, prefer_literal=True, inline="always")
@@ -752,9 +743,10 @@ def _choose_for(lay, w, seat, face, stream, scoring):
     return lambda lay, w, seat, face, stream, scoring: choose_move(lay, w, seat, face, stream)
 
 
-# Inlined into the free turn loop: about 5% faster balanced games on italian than an
-# ordinary call, for about 5 s more on the first compile of a scoring run on free-play
-# rules (measured with benchmarks/policy_speed.py).
+# Inlined into the free turn loop: every roll of a free-play game makes this
+# choice, and an ordinary call would copy both arrays' fields onto the stack
+# (balanced games on italian run about 5% faster), at the cost of a few seconds
+# more on the first compile of a scoring run on free-play rules.
 @njit(**HOT, inline="always")
 def choose_free_piece(
     lay: np.ndarray, w: np.ndarray, seat: int, face: int, movers: int, stream: np.ndarray
@@ -797,9 +789,11 @@ def choose_free_for(
 ) -> int:
     """`choose_free_piece`, or `pick_random_piece` where `scoring` is the literal False.
 
-    As `choose_for`, for the free turn loop. Callable from compiled code only.
+    As `choose_for`, for the free turn loop; the body runs only without the JIT.
     """
-    raise NotImplementedError("choose_free_for is resolved by numba at compile time")
+    if not scoring:
+        return pick_random_piece(movers, stream)
+    return choose_free_piece(lay, w, seat, face, movers, stream)
 
 
 @overload(choose_free_for, prefer_literal=True, inline="always")

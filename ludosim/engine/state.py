@@ -1,39 +1,17 @@
 """The game state and every scratch buffer, as one flat int64 work array `w`.
 
 Each chunk of games owns one work array (`new_work`); nothing is allocated
-per game or per roll. Sections sit at fixed offsets (sized for the largest
-game: `MAX_PLAYERS` seats of `MAX_PIECES` pieces on a `STRIDE`-square track),
-so every index below is a compile-time constant plus a small product:
+per game or per roll. The array is cut into the sections of `SECTIONS`, in
+that order, each sized for the largest game (`MAX_PLAYERS` seats of
+`MAX_PIECES` pieces on a `STRIDE`-square track), so every section starts at
+a compile-time constant offset (`PROGRESS`, `REV`, ... below, computed from
+the table). Sections made of rows have named fields (`MD_FACE`, `E_K1`,
+...), declared with their encodings before the table.
 
-    w[PROGRESS + MAX_PIECES * seat + piece]   progress (YARD = -1 .. goal)
-    w[REV + MAX_PIECES * seat + piece]        1 while a bounce_on piece walks backwards
-    w[CNT + STRIDE * seat + square]           pieces of `seat` on a track square
-    w[TOT + square]                           pieces of all seats on a track square
-    w[OCC + seat]                             bit `square` set where `seat` has a piece
-                                              (squares 0-63: every square up to four sides)
-    w[CTR + C_*]                              per-game counters
-    w[STATS + MAX_PLAYERS * S_* + seat]       per-seat statistics of the game
-    w[DUMMY + ...]                            the same, a sink for moves only tried
-    w[SEATBUF + MAX_PLAYERS * SB_* + seat]    per-seat lists of one game
-    w[MOVES + 4 * j + M_*]                    legal moves of the current roll
-    w[BEST + B_*]                             summary of the options of a roll
-    w[REM + face]                             rolls left to play, by face (plan search)
-    w[ROLLS + i]                              rolls of a Killer turn
-    w[CHOSEN + 2 * step + 0 | 1]              face, piece of each step of the chosen plan
-    w[SKIPS + 3 * k + 0 | 1 | 2]              skipped forced captures of the turn
-    w[UNDO + 4 * row + 0..3]                  undo log: seat, piece, old progress, old flag
-    w[POLW + PW_SIZE * seat + PW_*]           each seat's policy: weights, skip probability
-    w[START + ...]                            start position of the run
-    w[HEAD + H_*], w[SEATS + MAX_PLAYERS * K_* + seat]   the game's results
-    w[ROOT + RT_*]                            the position before an option, for its features
-    w[OPT + j]                                score of single-roll option j
-    w[MDFS + MD_SIZE * depth + MD_*]          memoised plan-search stack
-    w[MRES + N_*]                             summary of the last node summarised
-    w[LEAF + N_*]                             summary of a leaf being folded in
-    w[KIDS + KID_SIZE * j + KID_*]             the turn root's children, for the pick walk
-    w[MEMO_HEAD + MH_*]                       memo table: capacity, entries used
-    w[MEMO + E_SIZE * slot + E_*]             memo table entries (only where plans are played)
-    w[MEMO + E_SIZE * MH_MAX + k]             slots stored by the current search, to clear them
+The kernel reads and writes `w` only through the index functions at the
+end of this module (`w[progress_at(seat, piece)]`, `w[depth_at(d, MD_FACE)]`):
+each is inlined at numba-IR level and folds to the same constant plus small
+product that a hand-written offset would, as an unsigned index (`ix`).
 
 The counts make a landing or a path check read one square instead of
 scanning every piece; the undo log lets the Killer plan search try moves on
@@ -43,6 +21,8 @@ game never needs it.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -62,63 +42,80 @@ YES = np.bool_(True)
 MAX_ROLLS = 64  # rolls of one Killer turn (64 sixes in a row: probability 6**-64)
 MAX_SKIPS = 1024  # skipped forced captures in one turn
 MAX_UNDO = 4096  # logged changes along one plan (at most ~45 per move)
+FACE_SLOTS = 16  # remaining rolls by face code (codes 1-8 in use)
+PIECE_SLOTS = MAX_PLAYERS * MAX_PIECES
 
-# Slots of the per-game counters.
+# ---------------------------------------------------------------- fields of the rows
+# Per-game counters (`counter_at`).
 C_ROLLS = 0  # die rolls so far (roll-off excluded)
 C_UNDO = 1  # rows of the undo log in use
 C_SKIPS = 2  # skipped forced captures recorded this turn
-C_SIZE = 4
+C_SIZE = 3
 
-# Rows of the per-seat statistics.
-S_CAPTURES = 0
-S_CAPTURED = 1
-S_RETURNED = 2
-S_SKIPPED = 3
-S_CAUGHT = 4
+# Per-seat statistics of a game (`stat_at`): one row of MAX_PLAYERS seats each,
+# in the order of the per-seat result columns that follow `K_PLACE`.
+S_CAPTURES = 0  # opponent pieces the seat captured
+S_CAPTURED = 1  # own pieces captured
+S_RETURNED = 2  # own pieces sent back to the yard by their own landing
+S_SKIPPED = 3  # forced captures the seat skipped
+S_CAUGHT = 4  # skips the puster caught
 S_SIZE = 5
 
-# Rows of the per-seat lists of one game.
-SB_CONTENDERS = 0  # roll-off contenders
-SB_THROWS = 1  # their throws
+# Per-seat lists of one game (`seat_list_at`): one row of MAX_PLAYERS each.
+SB_CONTENDERS = 0  # roll-off contenders (seat numbers), first `m` in use
+SB_THROWS = 1  # their throws (0-5)
 SB_DONE = 2  # 1 once the seat has every piece home
-SB_ORDER = 3  # seats in finishing order
+SB_ORDER = 3  # seats in finishing order, first `nfin` in use
 SB_SCORE = 4  # ranking score of the seats that did not finish
 SB_SIZE = 5
 
-# Columns of a legal move.
-M_PIECE = 0
-M_TARGET = 1
-M_FLAGS = 2
-M_CAPS = 3  # captures (filled only when forced captures matter)
+# A legal move of the current roll (`move_at`).
+M_PIECE = 0  # piece index
+M_TARGET = 1  # landing progress before any star jump
+M_FLAGS = 2  # `moves.BACKWARDS | BOUNCED | ENTERING`
+M_CAPS = 3  # opponent pieces it captures (filled only where captures matter)
+M_SIZE = 4
 
-# Slots of the options summary.
-B_KEY = 0  # best plan key (see plans.plan_key_step)
-B_COUNT = 1  # options with the best key
-B_NCAP = 2  # of which capturing
-B_MOST = 3  # most captures of one option among them
-B_FIRST = 4  # capturing pieces (mask) of the first option with the most captures
-B_UNION = 5  # pieces that capture in some option (mask)
-B_STEPS = 6  # steps of the chosen plan
-B_CHOSEN_CAPS = 7  # captures of the chosen plan
-B_SIZE = 8
+# Summary of the options of a roll (`best_at`).
+B_STEPS = 0  # steps of the chosen plan
+B_CHOSEN_CAPS = 1  # captures of the chosen plan
+B_SIZE = 2
 
-# Slots of a seat's policy (`ludosim.engine.policy.compile_policies`).
-PW_WEIGHTS = 0  # PW_WEIGHTS + f: weight of feature f (FEATURES order), in thousandths
-PW_RANDOM = 8  # 1 when every weight is 0: no feature is ever computed
-PW_SKIP_MODE = 9  # skipper: 0 never skips, 1 always may, 2 draws uniform()
-PW_SKIP_THRESHOLD = 10  # skips when (next64 >> 11) < threshold (see `detect_threshold`)
-PW_GUARD = 12  # PW_GUARD + 16 * arriving + index: weighted guard change (`policy.guard_table`)
-PW_SIZE = PW_GUARD + 32
+# A step of the chosen plan (`chosen_at`).
+CH_FACE = 0  # face code played
+CH_PIECE = 1  # piece that plays it
+CH_SIZE = 2
+
+# A skipped forced capture (`skip_at`): what the puster needs of the options.
+SK_MOST = 0  # most captures of one option
+SK_FIRST = 1  # capturing pieces (mask) of the first option with the most captures
+SK_UNION = 2  # pieces that capture in some option (mask)
+SK_SIZE = 3
+
+# A row of the undo log (`undo_at`): a piece as it was before a change.
+U_SEAT = 0
+U_PIECE = 1
+U_PROGRESS = 2  # its progress
+U_REVERSED = 3  # its reversed flag
+U_SIZE = 4
+
+# A seat's policy (`policy_at`; built by `ludosim.engine.policy.compile_policies`).
 N_FEATURES = 8
+PW_WEIGHTS = 0  # PW_WEIGHTS + f: weight of feature f (FEATURES order), in thousandths
+PW_RANDOM = PW_WEIGHTS + N_FEATURES  # 1 when every weight is 0: no feature is ever computed
+PW_SKIP_MODE = PW_RANDOM + 1  # skipper: 0 never skips, 1 always may, 2 draws uniform()
+PW_SKIP_THRESHOLD = PW_SKIP_MODE + 1  # skips when (next64 >> 11) < threshold
+PW_GUARD = PW_SKIP_THRESHOLD + 1  # + 16 * arriving + index: weighted guard change
+PW_SIZE = PW_GUARD + 32
 
-# Slots of the position before an option (the features compare with it).
+# The position before an option, which the features compare with (`root_at`).
 RT_STANDING = 0  # own progress + 1 summed (yard 0, goal goal + 1)
 RT_YARD = 1  # own pieces in the yard
 RT_GOAL = 2  # own pieces in the goal
-RT_OPP_YARD = 3  # opponent pieces in their yards
-RT_SIZE = 4
+RT_SIZE = 3
 
-# Values of a plan-tree node (the summary of every best-key continuation from it).
+# Values of a plan-tree node (the summary of every best-key continuation from it),
+# at any offset `node` of `w` (`summary_at(node, N_*)`).
 N_BEST = 0  # best key of the continuations (0: a leaf, no roll can be used)
 N_MALL = 1  # best final score among them ...
 N_CALL = 2  # ... and how many reach it
@@ -130,90 +127,152 @@ N_UNION = 7  # pieces that capture in some continuation (mask)
 N_SIZE = 8
 NEG_SCORE = -(1 << 62)
 
-# Columns of the memoised plan-search stack (one row per depth).
-MD_FACE = 0
-MD_PIECE = 1
+# A row of the memoised plan-search stack, one per depth (`depth_at`).
+MD_FACE = 0  # face of the move tried last from this node (starts at the top face)
+MD_PIECE = 1  # piece of that move (-1 before the first)
 MD_MARK = 2  # undo rows in use before this depth's move
 MD_CAPS = 3  # captures of this depth's move
-MD_EXT = 4  # this node has at least one legal move (else it is a leaf)
-MD_K1 = 5  # the node's memo key
-MD_K2 = 6
-MD_TAKEN = 8  # opponent pieces captured on the way from the root to this node
-MD_ACC = 10  # MD_ACC + N_*: the node's summary, accumulated over its children
+MD_EXT = 4  # 1 when this node has at least one legal move (else it is a leaf)
+MD_K1 = 5  # the node's memo key, first word ...
+MD_K2 = 6  # ... and second word
+MD_TAKEN = 7  # opponent pieces captured on the way from the root to this node
+MD_ACC = 8  # MD_ACC + N_*: the node's summary, accumulated over its children
 MD_SIZE = MD_ACC + N_SIZE
 
-# Columns of a child of the turn's root (kept so the pick walk need not try them again).
+# A child of the turn's root, kept so the pick walk need not try it again (`kid_at`).
 KID_FACE = 0
 KID_PIECE = 1
-KID_CAPS = 2
+KID_CAPS = 2  # captures of the move to the child
 KID_SUMMARY = 3  # KID_SUMMARY + N_*: the child's summary
-KID_SIZE = KID_SUMMARY + 8
+KID_SIZE = KID_SUMMARY + N_SIZE
 MAX_KIDS = 32  # distinct faces (at most 8) x pieces (at most 4)
 
-# Memo table header and entries.
+# Memo table header (`memo_head_at`).
 MH_CAP = 0  # entries in use by the current search (a power of two; 0: no table)
 MH_MAX = 1  # entries allocated: the table grows up to this
 MH_USED = 2  # entries stored by the current search
-MH_FULL = 3  # the current search found the table full
+MH_FULL = 3  # 1 once the current search found the table full
 MH_SIZE = 4
-E_K1 = 0  # an entry is empty when E_K2 is 0 (a stored node always has a roll left)
+
+# A memo table entry (`entry_at`).
+E_K1 = 0  # the node's key; an entry is empty when E_K2 is 0 (a stored node has a roll left)
 E_K2 = 1
-E_BEST = 2  # E_BEST .. E_CCAP: N_BEST .. N_CCAP of the node
+E_BEST = 2  # E_BEST .. E_BEST + N_CCAP: N_BEST .. N_CCAP of the node
 E_PUSTER = 7  # N_MOST << 8 | N_FIRST << 4 | N_UNION
 E_SIZE = 8  # one 64-byte cache line
 MEMO_START = 1 << 10  # entries a search starts with: small enough to stay in the caches
 MEMO_SLOTS = 1 << 15  # entries allocated for a roll_then_move game (2 MiB)
 
-# Slots of the game's results (docs/api.md column order).
-H_FIRST = 0
-H_WINNER = 1
-H_TURNS = 2
-H_ROLLS = 3
-H_END_TURNS = 4
-H_TRUNCATED = 5
+# The game's results (`result_at`; docs/api.md column order).
+H_FIRST = 0  # seat that took the first turn
+H_WINNER = 1  # first seat to finish, -1 if none did
+H_TURNS = 2  # turns until the winner finished (every turn without a winner)
+H_ROLLS = 3  # die rolls until then
+H_END_TURNS = 4  # turns until the game ended
+H_TRUNCATED = 5  # 1 when the turn limit ended the game
 H_SIZE = 6
 
-K_PLACE = 0
-K_CAPTURES = 1
-K_CAPTURED = 2
-K_RETURNED = 3
-K_SKIPPED = 4
-K_CAUGHT = 5
-K_POINTS = 6
-K_SIZE = 7
+# Per-seat results (`seat_result_at`): one row of MAX_PLAYERS seats each.
+K_PLACE = 0  # finishing place, 1 = winner
+K_STATS = 1  # K_STATS + S_*: the seat's statistics of the game
+K_POINTS = K_STATS + S_SIZE  # megajogos points
+K_SIZE = K_POINTS + 1
 
-# Offsets of the sections of `w`.
-PIECE_SLOTS = MAX_PLAYERS * MAX_PIECES
-PROGRESS = 0
-REV = PROGRESS + PIECE_SLOTS
-CNT = REV + PIECE_SLOTS
-TOT = CNT + STRIDE * MAX_PLAYERS
-OCC = TOT + STRIDE
-CTR = OCC + MAX_PLAYERS
-STATS = CTR + C_SIZE
-DUMMY = STATS + S_SIZE * MAX_PLAYERS
-SEATBUF = DUMMY + S_SIZE * MAX_PLAYERS
-MOVES = SEATBUF + SB_SIZE * MAX_PLAYERS
-BEST = MOVES + 4 * MAX_PIECES
-REM = BEST + B_SIZE
-ROLLS = REM + 16
-CHOSEN = ROLLS + MAX_ROLLS
-HEAD = CHOSEN + 2 * MAX_ROLLS
-SEATS = HEAD + H_SIZE
-POLW = SEATS + K_SIZE * MAX_PLAYERS
-START = POLW + PW_SIZE * MAX_PLAYERS
-SKIPS = START + PIECE_SLOTS
-UNDO = SKIPS + 3 * MAX_SKIPS
-ROOT = UNDO + 4 * MAX_UNDO
-OPT = ROOT + RT_SIZE
-MDFS = OPT + MAX_PIECES
-MRES = MDFS + MD_SIZE * (MAX_ROLLS + 1)
-LEAF = MRES + N_SIZE
-KIDS = LEAF + N_SIZE
-NKIDS = KIDS + KID_SIZE * MAX_KIDS  # how many children `KIDS` holds
-MEMO_HEAD = NKIDS + 1
-MEMO = (MEMO_HEAD + MH_SIZE + 7) // 8 * 8  # entries start on a multiple of 8 words
-W_SIZE = MEMO  # without the memo table
+
+# ---------------------------------------------------------------- the section table
+class Section(NamedTuple):
+    """One section of the work array: its name, size in words and what it holds."""
+
+    name: str
+    words: int
+    holds: str
+    align: int = 1  # the section starts on a multiple of this many words
+
+
+SECTIONS = (
+    # The position: reset at the start of every game, with the counters and stats.
+    Section("PROGRESS", PIECE_SLOTS, "progress of each piece: YARD (-1), 0 (start) .. goal"),
+    Section("REV", PIECE_SLOTS, "1 while a bounce_on piece walks backwards"),
+    Section("CNT", STRIDE * MAX_PLAYERS, "pieces of a seat on each track square"),
+    Section("TOT", STRIDE, "pieces of all seats on each track square"),
+    Section("OCC", MAX_PLAYERS, "bit `square` set where the seat has a piece (squares 0-63)"),
+    Section("CTR", C_SIZE, "per-game counters C_*"),
+    Section("STATS", S_SIZE * MAX_PLAYERS, "per-seat statistics S_* of the game"),
+    # Scratch.
+    Section("DUMMY", S_SIZE * MAX_PLAYERS, "as STATS: the sink for moves only tried"),
+    Section("SEATBUF", SB_SIZE * MAX_PLAYERS, "per-seat lists SB_* of one game"),
+    Section("MOVES", M_SIZE * MAX_PIECES, "legal moves M_* of the current roll"),
+    Section("BEST", B_SIZE, "summary B_* of the chosen plan"),
+    Section("REM", FACE_SLOTS, "rolls left to play, by face code (plan search)"),
+    Section("ROLLS", MAX_ROLLS, "face codes of a Killer turn's rolls"),
+    Section("CHOSEN", CH_SIZE * MAX_ROLLS, "steps CH_* of the chosen plan"),
+    # Results, read by the batch runners.
+    Section("HEAD", H_SIZE, "the game's results H_*"),
+    Section("SEATS", K_SIZE * MAX_PLAYERS, "per-seat results K_*"),
+    # Set by `new_work` for the whole run.
+    Section("POLW", PW_SIZE * MAX_PLAYERS, "each seat's policy PW_*"),
+    Section("START", PIECE_SLOTS, "start position of the run, as PROGRESS"),
+    # Scratch of decisions and of the plan search.
+    Section("SKIPS", SK_SIZE * MAX_SKIPS, "skipped forced captures SK_* of the turn"),
+    Section("UNDO", U_SIZE * MAX_UNDO, "undo log U_*; C_UNDO rows in use"),
+    Section("ROOT", RT_SIZE, "the position RT_* before an option"),
+    Section("OPT", MAX_PIECES, "score of each single-roll option, by move row"),
+    Section("MDFS", MD_SIZE * (MAX_ROLLS + 1), "memoised plan-search stack MD_*, by depth"),
+    Section("MRES", N_SIZE, "summary N_* of the last node summarised"),
+    Section("LEAF", N_SIZE, "summary N_* of a leaf being folded in"),
+    Section("KIDS", KID_SIZE * MAX_KIDS, "the turn root's children KID_*, in plan order"),
+    Section("NKIDS", 1, "how many children KIDS holds"),
+    Section("MEMO_HEAD", MH_SIZE, "memo table header MH_*"),
+    # Sized by `new_work`: `memo_slots` entries E_*, then the `memo_slots` slots
+    # stored by the current search (to clear them). On a whole cache line.
+    Section("MEMO", 0, "memo table entries E_*, then the stored slots", align=8),
+)
+
+
+def section_offsets(sections: tuple[Section, ...]) -> dict[str, int]:
+    """Offset of every section, laid out in table order; "W_SIZE": where the last one ends."""
+    offsets = {}
+    at = 0
+    for section in sections:
+        at = -(-at // section.align) * section.align
+        offsets[section.name] = at
+        at += section.words
+    offsets["W_SIZE"] = at
+    return offsets
+
+
+OFFSETS = section_offsets(SECTIONS)
+# Module constants, so that numba freezes each offset into the code that reads it.
+PROGRESS = OFFSETS["PROGRESS"]
+REV = OFFSETS["REV"]
+CNT = OFFSETS["CNT"]
+TOT = OFFSETS["TOT"]
+OCC = OFFSETS["OCC"]
+CTR = OFFSETS["CTR"]
+STATS = OFFSETS["STATS"]
+DUMMY = OFFSETS["DUMMY"]
+SEATBUF = OFFSETS["SEATBUF"]
+MOVES = OFFSETS["MOVES"]
+BEST = OFFSETS["BEST"]
+REM = OFFSETS["REM"]
+ROLLS = OFFSETS["ROLLS"]
+CHOSEN = OFFSETS["CHOSEN"]
+HEAD = OFFSETS["HEAD"]
+SEATS = OFFSETS["SEATS"]
+POLW = OFFSETS["POLW"]
+START = OFFSETS["START"]
+SKIPS = OFFSETS["SKIPS"]
+UNDO = OFFSETS["UNDO"]
+ROOT = OFFSETS["ROOT"]
+OPT = OFFSETS["OPT"]
+MDFS = OFFSETS["MDFS"]
+MRES = OFFSETS["MRES"]
+LEAF = OFFSETS["LEAF"]
+KIDS = OFFSETS["KIDS"]
+NKIDS = OFFSETS["NKIDS"]
+MEMO_HEAD = OFFSETS["MEMO_HEAD"]
+MEMO = OFFSETS["MEMO"]
+W_SIZE = OFFSETS["W_SIZE"]  # without the memo table
 
 # Keyword arguments of every kernel helper. `_nrt=False` compiles without
 # numba's reference counting: these helpers only index arrays they are given
@@ -229,30 +288,219 @@ HOT = {"cache": True, "_nrt": False}
 # computed wrongly reads far out of bounds instead of silently wrapping.
 ix = np.uint64
 
+# Index functions: `w[name_at(...)]` reads or writes one word. Inlined at
+# numba-IR level, so that a constant field argument folds into the offset
+# instead of compiling a copy of the function per literal value.
+AT = {"cache": True, "_nrt": False, "inline": "always"}
+
+
+@njit(**AT)
+def progress_at(seat: int, piece: int) -> np.uint64:
+    """Progress of a piece: YARD (-1), 0 (start square) .. goal."""
+    return ix(PROGRESS + MAX_PIECES * seat + piece)
+
+
+@njit(**AT)
+def reversed_at(seat: int, piece: int) -> np.uint64:
+    """1 while a bounce_on piece walks backwards, else 0."""
+    return ix(REV + MAX_PIECES * seat + piece)
+
+
+@njit(**AT)
+def count_at(seat: int, square: int) -> np.uint64:
+    """Pieces of `seat` on track square `square`."""
+    return ix(CNT + STRIDE * seat + square)
+
+
+@njit(**AT)
+def total_at(square: int) -> np.uint64:
+    """Pieces of every seat on track square `square`."""
+    return ix(TOT + square)
+
+
+@njit(**AT)
+def occupancy_at(seat: int) -> np.uint64:
+    """Mask of the track squares 0-63 where `seat` has a piece."""
+    return ix(OCC + seat)
+
+
+@njit(**AT)
+def counter_at(counter: int) -> np.uint64:
+    """Per-game counter `C_*`."""
+    return ix(CTR + counter)
+
+
+@njit(**AT)
+def stat_at(stats: int, stat: int, seat: int) -> np.uint64:
+    """Statistic `S_*` of `seat` in the statistics at `stats` (`STATS`, or `DUMMY`)."""
+    return ix(stats + MAX_PLAYERS * stat + seat)
+
+
+@njit(**AT)
+def seat_list_at(row: int, j: int) -> np.uint64:
+    """Entry `j` of the per-seat list `SB_*`."""
+    return ix(SEATBUF + MAX_PLAYERS * row + j)
+
+
+@njit(**AT)
+def move_at(j: int, field: int) -> np.uint64:
+    """Field `M_*` of legal move `j` of the current roll."""
+    return ix(MOVES + M_SIZE * j + field)
+
+
+@njit(**AT)
+def best_at(field: int) -> np.uint64:
+    """Field `B_*` of the chosen plan's summary."""
+    return ix(BEST + field)
+
+
+@njit(**AT)
+def remaining_at(face: int) -> np.uint64:
+    """Rolls of face code `face` left to play (plan search)."""
+    return ix(REM + face)
+
+
+@njit(**AT)
+def roll_at(j: int) -> np.uint64:
+    """Face code of roll `j` of a Killer turn."""
+    return ix(ROLLS + j)
+
+
+@njit(**AT)
+def chosen_at(step: int, field: int) -> np.uint64:
+    """Field `CH_*` of step `step` of the chosen plan."""
+    return ix(CHOSEN + CH_SIZE * step + field)
+
+
+@njit(**AT)
+def result_at(field: int) -> np.uint64:
+    """The game's result `H_*`."""
+    return ix(HEAD + field)
+
+
+@njit(**AT)
+def seat_result_at(field: int, seat: int) -> np.uint64:
+    """Per-seat result `K_*` of `seat`."""
+    return ix(SEATS + MAX_PLAYERS * field + seat)
+
+
+@njit(**AT)
+def policy_at(seat: int, field: int) -> np.uint64:
+    """Slot `PW_*` of `seat`'s policy."""
+    return ix(POLW + PW_SIZE * seat + field)
+
+
+@njit(**AT)
+def weight_at(seat: int, feature: int) -> np.uint64:
+    """Weight of feature `feature` (FEATURES order) in `seat`'s policy, in thousandths."""
+    return ix(POLW + PW_SIZE * seat + PW_WEIGHTS + feature)
+
+
+@njit(**AT)
+def guard_at(seat: int, entry: int) -> np.uint64:
+    """Entry `entry` of `seat`'s weighted guard table (`policy.guard_table`)."""
+    return ix(POLW + PW_SIZE * seat + PW_GUARD + entry)
+
+
+@njit(**AT)
+def start_at(seat: int, piece: int) -> np.uint64:
+    """Progress of a piece in the run's start position."""
+    return ix(START + MAX_PIECES * seat + piece)
+
+
+@njit(**AT)
+def skip_at(k: int, field: int) -> np.uint64:
+    """Field `SK_*` of skipped forced capture `k` of the turn."""
+    return ix(SKIPS + SK_SIZE * k + field)
+
+
+@njit(**AT)
+def undo_at(row: int, field: int) -> np.uint64:
+    """Field `U_*` of row `row` of the undo log."""
+    return ix(UNDO + U_SIZE * row + field)
+
+
+@njit(**AT)
+def root_at(field: int) -> np.uint64:
+    """Field `RT_*` of the position before an option."""
+    return ix(ROOT + field)
+
+
+@njit(**AT)
+def option_at(j: int) -> np.uint64:
+    """Score of single-roll option `j` (a row of the move list)."""
+    return ix(OPT + j)
+
+
+@njit(**AT)
+def depth_at(depth: int, field: int) -> np.uint64:
+    """Field `MD_*` of the plan-search stack row of `depth`."""
+    return ix(MDFS + MD_SIZE * depth + field)
+
+
+@njit(**AT)
+def depth_summary(depth: int) -> int:
+    """Offset of the node summary of the plan-search stack row of `depth` (for `summary_at`)."""
+    return MDFS + MD_SIZE * depth + MD_ACC
+
+
+@njit(**AT)
+def kid_at(j: int, field: int) -> np.uint64:
+    """Field `KID_*` of child `j` of the turn's root."""
+    return ix(KIDS + KID_SIZE * j + field)
+
+
+@njit(**AT)
+def kid_summary(j: int) -> int:
+    """Offset of the node summary of child `j` of the turn's root (for `summary_at`)."""
+    return KIDS + KID_SIZE * j + KID_SUMMARY
+
+
+@njit(**AT)
+def kid_count_at() -> np.uint64:
+    """How many children of the turn's root `KIDS` holds."""
+    return ix(NKIDS)
+
+
+@njit(**AT)
+def summary_at(node: int, field: int) -> np.uint64:
+    """Value `N_*` of the node summary that starts at offset `node` (`MRES`, `LEAF`, ...)."""
+    return ix(node + field)
+
+
+@njit(**AT)
+def memo_head_at(field: int) -> np.uint64:
+    """Slot `MH_*` of the memo table header."""
+    return ix(MEMO_HEAD + field)
+
+
+@njit(**AT)
+def entry_at(slot: int, field: int) -> np.uint64:
+    """Field `E_*` of entry `slot` of the memo table."""
+    return ix(MEMO + E_SIZE * slot + field)
+
+
+@njit(**AT)
+def stored_at(slots: int, k: int) -> np.uint64:
+    """The `k`-th slot stored by the current search, after a table of `slots` entries."""
+    return ix(MEMO + E_SIZE * slots + k)
+
 
 def new_work(policies: np.ndarray, start: np.ndarray | None, memo_slots: int = 0) -> np.ndarray:
     """A work array with the run's policies, start position (None: all in the yard) and memo.
 
-    `policies` holds one row of `PW_SIZE` per seat (`policy.compile_policies`);
-    a 1-D array of zeros (the old policy codes) means `random` for every seat.
+    `policies` holds one row of `PW_SIZE` per seat (`policy.compile_policies`).
     `memo_slots` (0 or a power of two) sizes the plan memo table.
     """
     if memo_slots & (memo_slots - 1):
         raise ValueError(f"memo_slots must be 0 or a power of two, got {memo_slots}")
     w = np.zeros(W_SIZE + (E_SIZE + 1) * memo_slots, dtype=np.int64)
     policies = np.asarray(policies, dtype=np.int64)
-    if policies.ndim == 1:
-        if policies.any():
-            raise ValueError("1-D policy codes: only 0 (random) exists")
-        policies = np.zeros((len(policies), PW_SIZE), dtype=np.int64)
-        policies[:, PW_RANDOM] = 1
-    for seat, row in enumerate(policies):
-        w[POLW + PW_SIZE * seat : POLW + PW_SIZE * seat + len(row)] = row
+    w[POLW : POLW + policies.size] = policies.reshape(-1)
     w[MEMO_HEAD + MH_MAX] = memo_slots
     if start is not None:
-        players, pieces = start.shape
-        for seat in range(players):
-            w[START + MAX_PIECES * seat : START + MAX_PIECES * seat + pieces] = start[seat]
+        for seat, row in enumerate(start):
+            w[START + MAX_PIECES * seat : START + MAX_PIECES * seat + len(row)] = row
     return w
 
 
@@ -265,24 +513,22 @@ def square_of(lay: np.ndarray, seat: int, p: int) -> int:
 @njit(**HOT)
 def reset_state(lay: np.ndarray, w: np.ndarray, has_start: bool) -> None:
     """Every piece in its yard, or on the run's start position; counters and stats zeroed."""
-    w[PROGRESS:CTR] = 0
-    w[CTR : CTR + C_SIZE] = 0
-    w[STATS : STATS + S_SIZE * MAX_PLAYERS] = 0
+    w[PROGRESS:DUMMY] = 0  # the position, the counters and the statistics
     for seat in range(lay[R.PLAYERS]):
         for piece in range(lay[R.PIECES]):
-            p = w[ix(START + MAX_PIECES * seat + piece)] if has_start else YARD
-            w[ix(PROGRESS + MAX_PIECES * seat + piece)] = p
+            p = w[start_at(seat, piece)] if has_start else YARD
+            w[progress_at(seat, piece)] = p
             sq = square_of(lay, seat, p)
             if sq >= 0:
-                w[ix(CNT + STRIDE * seat + sq)] += 1
-                w[ix(TOT + sq)] += 1
-                w[ix(OCC + seat)] |= np.int64(sq < 64) << (sq & 63)
+                w[count_at(seat, sq)] += 1
+                w[total_at(sq)] += 1
+                w[occupancy_at(seat)] |= np.int64(sq < 64) << (sq & 63)
 
 
 @njit(**HOT)
 def put(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, p: int) -> None:
     """Move a piece to progress `p`, keeping the counts in step (as `Position.put`)."""
-    old = square_of(lay, seat, w[ix(PROGRESS + MAX_PIECES * seat + piece)])
+    old = square_of(lay, seat, w[progress_at(seat, piece)])
     relocate(lay, w, seat, piece, old, p, square_of(lay, seat, p))
 
 
@@ -291,48 +537,45 @@ def relocate(
     lay: np.ndarray, w: np.ndarray, seat: int, piece: int, old: int, p: int, new: int
 ) -> None:
     """`put` for a caller that already knows the old and new squares (-1: off the track)."""
-    slot = MAX_PIECES * seat + piece
     if old >= 0:
-        left = w[ix(CNT + STRIDE * seat + old)] - 1
-        w[ix(CNT + STRIDE * seat + old)] = left
-        w[ix(TOT + old)] -= 1
+        left = w[count_at(seat, old)] - 1
+        w[count_at(seat, old)] = left
+        w[total_at(old)] -= 1
         # The occupancy bit goes with the last piece. Squares from 64 on (six-sided
         # tracks, where no mask is read: `policy.MASK_TRACK`) have no bit; `& 63`
         # keeps the shift defined for them.
-        w[ix(OCC + seat)] &= ~(np.int64((left == 0) & (old < 64)) << (old & 63))
-    w[ix(PROGRESS + slot)] = p
+        w[occupancy_at(seat)] &= ~(np.int64((left == 0) & (old < 64)) << (old & 63))
+    w[progress_at(seat, piece)] = p
     if new >= 0:
-        w[ix(CNT + STRIDE * seat + new)] += 1
-        w[ix(TOT + new)] += 1
-        w[ix(OCC + seat)] |= np.int64(new < 64) << (new & 63)
+        w[count_at(seat, new)] += 1
+        w[total_at(new)] += 1
+        w[occupancy_at(seat)] |= np.int64(new < 64) << (new & 63)
     if p == YARD or p == lay[R.GOAL]:
-        w[ix(REV + slot)] = 0
+        w[reversed_at(seat, piece)] = 0
 
 
 @njit(**HOT)
 def log_piece(w: np.ndarray, seat: int, piece: int) -> None:
     """Remember a piece's progress and reversed flag before changing it."""
-    n = w[CTR + C_UNDO]
-    row = UNDO + 4 * n
-    w[ix(row)] = seat
-    w[ix(row + 1)] = piece
-    w[ix(row + 2)] = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
-    w[ix(row + 3)] = w[ix(REV + MAX_PIECES * seat + piece)]
-    w[CTR + C_UNDO] = n + 1
+    n = w[counter_at(C_UNDO)]
+    w[undo_at(n, U_SEAT)] = seat
+    w[undo_at(n, U_PIECE)] = piece
+    w[undo_at(n, U_PROGRESS)] = w[progress_at(seat, piece)]
+    w[undo_at(n, U_REVERSED)] = w[reversed_at(seat, piece)]
+    w[counter_at(C_UNDO)] = n + 1
 
 
 @njit(**HOT)
 def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
     """Take back every logged change after row `mark`, newest first."""
-    n = w[CTR + C_UNDO]
+    n = w[counter_at(C_UNDO)]
     while n > mark:
         n -= 1
-        row = UNDO + 4 * n
-        seat = w[ix(row)]
-        piece = w[ix(row + 1)]
-        put(lay, w, seat, piece, w[ix(row + 2)])
-        w[ix(REV + MAX_PIECES * seat + piece)] = w[ix(row + 3)]
-    w[CTR + C_UNDO] = mark
+        seat = w[undo_at(n, U_SEAT)]
+        piece = w[undo_at(n, U_PIECE)]
+        put(lay, w, seat, piece, w[undo_at(n, U_PROGRESS)])
+        w[reversed_at(seat, piece)] = w[undo_at(n, U_REVERSED)]
+    w[counter_at(C_UNDO)] = mark
 
 
 @njit(**HOT)
@@ -340,7 +583,7 @@ def in_play(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """Some piece of `seat` is on the track or in its home column."""
     goal = lay[R.GOAL]
     for piece in range(lay[R.PIECES]):
-        p = w[ix(PROGRESS + MAX_PIECES * seat + piece)]
+        p = w[progress_at(seat, piece)]
         if p != YARD and p != goal:
             return True
     return False
@@ -351,6 +594,6 @@ def finished(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """Every piece of `seat` is in the goal."""
     goal = lay[R.GOAL]
     for piece in range(lay[R.PIECES]):
-        if w[ix(PROGRESS + MAX_PIECES * seat + piece)] != goal:
+        if w[progress_at(seat, piece)] != goal:
             return False
     return True

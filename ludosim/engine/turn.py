@@ -17,7 +17,6 @@ from ludosim.engine.layout import (
     FACE_GLOBE,
     FINISH_BOUNCE_ON,
     FINISH_EXACT,
-    MAX_PIECES,
     NONE,
     R,
 )
@@ -35,35 +34,43 @@ from ludosim.engine.policy import choose_for, choose_free_for
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     B_STEPS,
-    BEST,
     C_ROLLS,
     C_SKIPS,
-    CHOSEN,
-    CTR,
+    CH_FACE,
+    CH_PIECE,
     HOT,
-    MAX_PLAYERS,
+    M_FLAGS,
+    M_PIECE,
+    M_TARGET,
     MAX_ROLLS,
-    MOVES,
     NO,
-    PROGRESS,
-    REV,
-    ROLLS,
     S_CAUGHT,
     S_SKIPPED,
-    SKIPS,
+    SK_FIRST,
+    SK_MOST,
+    SK_UNION,
     STATS,
     YARD,
+    best_at,
+    chosen_at,
+    counter_at,
     finished,
     in_play,
     ix,
+    move_at,
+    progress_at,
     put,
+    reversed_at,
+    roll_at,
+    skip_at,
+    stat_at,
 )
 
 
 @njit(**HOT)
 def roll(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     """One die roll: `below(6)` indexes the faces; counted in `rolls`."""
-    w[CTR + C_ROLLS] += 1
+    w[counter_at(C_ROLLS)] += 1
     return lay[R.FACE0 + below(stream, np.int64(6))]
 
 
@@ -85,11 +92,11 @@ def face_bonus(lay: np.ndarray, face: int, entered: bool) -> int:
 @njit(**HOT, inline="always")
 def end_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> None:
     """Puster for each skipped capture, then reversed pieces face forwards again."""
-    if w[CTR + C_SKIPS] > 0:
+    if w[counter_at(C_SKIPS)] > 0:
         _puster(lay, w, seat, stream)
     if lay[R.FINISH] == FINISH_BOUNCE_ON:  # only bounce_on reverses pieces
         for i in range(lay[R.PIECES]):
-            w[ix(REV + MAX_PIECES * seat + i)] = 0
+            w[reversed_at(seat, i)] = 0
 
 
 @njit(**HOT)
@@ -97,20 +104,21 @@ def _puster(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> No
     """Each skipped forced capture of the turn may be caught; caught pieces go home."""
     goal = lay[R.GOAL]
     mode = lay[R.DETECT_MODE]
-    for j in range(w[CTR + C_SKIPS]):
-        w[ix(STATS + MAX_PLAYERS * S_SKIPPED + seat)] += 1
-        skip = SKIPS + 3 * j
-        risk = pieces_at_risk(lay, w, seat, w[ix(skip)], w[ix(skip + 1)], w[ix(skip + 2)])
+    for j in range(w[counter_at(C_SKIPS)]):
+        w[stat_at(STATS, S_SKIPPED, seat)] += 1
+        most = w[skip_at(j, SK_MOST)]
+        first = w[skip_at(j, SK_FIRST)]
+        risk = pieces_at_risk(lay, w, seat, most, first, w[skip_at(j, SK_UNION)])
         caught = mode == DETECT_ALWAYS or (
             mode == DETECT_DRAW and uniform_bits(stream) < lay[R.DETECT_THRESHOLD]
         )
         if caught:
-            w[ix(STATS + MAX_PLAYERS * S_CAUGHT + seat)] += 1
+            w[stat_at(STATS, S_CAUGHT, seat)] += 1
             for i in range(lay[R.PIECES]):
-                p = w[ix(PROGRESS + MAX_PIECES * seat + i)]
+                p = w[progress_at(seat, i)]
                 if risk & (np.int64(1) << i) and 0 <= p < goal:
                     put(lay, w, seat, i, np.int64(YARD))
-    w[CTR + C_SKIPS] = 0
+    w[counter_at(C_SKIPS)] = 0
 
 
 @njit(**HOT)
@@ -124,7 +132,7 @@ def _start_tries(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) 
     entering = lay[R.ENTERING_FACE]
     attempts = lay[R.START_ATTEMPTS]
     piece = 0  # every piece is in the yard or the goal: the first in the yard enters
-    while piece < lay[R.PIECES] - 1 and w[ix(PROGRESS + MAX_PIECES * seat + piece)] != YARD:
+    while piece < lay[R.PIECES] - 1 and w[progress_at(seat, piece)] != YARD:
         piece += 1
     for tries in range(attempts):
         face = roll(lay, w, stream)
@@ -184,9 +192,10 @@ def single_roll_turn(
             target, flags = free_target(w, seat, max(piece, 0), face)
         else:
             j = choose_for(lay, w, seat, face, stream, scoring)
-            row = MOVES + 4 * j
             piece, target, flags = (
-                (w[ix(row)], w[ix(row + 1)], w[ix(row + 2)]) if j >= 0 else (-1, 0, 0)
+                (w[move_at(j, M_PIECE)], w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)])
+                if j >= 0
+                else (-1, 0, 0)
             )
         if piece < 0:
             if lay[R.NO_MOVE_ENDS_TURN]:
@@ -225,28 +234,28 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, sco
                 break  # the tries failed: the turn ends, pending sequences are lost
         else:
             face = roll(lay, w, stream)
-        w[ROLLS] = face
+        w[roll_at(0)] = face
         n = 1
         while face == 6 and n < MAX_ROLLS:
             face = roll(lay, w, stream)
-            w[ix(ROLLS + n)] = face
+            w[roll_at(n)] = face
             n += 1
         captures, reached = 0, 0
         if n == 1:
             # One roll: the plans are the single moves, no search needed.
             j = choose_for(lay, w, seat, face, stream, scoring)
             if j >= 0:
-                row = MOVES + 4 * j
-                took, home = apply_move(
-                    lay, w, seat, w[ix(row)], w[ix(row + 1)], w[ix(row + 2)], np.int64(STATS), NO
-                )
+                piece = w[move_at(j, M_PIECE)]
+                target = w[move_at(j, M_TARGET)]
+                flags = w[move_at(j, M_FLAGS)]
+                took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
                 captures += took > 0
                 reached += home
         else:
             choose_plan(lay, w, seat, n, stream)
-            for step in range(w[BEST + B_STEPS]):
-                face = w[ix(CHOSEN + 2 * step)]
-                piece = w[ix(CHOSEN + 2 * step + 1)]
+            for step in range(w[best_at(B_STEPS)]):
+                face = w[chosen_at(step, CH_FACE)]
+                piece = w[chosen_at(step, CH_PIECE)]
                 target, flags = move_target_call(lay, w, seat, piece, face)
                 took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
                 captures += took > 0
