@@ -32,9 +32,12 @@ from ludosim.options import rules_from_options
 from ludosim.policies import (
     DESCRIPTIONS,
     FEATURE_DESCRIPTIONS,
+    FEATURES,
     NAMED,
+    SCALE,
     parse_policy,
     resolve_policies,
+    tuned_names,
     weights_of,
 )
 from ludosim.progress import GameProgress, wanted
@@ -279,6 +282,14 @@ def policies() -> None:
             "features (the others weigh 0), e.g. weights:capture=5,progress=1"
         ),
     )
+    table.add_row(
+        "tuned:PATH", "from the file", "the weights of a policy file written by `ludosim tune`"
+    )
+    for name in tuned_names():
+        tuned = zip(FEATURES, parse_policy(name).weights, strict=True)
+        weights = ", ".join(f"{f}={w / SCALE:g}" for f, w in tuned if w)
+        preset = name.removeprefix("tuned-")
+        table.add_row(name, weights, f"shipped: tuned by `ludosim tune` for the {preset} preset")
     _console().print(table)
     features = Table(title="Features (measured after an option, against before it)")
     features.add_column("feature", style="bold")
