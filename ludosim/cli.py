@@ -540,73 +540,6 @@ def tournament(
     _show(_frame_table(table, title=title))
 
 
-@app.command(cls=_Command)
-@_clean_errors
-def tune(
-    preset: PresetOpt,
-    seed: SeedOpt,
-    out: Annotated[
-        Path,
-        typer.Option("--out", "-o", metavar="FILE", help="Write the tuned policy file (TOML)."),
-    ],
-    field: Annotated[
-        str | None,
-        typer.Option(
-            "--field",
-            metavar="A,B,...",
-            help="The opponents, one policy per other seat, comma-separated (default: "
-            "balanced in every other seat).",
-            show_default=False,
-        ),
-    ] = None,
-    sets: SetOpt = None,
-    generations: Annotated[
-        int, typer.Option("--generations", "-g", metavar="G", help="CMA-ES generations.")
-    ] = 20,
-    popsize: Annotated[
-        int, typer.Option("--popsize", "-k", metavar="K", help="Candidates per generation.")
-    ] = 10,
-    games: Annotated[
-        int,
-        typer.Option(
-            "--games", "-n", metavar="N", help="Games per candidate, over all seat positions."
-        ),
-    ] = 2000,
-    eval_games: Annotated[
-        int,
-        typer.Option(
-            "--eval-games",
-            metavar="M",
-            help="Games of the final evaluation, none of them played in the search.",
-        ),
-    ] = 20_000,
-    quiet: QuietOpt = False,
-) -> None:
-    """Search policy weights (CMA-ES) that win most often against a field; write a policy file.
-
-    The tuned player takes every seat position in turn. The file is usable as
-    `--policy tuned:FILE` and records the command that reproduces it.
-
-    Example: ludosim tune --preset app --field balanced,balanced,balanced --seed 1 --out app.toml
-    """
-    (run_tune,) = _lazy("ludosim.tune", "tune")
-    opponents = _policy_list([field]) if field is not None else None
-    with _compile_notice(), GameProgress("tune", wanted(quiet)) as progress:
-        result = run_tune(
-            preset, sets or (), opponents, seed=seed, generations=generations, popsize=popsize,
-            games=games, eval_games=eval_games, out=out, progress=progress,
-        )  # fmt: skip
-    weights = ", ".join(f"{f}={w:g}" for f, w in result.weights.items())
-    typer.echo(f"weights: {weights}")
-    for label, score in (("tuned", result.score), ("balanced", result.baseline)):
-        low, high = score.interval
-        typer.echo(
-            f"{label}: win rate {score.win_rate:.4f} (95% CI {low:.4f}-{high:.4f}) "
-            f"over {score.games} evaluation games; fair {1 / (len(result.field) + 1):.4f}"
-        )
-    typer.echo(f"wrote {out} (use it as --policy tuned:{out})")
-
-
 class _NoteHandler(logging.Handler):
     """Prints what a sweep logs (damaged chunks, Dask workers gone) as `note:` lines."""
 
@@ -836,6 +769,73 @@ def exact(
     solve, format_exact = _lazy("ludosim.exact", "solve", "format_exact")
     chosen = rules_from_options(preset, [*(sets or ()), "players=1", f"pieces={pieces}"])
     typer.echo(format_exact(solve(chosen, label=preset)))
+
+
+@app.command(cls=_Command)
+@_clean_errors
+def tune(
+    preset: PresetOpt,
+    seed: SeedOpt,
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", metavar="FILE", help="Write the tuned policy file (TOML)."),
+    ],
+    field: Annotated[
+        str | None,
+        typer.Option(
+            "--field",
+            metavar="A,B,...",
+            help="The opponents, one policy per other seat, comma-separated (default: "
+            "balanced in every other seat).",
+            show_default=False,
+        ),
+    ] = None,
+    sets: SetOpt = None,
+    generations: Annotated[
+        int, typer.Option("--generations", "-g", metavar="G", help="CMA-ES generations.")
+    ] = 20,
+    popsize: Annotated[
+        int, typer.Option("--popsize", "-k", metavar="K", help="Candidates per generation.")
+    ] = 10,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", metavar="N", help="Games per candidate, over all seat positions."
+        ),
+    ] = 2000,
+    eval_games: Annotated[
+        int,
+        typer.Option(
+            "--eval-games",
+            metavar="M",
+            help="Games of the final evaluation, none of them played in the search.",
+        ),
+    ] = 20_000,
+    quiet: QuietOpt = False,
+) -> None:
+    """Search policy weights (CMA-ES) that win most often against a field; write a policy file.
+
+    The tuned player takes every seat position in turn. The file is usable as
+    `--policy tuned:FILE` and records the command that reproduces it.
+
+    Example: ludosim tune --preset app --field balanced,balanced,balanced --seed 1 --out app.toml
+    """
+    (run_tune,) = _lazy("ludosim.tune", "tune")
+    opponents = _policy_list([field]) if field is not None else None
+    with _compile_notice(), GameProgress("tune", wanted(quiet)) as progress:
+        result = run_tune(
+            preset, sets or (), opponents, seed=seed, generations=generations, popsize=popsize,
+            games=games, eval_games=eval_games, out=out, progress=progress,
+        )  # fmt: skip
+    weights = ", ".join(f"{f}={w:g}" for f, w in result.weights.items())
+    typer.echo(f"weights: {weights}")
+    for label, score in (("tuned", result.score), ("balanced", result.baseline)):
+        low, high = score.interval
+        typer.echo(
+            f"{label}: win rate {score.win_rate:.4f} (95% CI {low:.4f}-{high:.4f}) "
+            f"over {score.games} evaluation games; fair {1 / (len(result.field) + 1):.4f}"
+        )
+    typer.echo(f"wrote {out} (use it as --policy tuned:{out})")
 
 
 def command_names() -> list[str]:
