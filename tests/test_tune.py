@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from ludosim import simulate
+from ludosim import play, simulate
 from ludosim.cli import app, main
 from ludosim.options import rules_from_options
 from ludosim.policies import FEATURES, SCALE, PolicyError, parse_policy, tuned_names
@@ -219,6 +219,16 @@ def test_shipped_file_matches_its_recorded_command(preset: str) -> None:
     assert score["games"] == data["eval_games"]
     assert score["ci_low"] <= score["win_rate"] <= score["ci_high"]
     assert len(data["search_best"]) == data["generations"]
+
+
+def test_shipped_policy_plays_alike_in_both_engines() -> None:
+    """The reference engine and the kernel play a tuned policy game for game."""
+    rules = Rules.preset("app")
+    policies = ["tuned-app", "balanced", "tuned-danish", "random"]
+    rows = simulate(rules, 30, 9, policies=policies)
+    for game in range(30):
+        ref = play(rules, 9, policies, game=game).row()
+        assert (ref["winner"], ref["turns"]) == tuple(rows.loc[game, ["winner", "turns"]]), game
 
 
 @pytest.mark.slow
