@@ -11,11 +11,12 @@ against the field (the tournament rotation of `[candidate, *field]`, as in
 - common random numbers: every candidate of generation `g` plays the same
   games (game indices `g * games ...` of the master seed), so candidates are
   compared on the same dice and only their play differs;
-- the result is the distribution mean after the last generation (less
-  flattered by lucky games than the best single candidate), evaluated on
-  `eval_games` games that no candidate played during the search, with its
-  Wilson 95% interval; `balanced` plays the same evaluation games as the
-  baseline;
+- the search's answer is the distribution mean after the last generation
+  (less flattered by lucky games than the best single candidate); it replaces
+  the start only if it wins more of `eval_games` selection games, and the
+  choice is then scored on `eval_games` further games, with its Wilson 95%
+  interval, `balanced` playing the same games as the baseline. No candidate
+  plays a selection or evaluation game during the search;
 - everything is a function of `seed`: the game streams, and CMA-ES's own
   sampling, which draws from a generator seeded from it (never the clock or
   numpy's global generator). Same arguments, same weights, same score.
@@ -39,6 +40,7 @@ from ludosim.options import rules_from_options
 from ludosim.policies import FEATURES, NAMED, SCALE, parse_policy
 from ludosim.rng import normalise_seed
 from ludosim.rules import Rules
+from ludosim.simulate import simulate
 from ludosim.stats import wilson_interval
 from ludosim.tomlio import dumps
 from ludosim.tournament import rotations
@@ -46,7 +48,7 @@ from ludosim.tournament import rotations
 Progress = Callable[[int, int], None]
 
 START = "balanced"  # the policy the search starts from, and the evaluation's baseline
-SIGMA0 = 5.0  # initial step size in weight units (balanced's weights span -30..20)
+SIGMA0 = 2.0  # initial step size in weight units; larger steps lose balanced's good region
 DEFAULTS = {"generations": 20, "popsize": 10, "games": 2000, "eval_games": 20_000}
 
 
@@ -97,6 +99,8 @@ class TunedPolicy:
     games: int
     eval_games: int
     history: tuple[float, ...] = field(default=())  # best search win rate per generation
+    selection: dict[str, Score] = field(default_factory=dict)  # search mean and start
+    chosen: str = "search_mean"  # the one of `selection` that won, now `weights`
 
     @property
     def policy(self) -> str:
@@ -129,10 +133,16 @@ class TunedPolicy:
                 "games": self.games,
                 "eval_games": self.eval_games,
                 "command": self.command(out),
+                "sigma0": SIGMA0,
                 "search_best": [round(h, 6) for h in self.history],
                 "weights": dict(self.weights),
                 "score": {**self.score.to_dict(), "fair": round(fair, 6)},
                 "baseline": {"policy": START, **self.baseline.to_dict()},
+                "selection": {
+                    "chosen": self.chosen,
+                    "games": self.eval_games,
+                    **{k: round(v.win_rate, 6) for k, v in self.selection.items()},
+                },
             }
         )
 
@@ -183,8 +193,6 @@ def _wins(
     threads: int | None,
 ) -> int:
     """Wins of `policy` playing each seat in turn against the field (`games` over all seats)."""
-    from ludosim.simulate import simulate
-
     n = rules.players
     per = games // n
     wins = 0
@@ -241,10 +249,16 @@ def tune(
     n = rules.players
     games = _check("games", games, n) // n * n
     eval_games = _check("eval_games", eval_games, n) // n * n
-    total = generations * popsize * games + 2 * eval_games
+    total = generations * popsize * games + 4 * eval_games
     done = 0
-    if progress is not None:
-        progress(0, total)
+
+    def tick(played: int) -> None:
+        nonlocal done
+        done += played
+        if progress is not None:
+            progress(done, total)
+
+    tick(0)
 
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x7E5E]))
 
@@ -279,30 +293,33 @@ def tune(
             if name not in cache:  # equal rounded weights play equal games (common numbers)
                 cache[name] = _wins(rules, name, field_names, games, seed, g * games, threads)
             fitness.append(-cache[name] / games)
-            done += games
-            if progress is not None:
-                progress(done, total)
+            tick(games)
         es.tell(xs, fitness)
         history.append(-min(fitness))
 
-    weights = _rounded(np.asarray(es.mean))
-    # Evaluation games come after every game of the search: streams no candidate saw.
-    first_eval = generations * games
-    tuned = _to_policy(np.asarray(es.mean))
+    # Two sets of games no candidate played follow the search's: selection games decide
+    # between the search mean and the start (so a mean that only drifted on noise is not
+    # shipped), then evaluation games score the choice and the baseline.
+    first_select = generations * games
+    first_eval = first_select + eval_games
+    options = {"search_mean": np.asarray(es.mean), "start": x0}
+    selection = {}
+    for label, x in options.items():
+        wins = _wins(rules, _to_policy(x), field_names, eval_games, seed, first_select, threads)
+        selection[label] = Score(wins, eval_games)
+        tick(eval_games)
+    chosen = "search_mean" if selection["search_mean"].wins > selection["start"].wins else "start"
+    tuned = _to_policy(options[chosen])
     score = Score(
         _wins(rules, tuned, field_names, eval_games, seed, first_eval, threads), eval_games
     )
-    done += eval_games
-    if progress is not None:
-        progress(done, total)
+    tick(eval_games)
     base = Score(
         _wins(rules, START, field_names, eval_games, seed, first_eval, threads), eval_games
     )
-    done += eval_games
-    if progress is not None:
-        progress(done, total)
+    tick(eval_games)
     result = TunedPolicy(
-        weights=weights,
+        weights=_rounded(options[chosen]),
         score=score,
         baseline=base,
         preset=preset,
@@ -315,6 +332,8 @@ def tune(
         games=games,
         eval_games=eval_games,
         history=tuple(history),
+        selection=selection,
+        chosen=chosen,
     )
     if out is not None:
         result.write(out)

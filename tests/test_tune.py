@@ -67,7 +67,7 @@ def test_progress_counts_every_game_up_to_the_total() -> None:
     calls: list[tuple[int, int]] = []
     tune("danish", seed=3, generations=2, popsize=2, games=41, eval_games=40,
          progress=lambda d, t: calls.append((d, t)))  # fmt: skip
-    total = 2 * 2 * 40 + 2 * 40  # games rounded down to a multiple of 4 players
+    total = 2 * 2 * 40 + 4 * 40  # games rounded down to a multiple of 4 players
     assert calls[0] == (0, total) and calls[-1] == (total, total)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
 
@@ -92,11 +92,27 @@ def test_score_is_the_win_rate_on_unseen_games_with_its_interval(
     low, high = wilson_interval(score["wins"], score["games"])
     assert (score["ci_low"], score["ci_high"]) == (round(low, 6), round(high, 6))
     assert score["fair"] == 0.25
-    # The evaluation plays the games after the search's: rerunning them gives the score.
+    # The search's games come first, then the selection games, then the evaluation
+    # games: rerunning those gives the selection rates and the score.
     rules = Rules.preset("danish")
     first = TINY["generations"] * TINY["games"]
-    wins = _wins(rules, tiny.policy, FIELD, TINY["eval_games"], 11, first, None)
-    assert wins == score["wins"]
+    m = TINY["eval_games"]
+    assert _wins(rules, tiny.policy, FIELD, m, 11, first + m, None) == score["wins"]
+    base = _wins(rules, "balanced", FIELD, m, 11, first + m, None)
+    assert base == data["baseline"]["wins"]
+    chosen = data["selection"]["chosen"]
+    assert _wins(rules, tiny.policy, FIELD, m, 11, first, None) / m == data["selection"][chosen]
+
+
+def test_the_start_is_kept_unless_the_search_mean_wins_more_selection_games(
+    tiny: object,
+) -> None:
+    rates = {k: v.win_rate for k, v in tiny.selection.items()}
+    assert set(rates) == {"search_mean", "start"}
+    expected = "search_mean" if rates["search_mean"] > rates["start"] else "start"
+    assert tiny.chosen == expected
+    if tiny.chosen == "start":
+        assert parse_policy(tiny.policy).weights == parse_policy("balanced").weights
 
 
 def test_policy_file_round_trip_and_tuned_path_plays(tiny: object, tmp_path: Path) -> None:
