@@ -21,7 +21,9 @@ Killer plan is scored by where it leaves the pieces):
     lead       progress of the most advanced own piece (goal counts goal+1)
 
 Weights are given in units and stored as integers in thousandths, so both
-engines compute identical scores with integer arithmetic.
+engines compute identical scores with integer arithmetic. They can also come
+from a policy file written by `ludosim tune` (`tuned:PATH`), or from one
+shipped with the package (`tuned-<preset>`, in ludosim/data/tuned).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from ludosim.errors import LudosimError
 
@@ -108,16 +111,20 @@ ALLOWED = ", ".join([*NAMED, "skipper:Q", "weights:feature=w,...", "tuned:PATH",
 TUNED_PREFIX = "tuned-"  # shipped tuned policies: ludosim/data/tuned/<preset>.toml
 
 
+def _tuned_folder() -> Any:
+    return resources.files("ludosim") / "data" / "tuned"
+
+
 def tuned_names() -> list[str]:
     """The shipped tuned policies, `tuned-<preset>`, one per file in ludosim/data/tuned."""
-    folder = resources.files("ludosim") / "data" / "tuned"
+    folder = _tuned_folder()
     if not folder.is_dir():
         return []
     files = (f.name for f in folder.iterdir() if f.name.endswith(".toml"))
     return sorted(TUNED_PREFIX + name.removesuffix(".toml") for name in files)
 
 
-def read_policy_file(path: str | Path) -> dict:
+def read_policy_file(path: str | Path) -> dict[str, Any]:
     """The data of a tuned policy file; its `[weights]` table must weigh known features."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
@@ -157,8 +164,7 @@ def parse_policy(name: str) -> Policy:
     if text.startswith(TUNED_PREFIX):
         if text not in tuned_names():
             raise PolicyError(f"unknown policy {name!r}; shipped tuned: {', '.join(tuned_names())}")
-        folder = resources.files("ludosim") / "data" / "tuned"
-        return _tuned(text, str(folder / (text.removeprefix(TUNED_PREFIX) + ".toml")))
+        return _tuned(text, str(_tuned_folder() / (text.removeprefix(TUNED_PREFIX) + ".toml")))
     kind, _, arg = text.partition(":")
     if kind == "tuned" and arg:
         return _tuned(f"tuned:{arg.strip()}", arg.strip())
