@@ -808,7 +808,8 @@ def tune(
         typer.Option(
             "--eval-games",
             metavar="M",
-            help="Games of the final evaluation, none of them played in the search.",
+            help="Games of the selection (search mean or start) and again of the final "
+            "evaluation; none of them is played in the search.",
         ),
     ] = 20_000,
     quiet: QuietOpt = False,
@@ -827,6 +828,8 @@ def tune(
             preset, sets or (), opponents, seed=seed, generations=generations, popsize=popsize,
             games=games, eval_games=eval_games, out=out, progress=progress,
         )  # fmt: skip
+    rates = ", ".join(f"{k} {v.win_rate:.4f}" for k, v in result.selection.items())
+    typer.echo(f"selection over {result.eval_games} games: {rates}; kept {result.chosen}")
     weights = ", ".join(f"{f}={w:g}" for f, w in result.weights.items())
     typer.echo(f"weights: {weights}")
     for label, score in (("tuned", result.score), ("balanced", result.baseline)):
