@@ -32,9 +32,12 @@ from ludosim.options import rules_from_options
 from ludosim.policies import (
     DESCRIPTIONS,
     FEATURE_DESCRIPTIONS,
+    FEATURES,
     NAMED,
+    SCALE,
     parse_policy,
     resolve_policies,
+    tuned_names,
     weights_of,
 )
 from ludosim.progress import GameProgress, wanted
@@ -279,6 +282,14 @@ def policies() -> None:
             "features (the others weigh 0), e.g. weights:capture=5,progress=1"
         ),
     )
+    table.add_row(
+        "tuned:PATH", "from the file", "the weights of a policy file written by `ludosim tune`"
+    )
+    for name in tuned_names():
+        tuned = zip(FEATURES, parse_policy(name).weights, strict=True)
+        weights = ", ".join(f"{f}={w / SCALE:g}" for f, w in tuned if w)
+        preset = name.removeprefix("tuned-")
+        table.add_row(name, weights, f"shipped: tuned by `ludosim tune` for the {preset} preset")
     _console().print(table)
     features = Table(title="Features (measured after an option, against before it)")
     features.add_column("feature", style="bold")
@@ -820,6 +831,76 @@ def exact(
     solve, format_exact = _lazy("ludosim.exact", "solve", "format_exact")
     chosen = rules_from_options(preset, [*(sets or ()), "players=1", f"pieces={pieces}"])
     typer.echo(format_exact(solve(chosen, label=preset)))
+
+
+@app.command(cls=_Command)
+@_clean_errors
+def tune(
+    preset: PresetOpt,
+    seed: SeedOpt,
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", metavar="FILE", help="Write the tuned policy file (TOML)."),
+    ],
+    field: Annotated[
+        str | None,
+        typer.Option(
+            "--field",
+            metavar="A,B,...",
+            help="The opponents, one policy per other seat, comma-separated (default: "
+            "balanced in every other seat).",
+            show_default=False,
+        ),
+    ] = None,
+    sets: SetOpt = None,
+    generations: Annotated[
+        int, typer.Option("--generations", "-g", metavar="G", help="CMA-ES generations.")
+    ] = 20,
+    popsize: Annotated[
+        int, typer.Option("--popsize", "-k", metavar="K", help="Candidates per generation.")
+    ] = 10,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", metavar="N", help="Games per candidate, over all seat positions."
+        ),
+    ] = 2000,
+    eval_games: Annotated[
+        int,
+        typer.Option(
+            "--eval-games",
+            metavar="M",
+            help="Games of the selection (search mean or start) and again of the final "
+            "evaluation; none of them is played in the search.",
+        ),
+    ] = 20_000,
+    quiet: QuietOpt = False,
+) -> None:
+    """Search policy weights (CMA-ES) that win most often against a field; write a policy file.
+
+    The tuned player takes every seat position in turn. The file is usable as
+    `--policy tuned:FILE` and records the command that reproduces it.
+
+    Example: ludosim tune --preset app --field balanced,balanced,balanced --seed 1 --out app.toml
+    """
+    (run_tune,) = _lazy("ludosim.tune", "tune")
+    opponents = _policy_list([field]) if field is not None else None
+    with _compile_notice(), GameProgress("tune", wanted(quiet)) as progress:
+        result = run_tune(
+            preset, sets or (), opponents, seed=seed, generations=generations, popsize=popsize,
+            games=games, eval_games=eval_games, out=out, progress=progress,
+        )  # fmt: skip
+    rates = ", ".join(f"{k} {v.win_rate:.4f}" for k, v in result.selection.items())
+    typer.echo(f"selection over {result.eval_games} games: {rates}; kept {result.chosen}")
+    weights = ", ".join(f"{f}={w:g}" for f, w in result.weights.items())
+    typer.echo(f"weights: {weights}")
+    for label, score in (("tuned", result.score), ("balanced", result.baseline)):
+        low, high = score.interval
+        typer.echo(
+            f"{label}: win rate {score.win_rate:.4f} (95% CI {low:.4f}-{high:.4f}) "
+            f"over {score.games} evaluation games; fair {1 / (len(result.field) + 1):.4f}"
+        )
+    typer.echo(f"wrote {out} (use it as --policy tuned:{out})")
 
 
 def command_names() -> list[str]:

@@ -21,13 +21,19 @@ Killer plan is scored by where it leaves the pieces):
     lead       progress of the most advanced own piece (goal counts goal+1)
 
 Weights are given in units and stored as integers in thousandths, so both
-engines compute identical scores with integer arithmetic.
+engines compute identical scores with integer arithmetic. They can also come
+from a policy file written by `ludosim tune` (`tuned:PATH`), or from one
+shipped with the package (`tuned-<preset>`, in ludosim/data/tuned).
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
 
 from ludosim.errors import LudosimError
 
@@ -100,7 +106,47 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 # Every spelling `parse_policy` accepts, for error messages.
-ALLOWED = ", ".join([*NAMED, "skipper:Q", "weights:feature=w,..."])
+ALLOWED = ", ".join([*NAMED, "skipper:Q", "weights:feature=w,...", "tuned:PATH", "tuned-PRESET"])
+
+TUNED_PREFIX = "tuned-"  # shipped tuned policies: ludosim/data/tuned/<preset>.toml
+
+
+def _tuned_folder() -> Any:
+    return resources.files("ludosim") / "data" / "tuned"
+
+
+def tuned_names() -> list[str]:
+    """The shipped tuned policies, `tuned-<preset>`, one per file in ludosim/data/tuned."""
+    folder = _tuned_folder()
+    if not folder.is_dir():
+        return []
+    files = (f.name for f in folder.iterdir() if f.name.endswith(".toml"))
+    return sorted(TUNED_PREFIX + name.removesuffix(".toml") for name in files)
+
+
+def read_policy_file(path: str | Path) -> dict[str, Any]:
+    """The data of a tuned policy file; its `[weights]` table must weigh known features."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PolicyError(f"policy file {str(path)!r} cannot be read: {exc}") from None
+    weights = data.get("weights")
+    if (
+        not isinstance(weights, dict)
+        or set(weights) - set(FEATURES)
+        or not all(
+            isinstance(w, (int, float)) and not isinstance(w, bool) for w in weights.values()
+        )
+    ):
+        raise PolicyError(
+            f"policy file {str(path)!r} needs a [weights] table of numbers over the features "
+            f"{', '.join(FEATURES)}"
+        )
+    return data
+
+
+def _tuned(name: str, path: str | Path) -> Policy:
+    return Policy(name, _weights(**read_policy_file(path)["weights"]))
 
 
 def weights_of(name: str) -> dict[str, float]:
@@ -110,11 +156,18 @@ def weights_of(name: str) -> dict[str, float]:
 
 
 def parse_policy(name: str) -> Policy:
-    """A policy from its name: a named one, `skipper:Q` or `weights:feature=w,...`."""
+    """A policy from its name: a named one, `skipper:Q`, `weights:feature=w,...`,
+    `tuned:PATH` (a policy file) or a shipped `tuned-<preset>`."""
     text = name.strip()
     if text in NAMED:
         return Policy(text, NAMED[text][0])
+    if text.startswith(TUNED_PREFIX):
+        if text not in tuned_names():
+            raise PolicyError(f"unknown policy {name!r}; shipped tuned: {', '.join(tuned_names())}")
+        return _tuned(text, str(_tuned_folder() / (text.removeprefix(TUNED_PREFIX) + ".toml")))
     kind, _, arg = text.partition(":")
+    if kind == "tuned" and arg:
+        return _tuned(f"tuned:{arg.strip()}", arg.strip())
     if kind == "skipper" and arg:
         try:
             q = float(arg)

@@ -54,6 +54,7 @@ def test_commands() -> None:
         "sweep",
         "report",
         "exact",
+        "tune",
     ]
 
 
@@ -451,12 +452,12 @@ def test_bar_wanted_only_on_a_terminal_without_quiet(monkeypatch: pytest.MonkeyP
 
 # --------------------------------------------------------------------------- policies
 def test_policies_lists_every_policy_its_parameters_and_the_features() -> None:
-    from ludosim.policies import FEATURES, NAMED
+    from ludosim.policies import FEATURES, NAMED, tuned_names
 
     result = invoke("policies")
     assert result.exit_code == 0, result.stderr
     text = " ".join(result.stdout.split())
-    for name in [*NAMED, "skipper:Q", "weights:F=W,..."]:
+    for name in [*NAMED, "skipper:Q", "weights:F=W,...", "tuned:PATH", *tuned_names()]:
         assert name in result.stdout, name
     for feature in FEATURES:
         assert feature in result.stdout, feature
@@ -484,7 +485,7 @@ def test_unknown_policy_names_the_allowed_ones(args: list[str], spelling: str) -
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
         "error: unknown policy 'foo'; allowed: random, runner, aggressive, defensive, balanced, "
-        "pacifist, skipper:Q, weights:feature=w,..."
+        "pacifist, skipper:Q, weights:feature=w,..., tuned:PATH, tuned-PRESET"
     ]
 
 
