@@ -1,6 +1,6 @@
 """HTML report of a results folder: one self-contained `index.html`, PNGs and CSVs.
 
-    make_report("runs/toggles", "reports/toggles")   # -> reports/toggles/index.html
+    make_report("runs/toggles-app", "reports/toggles-app")   # -> reports/toggles-app/index.html
 
 The report reads only results (`ludosim.results.load`, its cells table and manifest)
 and computes everything with `ludosim.analysis`; `ludosim.findings` says in sentences
