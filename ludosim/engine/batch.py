@@ -15,7 +15,7 @@ Output of `run_batch` (docs/api.md column order):
 
 `run_summary` plays the same games but only accumulates, per chunk, the
 counts, sums, sums of squares and histograms described in
-`ludosim.simulate.Summary`, so its memory does not grow with the number of games.
+`ludosim.results.Summary`, so its memory does not grow with the number of games.
 """
 
 from __future__ import annotations
