@@ -428,6 +428,36 @@ def test_ctrl_c_keeps_finished_chunks_and_marks_the_run(
     assert run_sweep(small_spec(), out).chunks_skipped == 6
 
 
+def test_manifest_size_does_not_grow_with_pending_chunks(
+    tmp_path: Path, calls: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pending chunks are implicit: 800 one-game chunks cost the manifest no more than 4."""
+    counting = sweep_execute._kernel()
+
+    def two_then_stop(rules, games, seed, **kwargs):
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return counting(rules, games, seed, **kwargs)
+
+    monkeypatch.setattr(sweep_execute, "_kernel", lambda: two_then_stop)
+    sizes = {}
+    for chunk_size in (1, 200):
+        out = tmp_path / f"chunks-{chunk_size}"
+        calls.clear()
+        with pytest.raises(KeyboardInterrupt):
+            run_sweep(small_spec(chunk_size=chunk_size), out)
+        manifest = results.load_manifest(out)
+        recorded = [s for cell in manifest["chunks"].values() for s in cell.values()]
+        assert [s["state"] for s in recorded] == ["done", "done"]
+        sizes[chunk_size] = (out / store.MANIFEST).stat().st_size
+    # The two manifests differ only in the chunk size written in the spec and in
+    # timestamps and durations, never by an entry per planned chunk.
+    assert abs(sizes[1] - sizes[200]) < 100, sizes
+    monkeypatch.setattr(sweep_execute, "_kernel", lambda: counting)
+    resumed = run_sweep(small_spec(chunk_size=1), tmp_path / "chunks-1")
+    assert (resumed.chunks_skipped, resumed.chunks_computed) == (2, 798)
+
+
 def test_progress_callback_counts_every_game(tmp_path: Path, calls: list) -> None:
     seen: list[tuple[int, int]] = []
     result = run_sweep(small_spec(), tmp_path / "out", progress=lambda d, t: seen.append((d, t)))
