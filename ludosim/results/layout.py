@@ -51,7 +51,7 @@ def chunk_count(games: int, chunk_size: int, pilot: int = 0) -> int:
 
 
 def is_chunk(start: int, stop: int, games: int, chunk_size: int, pilot: int = 0) -> bool:
-    """Whether [start, stop) is one of `chunk_ranges(games, chunk_size, pilot)`, without listing them."""
+    """Whether [start, stop) is one of `chunk_ranges(games, chunk_size, pilot)`, unlisted."""
     first = min(pilot, games)
     if 0 <= start < first:
         return start % chunk_size == 0 and stop == min(start + chunk_size, first)
