@@ -592,4 +592,3 @@ def precision_status(path: str | Path) -> pd.DataFrame:
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write `data` as JSON through a temporary file and a rename (removed on failure)."""
     write_bytes_atomic(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
-
