@@ -49,7 +49,7 @@ from ludosim.results.layout import (
     iter_chunk_files,
     partition_dir,
 )
-from ludosim.results.parquet import write_bytes_atomic, write_frame_atomic
+from ludosim.results.parquet import probe_writable, write_bytes_atomic, write_frame_atomic
 from ludosim.rules import SEMANTICS_VERSION
 from ludosim.sweep.precision import Moments
 from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame
@@ -292,9 +292,7 @@ def _ensure_writable(root: Path) -> None:
     """Create `root` and prove a file can be written there, before any game is played."""
     try:
         root.mkdir(parents=True, exist_ok=True)
-        probe = root / f".probe-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
+        probe_writable(root / f".probe-{os.getpid()}")
     except OSError as exc:
         raise SweepError(
             f"output folder {root} is not writable ({reason(exc)}); choose another --out"
