@@ -423,7 +423,7 @@ def _run(
     result = SweepResult(
         out=folder.root,
         cells=cells,
-        chunks_total=sum(len(c.chunks(spec.chunk_size)) for c in cells),
+        chunks_total=sum(c.chunk_count(spec.chunk_size) for c in cells),
         chunks_skipped=0,
         chunks_computed=0,
         moved_aside=folder.moved_aside,
