@@ -431,7 +431,7 @@ def test_ctrl_c_keeps_finished_chunks_and_marks_the_run(
 def test_manifest_size_does_not_grow_with_pending_chunks(
     tmp_path: Path, calls: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Pending chunks are implicit: 800 one-game chunks cost the manifest no more than 4."""
+    """Pending chunks are implicit: 160 one-game chunks cost the manifest no more than 4."""
     counting = sweep_execute._kernel()
 
     def two_then_stop(rules, games, seed, **kwargs):
@@ -441,21 +441,44 @@ def test_manifest_size_does_not_grow_with_pending_chunks(
 
     monkeypatch.setattr(sweep_execute, "_kernel", lambda: two_then_stop)
     sizes = {}
-    for chunk_size in (1, 200):
+    for chunk_size in (1, 40):
         out = tmp_path / f"chunks-{chunk_size}"
         calls.clear()
         with pytest.raises(KeyboardInterrupt):
-            run_sweep(small_spec(chunk_size=chunk_size), out)
+            run_sweep(small_spec(games=40, chunk_size=chunk_size), out)
         manifest = results.load_manifest(out)
         recorded = [s for cell in manifest["chunks"].values() for s in cell.values()]
         assert [s["state"] for s in recorded] == ["done", "done"]
         sizes[chunk_size] = (out / store.MANIFEST).stat().st_size
     # The two manifests differ only in the chunk size written in the spec and in
     # timestamps and durations, never by an entry per planned chunk.
-    assert abs(sizes[1] - sizes[200]) < 100, sizes
+    assert abs(sizes[1] - sizes[40]) < 100, sizes
     monkeypatch.setattr(sweep_execute, "_kernel", lambda: counting)
-    resumed = run_sweep(small_spec(chunk_size=1), tmp_path / "chunks-1")
-    assert (resumed.chunks_skipped, resumed.chunks_computed) == (2, 798)
+    resumed = run_sweep(small_spec(games=40, chunk_size=1), tmp_path / "chunks-1")
+    assert (resumed.chunks_skipped, resumed.chunks_computed) == (2, 158)
+    assert len(results.load(tmp_path / "chunks-1")) == 4 * 40
+
+
+def test_listed_pending_chunks_are_dropped_on_resume(tmp_path: Path, calls: list) -> None:
+    """A manifest listing pending chunks resumes, and lists only finished ones afterwards."""
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    states = manifest["chunks"]["c001"]
+    states["64"] = {"stop": 128, "state": "pending", "computed": 0}
+    states["128"] = {"stop": 192, "state": "pending", "computed": 1}
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    calls.clear()
+    again = run_sweep(small_spec(), out)
+    # Both files are whole on disk: adopted, not recomputed.
+    assert (again.chunks_skipped, again.chunks_computed, again.adopted) == (16, 0, 2)
+    states = results.load_manifest(out)["chunks"]["c001"]
+    assert (states["64"]["state"], states["64"]["computed"]) == ("done", 1)
+    assert (states["128"]["state"], states["128"]["computed"]) == ("done", 1)
+    listed = [
+        s["state"] for cell in results.load_manifest(out)["chunks"].values() for s in cell.values()
+    ]
+    assert listed == ["done"] * 16
 
 
 def test_progress_callback_counts_every_game(tmp_path: Path, calls: list) -> None:

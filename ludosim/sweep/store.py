@@ -164,12 +164,28 @@ def open_folder(
                 manifest["rebuilt"] = {"at": now(), "why": rebuilt}
             write_json_atomic(root / MANIFEST, manifest)
             _write_cells(root, cells, spec, spec_id)
-        elif not _cells_ok(root, spec_id):
-            _write_cells(root, cells, spec, spec_id)
+        else:
+            _drop_pending(manifest)
+            if not _cells_ok(root, spec_id):
+                _write_cells(root, cells, spec, spec_id)
     except BaseException:
         lock.close()
         raise
     return Folder(root=root, manifest=manifest, moved_aside=moved, _lock=lock)
+
+
+def _drop_pending(manifest: dict[str, Any]) -> None:
+    """Forget listed pending chunks (a manifest may list them): pending is the default.
+
+    One computed before keeps its count, recorded as damaged until recomputed.
+    """
+    for states in manifest["chunks"].values():
+        for key, state in list(states.items()):
+            if state.get("state") == "pending":
+                if state.get("computed", 0):
+                    state["state"] = "damaged"
+                else:
+                    del states[key]
 
 
 def _rebuild_reason(root: Path, spec_id: str) -> str | None:
