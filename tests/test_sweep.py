@@ -14,6 +14,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -407,17 +408,26 @@ def test_example_sweep_files_expand(path: Path) -> None:
     assert cells and len({c.name for c in cells}) == len(cells)
 
 
-def test_ctrl_c_keeps_finished_chunks_and_marks_the_run(
-    tmp_path: Path, calls: list, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _interrupt_after(chunks: int, calls: list, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Route the sweep to a kernel that plays `chunks` chunks, then raises KeyboardInterrupt.
+
+    Returns the counting kernel of `calls`, to route the sweep back to it.
+    """
     counting = sweep_execute._kernel()
 
     def interrupted(rules, games, seed, **kwargs):
-        if len(calls) == 6:
+        if len(calls) == chunks:
             raise KeyboardInterrupt
         return counting(rules, games, seed, **kwargs)
 
     monkeypatch.setattr(sweep_execute, "_kernel", lambda: interrupted)
+    return counting
+
+
+def test_ctrl_c_keeps_finished_chunks_and_marks_the_run(
+    tmp_path: Path, calls: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counting = _interrupt_after(6, calls, monkeypatch)
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
         run_sweep(small_spec(), out)
@@ -432,14 +442,7 @@ def test_manifest_size_does_not_grow_with_pending_chunks(
     tmp_path: Path, calls: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Pending chunks are implicit: 160 one-game chunks cost the manifest no more than 4."""
-    counting = sweep_execute._kernel()
-
-    def two_then_stop(rules, games, seed, **kwargs):
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return counting(rules, games, seed, **kwargs)
-
-    monkeypatch.setattr(sweep_execute, "_kernel", lambda: two_then_stop)
+    counting = _interrupt_after(2, calls, monkeypatch)
     sizes = {}
     for chunk_size in (1, 40):
         out = tmp_path / f"chunks-{chunk_size}"
