@@ -21,6 +21,7 @@ import pandas as pd
 from ludosim.policies import parse_policy
 from ludosim.reference import play_game
 from ludosim.rules import Rules
+from ludosim.simulate import simulate
 
 PLAIN_APP = "plain-app"
 
@@ -68,8 +69,6 @@ def _warmup_games(games: int) -> int:
 def _time_kernel(
     rules: Rules, games: int, threads: int, seed: int, policy: str
 ) -> tuple[float, pd.DataFrame]:
-    from ludosim.simulate import simulate
-
     # Warm-up: compiles (or loads) the kernel, which is not timed.
     simulate(rules, games=_warmup_games(games), seed=seed, policies=policy, threads=threads)
     start = time.perf_counter()

@@ -126,6 +126,10 @@ PolicyOpt = Annotated[
 QuietOpt = Annotated[
     bool, typer.Option("--quiet", "-q", help="No progress bar (it is drawn only on a terminal).")
 ]
+ThreadsOpt = Annotated[
+    int | None,
+    typer.Option("--threads", "-t", metavar="T", help="Worker threads (default: the library's)."),
+]
 
 
 def _console() -> Console:
@@ -213,6 +217,13 @@ def _compile_notice() -> Iterator[None]:
     )
     with on_slow_compile(lambda: typer.echo(message, err=True)):
         yield
+
+
+@contextlib.contextmanager
+def _playing(command: str, quiet: bool) -> Iterator[GameProgress]:
+    """The compile notice and the progress bar around a command that plays games."""
+    with _compile_notice(), GameProgress(command, wanted(quiet)) as progress:
+        yield progress
 
 
 def _show(table: Table) -> None:
@@ -378,12 +389,7 @@ def simulate(
     ] = 10_000,
     sets: SetOpt = None,
     policy: PolicyOpt = None,
-    threads: Annotated[
-        int | None,
-        typer.Option(
-            "--threads", "-t", metavar="T", help="Worker threads (default: the library's)."
-        ),
-    ] = None,
+    threads: ThreadsOpt = None,
     out: Annotated[
         str | None,
         typer.Option(
@@ -416,7 +422,7 @@ def simulate(
     kwargs: dict[str, Any] = {"policies": _policies(policy), "summary": summary}
     if threads is not None:
         kwargs["threads"] = threads
-    with _compile_notice(), GameProgress("simulate", wanted(quiet)) as progress:
+    with _playing("simulate", quiet) as progress:
         result = run_simulation(chosen, games, seed, progress=progress, **kwargs)
     if summary:
         headline = _headline(preset, result.games, result.mean("turns"), result.truncated)
@@ -491,7 +497,7 @@ def bench(
         kwargs["threads"] = list(threads)
     if timed:
         kwargs["policies"] = timed
-    with _compile_notice(), GameProgress("bench", wanted(quiet)) as progress:
+    with _playing("bench", quiet) as progress:
         df = run_bench(progress=progress, **kwargs)
     _show(_frame_table(df, title="Benchmark (games/s)"))
     for column in df.columns:
@@ -519,12 +525,7 @@ def tournament(
         int, typer.Option("--games", "-n", metavar="N", help="Games over all rotations.")
     ] = 10_000,
     sets: SetOpt = None,
-    threads: Annotated[
-        int | None,
-        typer.Option(
-            "--threads", "-t", metavar="T", help="Worker threads (default: the library's)."
-        ),
-    ] = None,
+    threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Every policy in every seat: win rates with 95% confidence intervals.
@@ -536,7 +537,7 @@ def tournament(
         raise LudosimError("name one policy per seat with --policy A,B,...")
     chosen = rules_from_options(preset, sets or ())
     (run_tournament,) = _lazy("ludosim.tournament", "tournament")
-    with _compile_notice(), GameProgress("tournament", wanted(quiet)) as progress:
+    with _playing("tournament", quiet) as progress:
         table = run_tournament(chosen, names, games, seed, threads=threads, progress=progress)
     title = (
         f"{preset}: {int(table['games'].iloc[0])} games, "
@@ -570,12 +571,7 @@ def ratings(
         ),
     ] = 100,
     sets: SetOpt = None,
-    threads: Annotated[
-        int | None,
-        typer.Option(
-            "--threads", "-t", metavar="T", help="Worker threads (default: the library's)."
-        ),
-    ] = None,
+    threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Multi-player ratings (openskill Plackett-Luce) of a ladder of policies.
@@ -585,7 +581,7 @@ def ratings(
     chosen = rules_from_options(preset, sets or ())
     rate, default = _lazy("ludosim.ratings", "ratings", "DEFAULT_PLAYERS")
     names = _policy_list(players) or list(default)
-    with _compile_notice(), GameProgress("ratings", wanted(quiet)) as progress:
+    with _playing("ratings", quiet) as progress:
         table = rate(
             chosen, names, games, seed, bootstrap=bootstrap, threads=threads, progress=progress
         )
@@ -753,7 +749,7 @@ def sweep(
             )
         return
     try:
-        with _sweep_notes(), _compile_notice(), GameProgress("sweep", wanted(quiet)) as progress:
+        with _sweep_notes(), _playing("sweep", quiet) as progress:
             result = run_sweep(
                 spec, folder, new=new, dask=dask, workers=workers, threads=threads,
                 progress=progress, dask_wait=dask_wait,

@@ -38,7 +38,9 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -309,6 +311,23 @@ def _faces(rules: Rules) -> list[tuple[int | str, float]]:
 
 # ================================================================ turn kernels
 Outcomes = dict[tuple[State, int], float]  # (state after the turn, rolls used) -> probability
+_Key = TypeVar("_Key", bound=Hashable)
+
+
+def _branches(frontier: dict[int, dict[_Key, float]]) -> Iterator[tuple[int, _Key, float]]:
+    """(rolls used, within-turn state, probability) of a turn's forward recursion.
+
+    `frontier[n]` holds the within-turn states reached after `n` rolls; the
+    caller adds what each branch reaches to a later `n` while iterating, so
+    visiting `n` in increasing order sees every (state, n) once. Negligible
+    branches are skipped: their mass is reported as tail.
+    """
+    n = 0
+    while frontier and n <= MAX_ROLLS_PER_TURN:
+        for key, w in frontier.pop(n, {}).items():
+            if w >= BRANCH_EPS:
+                yield n, key, w
+        n += 1
 
 
 def _single_roll_turn(game: _SoloGame, state: State) -> Outcomes:
@@ -328,34 +347,25 @@ def _single_roll_turn(game: _SoloGame, state: State) -> Outcomes:
     out: Outcomes = defaultdict(float)
     frontier: dict[int, dict[tuple[Pos, int, int], float]] = defaultdict(lambda: defaultdict(float))
     frontier[0][(_pos(state), 1, 0)] = 1.0
-    n = 0
-    while frontier and n <= MAX_ROLLS_PER_TURN:
-        layer = frontier.pop(n, None)
-        if layer is None:
-            n += 1
-            continue
-        for (pos, pending, sixes), w in layer.items():
-            if w < BRANCH_EPS:  # negligible branch; its mass is reported as tail
+    for n, (pos, pending, sixes), w in _branches(frontier):
+        pending -= 1
+        rolls: list[tuple[int | str, int, float]]  # (face, rolls used, probability)
+        if not game.in_play(pos):
+            # Start tries: the first entering face ends them (alone on the
+            # board it always enters); it is then played like any roll
+            # (game.py `start_tries`). Failed tries end the turn.
+            q = 1.0 - p_enter
+            k = rules.start_attempts
+            rolls = [(game.entering, t, q ** (t - 1) * p_enter) for t in range(1, k + 1)]
+            out[(_state(pos), n + k)] += w * q**k
+        else:
+            rolls = [(f, 1, p) for f, p in faces]
+        for face, used, p in rolls:
+            if p == 0.0:
                 continue
-            pending -= 1
-            rolls: list[tuple[int | str, int, float]]  # (face, rolls used, probability)
-            if not game.in_play(pos):
-                # Start tries: the first entering face ends them (alone on the
-                # board it always enters); it is then played like any roll
-                # (game.py `start_tries`). Failed tries end the turn.
-                q = 1.0 - p_enter
-                k = rules.start_attempts
-                rolls = [(game.entering, t, q ** (t - 1) * p_enter) for t in range(1, k + 1)]
-                out[(_state(pos), n + k)] += w * q**k
-            else:
-                rolls = [(f, 1, p) for f, p in faces]
-            for face, used, p in rolls:
-                if p == 0.0:
-                    continue
-                # A failed start try resets the six count (game.py: `tries > 1`).
-                run = 0 if used > 1 else sixes
-                _after_roll(game, out, frontier, pos, pending, run, face, n + used, w * p)
-        n += 1
+            # A failed start try resets the six count (game.py: `tries > 1`).
+            run = 0 if used > 1 else sixes
+            _after_roll(game, out, frontier, pos, pending, run, face, n + used, w * p)
     return out
 
 
@@ -460,43 +470,34 @@ def _plan_turn(game: _SoloGame, plans: _Plans, state: State) -> Outcomes:
     out: Outcomes = defaultdict(float)
     frontier: dict[int, dict[tuple[Pos, int], float]] = defaultdict(lambda: defaultdict(float))
     frontier[0][(_pos(state), 1)] = 1.0
-    n = 0
-    while frontier and n <= MAX_ROLLS_PER_TURN:
-        layer = frontier.pop(n, None)
-        if layer is None:
-            n += 1
-            continue
-        for (pos, pending), w in layer.items():
-            if w < BRANCH_EPS:  # negligible branch; its mass is reported as tail
-                continue
-            pending -= 1
-            home = sum(p == game.goal for p, _ in pos)
-            # Starts of the six run: (sixes already in hand, rolls used, probability).
-            starts: list[tuple[int, int, float]] = []
-            if not game.in_play(pos):
-                q = 1.0 - p6
-                k = rules.start_attempts
-                starts = [(1, t, q ** (t - 1) * p6) for t in range(1, k + 1)]
-                out[(_state(pos), n + k)] += w * q**k  # the tries failed: the turn ends
-            else:
-                starts = [(0, 0, 1.0)]
-            for sixes0, used0, w0 in starts:
-                # Further sixes: j more sixes, then a non-6 face ends the rolling.
-                j, wj = 0, w0
-                while wj > TURN_EPS and j <= MAX_ROLLS_PER_TURN:
-                    for x, px in others:
-                        rolls = (6,) * (sixes0 + j) + (x,)
-                        m = n + used0 + j + 1
-                        for end, p in plans.outcome(pos, rolls):
-                            finished = sum(e == game.goal for e, _ in end) - home
-                            left = pending + (finished if rules.bonus_on_finish else 0)
-                            if left > 0 and not game.finished(end):
-                                frontier[m][(end, left)] += w * wj * px * p
-                            else:
-                                out[(_state(end), m)] += w * wj * px * p
-                    j += 1
-                    wj *= p6
-        n += 1
+    for n, (pos, pending), w in _branches(frontier):
+        pending -= 1
+        home = sum(p == game.goal for p, _ in pos)
+        # Starts of the six run: (sixes already in hand, rolls used, probability).
+        starts: list[tuple[int, int, float]] = []
+        if not game.in_play(pos):
+            q = 1.0 - p6
+            k = rules.start_attempts
+            starts = [(1, t, q ** (t - 1) * p6) for t in range(1, k + 1)]
+            out[(_state(pos), n + k)] += w * q**k  # the tries failed: the turn ends
+        else:
+            starts = [(0, 0, 1.0)]
+        for sixes0, used0, w0 in starts:
+            # Further sixes: j more sixes, then a non-6 face ends the rolling.
+            j, wj = 0, w0
+            while wj > TURN_EPS and j <= MAX_ROLLS_PER_TURN:
+                for x, px in others:
+                    rolls = (6,) * (sixes0 + j) + (x,)
+                    m = n + used0 + j + 1
+                    for end, p in plans.outcome(pos, rolls):
+                        finished = sum(e == game.goal for e, _ in end) - home
+                        left = pending + (finished if rules.bonus_on_finish else 0)
+                        if left > 0 and not game.finished(end):
+                            frontier[m][(end, left)] += w * wj * px * p
+                        else:
+                            out[(_state(end), m)] += w * wj * px * p
+                j += 1
+                wj *= p6
     return out
 
 

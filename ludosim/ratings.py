@@ -42,6 +42,7 @@ from ludosim.policies import parse_policy
 from ludosim.reference.game import play_game
 from ludosim.reference.outside import OutsidePlayer
 from ludosim.rules import Rules
+from ludosim.simulate import simulate
 
 DEFAULT_PLAYERS = ("random", "runner", "aggressive", "defensive", "pacifist", "balanced")
 TAU = 0.0  # no rating drift between games: a policy's skill does not change
@@ -112,8 +113,6 @@ def play_ladder(
         )
     total = per * len(plan)
     outside = any(callable(p) for p in players)
-    if not outside:
-        from ludosim.simulate import simulate  # numba: loaded only when the kernel plays
     frames = []
     for i, seating in enumerate(plan):
         seated = [players[j] for j in seating]

@@ -86,6 +86,7 @@ def _memory_bytes() -> int:
 
 def rows_bytes(rules: Rules, games: int) -> int:
     """Peak bytes of `games` per-game rows: the kernel's arrays plus the DataFrame."""
+    # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE
 
     kernel = H_SIZE * 4 + K_SIZE * 2 * rules.players  # int32 head, int16 seats
@@ -141,6 +142,7 @@ def _prepare(
     first_game: int,
 ) -> dict[str, Any]:
     """Validate every argument and build the kernel inputs."""
+    # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import compile_layout, new_work
     from ludosim.engine.policy import compile_policies
     from ludosim.engine.state import MEMO_SLOTS
@@ -175,7 +177,9 @@ def _prepare(
         "lay": lay,
         # Which turn loop the games play, so that only that one is compiled.
         "free": not rules.roll_then_move and bool(free_play(lay)),
-        "work": new_work(compile_policies(names), start_rows, memo_slots),
+        "work": new_work(
+            compile_policies([parse_policy(n) for n in names]), start_rows, memo_slots
+        ),
         "seed": np.uint64(seed),
         "seed_int": seed,
         "games": games,
@@ -242,6 +246,7 @@ def _summary_from_arrays(
     rules: Rules, totals: np.ndarray, per_seat: np.ndarray, places: np.ndarray, hist: np.ndarray
 ) -> Summary:
     """The `Summary` of the kernel's accumulators (`ludosim.engine.batch` slots A_*, P_*)."""
+    # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine.batch import (
         A_END_TURNS,
         A_GAMES,
@@ -304,6 +309,7 @@ def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) 
     chunk) would make the peak memory grow with the number of calls, that is with
     games (one call per progress slice).
     """
+    # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import HIST_BINS, run_summary
     from ludosim.engine.batch import A_SIZE, P_SIZE
 
@@ -375,6 +381,7 @@ def simulate(
     """
     import numba
 
+    # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, run_batch
 
     prep = _prepare(
@@ -455,6 +462,7 @@ def kernel_game(
     The kernel's counterpart of `ludosim.reference.play_game(...)` `.row()` and
     `.final`, for the differential tests.
     """
+    # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, play_one
 
     prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)

@@ -131,13 +131,13 @@ def _choice(
     solo_race: bool,
 ) -> Toggle:
     """A choice toggle; `values` maps each allowed value to its kernel code."""
-    return Toggle(
-        name=name,
-        kind="choice",
-        default=default,
-        description=description,
-        seeds=seeds,
-        solo_race=solo_race,
+    return _toggle(
+        name,
+        "choice",
+        default,
+        description,
+        seeds,
+        solo_race,
         choices=tuple(values),
         codes=tuple(values.values()),
     )

@@ -18,6 +18,7 @@ import pandas as pd
 from ludosim.analysis import policy_wins
 from ludosim.policies import resolve_policies
 from ludosim.rules import Rules
+from ludosim.simulate import simulate
 
 
 def rotations(policies: Sequence[str]) -> list[tuple[str, ...]]:
@@ -53,7 +54,7 @@ def tournament(
     the rotations are played.
     """
     if simulate_fn is None:
-        from ludosim.simulate import simulate as simulate_fn
+        simulate_fn = simulate
     names = resolve_policies(list(policies), rules.players)
     n = rules.players
     per_rotation = games // n

@@ -188,8 +188,8 @@ def test_play_command_bounds() -> None:
         ({"seed": -1}, r"seed=-1 is out of range; allowed: 0\.\.2\*\*64-1"),
         ({"seed": 2**64}, r"allowed: 0\.\.2\*\*64-1"),
         ({"chunk_size": 0}, r"chunk_size=0 is out of range"),
-        ({"games": 10**12}, r"4,000,000 chunk files per cell, more than 100,000"),
-        ({"games": 10**6, "chunk_size": 1}, r"raise chunk_size to at least 10"),
+        ({"games": 10**12}, r"4,000,000 chunk files per cell, more than 1,000,000"),
+        ({"games": 10**7, "chunk_size": 1}, r"raise chunk_size to at least 10"),
     ],
 )
 def test_sweep_spec_bounds(changes: dict[str, Any], message: str) -> None:

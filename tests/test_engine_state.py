@@ -38,6 +38,7 @@ from ludosim.engine.state import (
     square_of,
     undo_to,
 )
+from ludosim.policies import parse_policy
 from ludosim.rules import Rules
 
 RULES = {
@@ -79,7 +80,7 @@ def test_counts_and_occupancy_follow_moves_and_undo(name: str) -> None:
     moves_played = 0
     for _ in range(40):
         start = random_position(rules, rng).progress
-        w = new_work(compile_policies(["random"] * rules.players), np.array(start))
+        w = new_work(compile_policies([parse_policy("random")] * rules.players), np.array(start))
         reset_state(lay, w, True)
         _assert_in_step(lay, w, rules, "after reset")
         before = w[:CTR].copy()
@@ -129,7 +130,9 @@ def test_sections_follow_the_table_without_gaps_or_overlaps() -> None:
         assert at <= offset < at + section.align, f"{section.name} starts at {offset}, not {at}"
         at = offset + section.words
     assert state.W_SIZE == at == state.MEMO  # the memo table is sized by `new_work`
-    w = new_work(compile_policies(["random", "balanced"]), None, memo_slots=16)
+    w = new_work(
+        compile_policies([parse_policy("random"), parse_policy("balanced")]), None, memo_slots=16
+    )
     assert len(w) == state.W_SIZE + (state.E_SIZE + 1) * 16
     assert w[state.MEMO_HEAD + state.MH_MAX] == 16
 

@@ -348,14 +348,21 @@ def test_a_full_disk_under_report_leaves_no_partial_files(tmp_path: Path, kernel
 
 
 @contextlib.contextmanager
+def _chmod_read_only(folder: Path) -> Iterator[None]:
+    """`folder` without write permission, for a user who is not root (root ignores it)."""
+    folder.chmod(0o555)
+    try:
+        yield
+    finally:
+        folder.chmod(0o755)
+
+
+@contextlib.contextmanager
 def _read_only(folder: Path) -> Iterator[None]:
     """`folder` read-only: a read-only bind mount as root, else chmod."""
     if os.geteuid() != 0:
-        folder.chmod(0o555)
-        try:
+        with _chmod_read_only(folder):
             yield
-        finally:
-            folder.chmod(0o755)
         return
     done = subprocess.run(
         ["mount", "--bind", "-o", "ro", str(folder), str(folder)],
@@ -374,11 +381,8 @@ def _read_only(folder: Path) -> Iterator[None]:
 def _forbidden(folder: Path) -> Iterator[None]:
     """Creating files in `folder` is denied: chattr +i as root (chmod binds nobody), else chmod."""
     if os.geteuid() != 0:
-        folder.chmod(0o555)
-        try:
+        with _chmod_read_only(folder):
             yield
-        finally:
-            folder.chmod(0o755)
         return
     if shutil.which("chattr") is None:
         pytest.skip("chattr(1) is not available")

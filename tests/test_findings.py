@@ -368,8 +368,8 @@ def test_policy_ranking_of_a_tournament() -> None:
     assert not of(findings(df, cells), "toggles")  # seatings are ranked, not toggles
 
 
-def test_largest_interaction_of_a_factorial_design() -> None:
-    games = 300
+def _interacting_rows(games: int) -> Callable[[pd.Series, np.random.Generator], dict]:
+    """Rows of `games` games whose turns grow by 12 only with six_limit=3 and finish=bounce."""
 
     def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
         both = cell["six_limit"] == 3 and cell["finish"] == "bounce"
@@ -378,6 +378,13 @@ def test_largest_interaction_of_a_factorial_design() -> None:
             "winner": rng.integers(0, 4, games).astype("int8"),
             "turns": rng.integers(100, 200, games) + (12 if both else 0),
         }
+
+    return rows
+
+
+def test_largest_interaction_of_a_factorial_design() -> None:
+    games = 300
+    rows = _interacting_rows(games)
 
     df, cells = sweep(rows, games, preset="app", vary=["six_limit=0,3", "finish=exact,bounce"])
     table = analysis.factorial_effects(df, cells, ["six_limit", "finish"])
@@ -393,14 +400,7 @@ def test_largest_interaction_of_a_factorial_design() -> None:
 def test_one_headline_per_response_over_the_strata_of_a_factorial_design() -> None:
     """pass_opponents has three values: it splits the 2x2 design into three strata."""
     games = 300
-
-    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        both = cell["six_limit"] == 3 and cell["finish"] == "bounce"
-        return {
-            "first": rng.integers(0, 4, games).astype("int8"),
-            "winner": rng.integers(0, 4, games).astype("int8"),
-            "turns": rng.integers(100, 200, games) + (12 if both else 0),
-        }
+    rows = _interacting_rows(games)
 
     vary = ["six_limit=0,3", "finish=exact,bounce", "pass_opponents=all,singles,none"]
     df, cells = sweep(rows, games, preset="app", vary=vary)

@@ -127,7 +127,11 @@ def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> Non
         pos = random_position(rules, rng)
         rolls = [6] * rng.choice([1, 2, 3, 4]) + [rng.randrange(1, 6)]
         seat = rng.randrange(rules.players)
-        w = new_work(compile_policies([policy] * rules.players), np.array(pos.progress), memo_slots)
+        w = new_work(
+            compile_policies([parse_policy(policy)] * rules.players),
+            np.array(pos.progress),
+            memo_slots,
+        )
         reset_state(lay, w, True)
         for face in rolls:
             w[REM + face] += 1

@@ -103,7 +103,7 @@ def _kernel_options(
     Scores are the kernel's option scores: `safe` and `exposed` count as their change.
     """
     lay = compile_layout(rules)
-    w = new_work(compile_policies([policy] * rules.players), np.array(pos.progress))
+    w = new_work(compile_policies([parse_policy(policy)] * rules.players), np.array(pos.progress))
     reset_state(lay, w, True)
     before = w[:CTR].copy()
     code = _FACE_CODES.get(face, face)
@@ -169,7 +169,9 @@ def test_prediction_gives_way_exactly_to_star_jumps(name: str) -> None:
     for _ in range(150):
         pos = _crowded_position(rules, rng)
         seat = rng.randrange(rules.players)
-        w = new_work(compile_policies(["balanced"] * rules.players), np.array(pos.progress))
+        w = new_work(
+            compile_policies([parse_policy("balanced")] * rules.players), np.array(pos.progress)
+        )
         reset_state(lay, w, True)
         for face in set(rules.die_faces):
             for move in legal_moves(rules, pos, seat, face):
@@ -235,7 +237,9 @@ def test_free_choice_is_the_move_list_choice(name: str) -> None:
         seat = rng.randrange(rules.players)
         policy = [*POLICIES, "random"][trial % (len(POLICIES) + 1)]
         for face in range(1, 7):
-            w = new_work(compile_policies([policy] * rules.players), np.array(pos.progress))
+            w = new_work(
+                compile_policies([parse_policy(policy)] * rules.players), np.array(pos.progress)
+            )
             reset_state(lay, w, True)
             listed = new_stream(np.uint64(trial), np.uint64(face))
             row = choose_move(lay, w, seat, face, listed)

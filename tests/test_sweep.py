@@ -14,6 +14,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -407,17 +408,26 @@ def test_example_sweep_files_expand(path: Path) -> None:
     assert cells and len({c.name for c in cells}) == len(cells)
 
 
-def test_ctrl_c_keeps_finished_chunks_and_marks_the_run(
-    tmp_path: Path, calls: list, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _interrupt_after(chunks: int, calls: list, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Route the sweep to a kernel that plays `chunks` chunks, then raises KeyboardInterrupt.
+
+    Returns the counting kernel of `calls`, to route the sweep back to it.
+    """
     counting = sweep_execute._kernel()
 
     def interrupted(rules, games, seed, **kwargs):
-        if len(calls) == 6:
+        if len(calls) == chunks:
             raise KeyboardInterrupt
         return counting(rules, games, seed, **kwargs)
 
     monkeypatch.setattr(sweep_execute, "_kernel", lambda: interrupted)
+    return counting
+
+
+def test_ctrl_c_keeps_finished_chunks_and_marks_the_run(
+    tmp_path: Path, calls: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counting = _interrupt_after(6, calls, monkeypatch)
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
         run_sweep(small_spec(), out)
@@ -426,6 +436,52 @@ def test_ctrl_c_keeps_finished_chunks_and_marks_the_run(
     assert (manifest["runs"][0]["status"], manifest["complete"]) == ("interrupted", False)
     monkeypatch.setattr(sweep_execute, "_kernel", lambda: counting)
     assert run_sweep(small_spec(), out).chunks_skipped == 6
+
+
+def test_manifest_size_does_not_grow_with_pending_chunks(
+    tmp_path: Path, calls: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pending chunks are implicit: 160 one-game chunks cost the manifest no more than 4."""
+    counting = _interrupt_after(2, calls, monkeypatch)
+    sizes = {}
+    for chunk_size in (1, 40):
+        out = tmp_path / f"chunks-{chunk_size}"
+        calls.clear()
+        with pytest.raises(KeyboardInterrupt):
+            run_sweep(small_spec(games=40, chunk_size=chunk_size), out)
+        manifest = results.load_manifest(out)
+        recorded = [s for cell in manifest["chunks"].values() for s in cell.values()]
+        assert [s["state"] for s in recorded] == ["done", "done"]
+        sizes[chunk_size] = (out / store.MANIFEST).stat().st_size
+    # The two manifests differ only in the chunk size written in the spec and in
+    # timestamps and durations, never by an entry per planned chunk.
+    assert abs(sizes[1] - sizes[40]) < 100, sizes
+    monkeypatch.setattr(sweep_execute, "_kernel", lambda: counting)
+    resumed = run_sweep(small_spec(games=40, chunk_size=1), tmp_path / "chunks-1")
+    assert (resumed.chunks_skipped, resumed.chunks_computed) == (2, 158)
+    assert len(results.load(tmp_path / "chunks-1")) == 4 * 40
+
+
+def test_listed_pending_chunks_are_dropped_on_resume(tmp_path: Path, calls: list) -> None:
+    """A manifest listing pending chunks resumes, and lists only finished ones afterwards."""
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    states = manifest["chunks"]["c001"]
+    states["64"] = {"stop": 128, "state": "pending", "computed": 0}
+    states["128"] = {"stop": 192, "state": "pending", "computed": 1}
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    calls.clear()
+    again = run_sweep(small_spec(), out)
+    # Both files are whole on disk: adopted, not recomputed.
+    assert (again.chunks_skipped, again.chunks_computed, again.adopted) == (16, 0, 2)
+    states = results.load_manifest(out)["chunks"]["c001"]
+    assert (states["64"]["state"], states["64"]["computed"]) == ("done", 1)
+    assert (states["128"]["state"], states["128"]["computed"]) == ("done", 1)
+    listed = [
+        s["state"] for cell in results.load_manifest(out)["chunks"].values() for s in cell.values()
+    ]
+    assert listed == ["done"] * 16
 
 
 def test_progress_callback_counts_every_game(tmp_path: Path, calls: list) -> None:

@@ -28,6 +28,7 @@ are full.)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 from numba import njit, types
@@ -100,14 +101,28 @@ F_SENT_HOME = 6
 F_LEAD = 7
 
 
-def compile_policies(names: Sequence[str]) -> np.ndarray:
-    """One `PW_SIZE` row per seat for the canonical policy names (`resolve_policies`)."""
-    from ludosim.policies import FEATURES, parse_policy
+class PolicyWeights(Protocol):
+    """What the kernel needs of a seat's policy (`ludosim.policies.Policy` has it)."""
 
-    assert len(FEATURES) == N_FEATURES
-    rows = np.zeros((len(names), PW_SIZE), dtype=np.int64)
-    for seat, name in enumerate(names):
-        policy = parse_policy(name)
+    @property
+    def weights(self) -> tuple[int, ...]: ...
+
+    @property
+    def skip(self) -> float: ...
+
+    @property
+    def is_random(self) -> bool: ...
+
+
+def compile_policies(policies: Sequence[PolicyWeights]) -> np.ndarray:
+    """One `PW_SIZE` row per seat for parsed policies (`ludosim.policies.parse_policy`).
+
+    The policies come parsed from above, so the kernel does not import the
+    policy layer that sits on top of it.
+    """
+    rows = np.zeros((len(policies), PW_SIZE), dtype=np.int64)
+    for seat, policy in enumerate(policies):
+        assert len(policy.weights) == N_FEATURES  # `ludosim.policies.FEATURES` order
         rows[seat, PW_WEIGHTS : PW_WEIGHTS + N_FEATURES] = policy.weights
         rows[seat, PW_RANDOM] = policy.is_random
         q = policy.skip

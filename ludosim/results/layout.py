@@ -1,6 +1,6 @@
 """Where results lie in a sweep folder: file names, partitions and chunk ranges.
 
-    OUT/manifest.json                         versions, spec, spec hash, chunk states, runs
+    OUT/manifest.json                         versions, spec, spec hash, finished chunks, runs
     OUT/cells.parquet                         one row per cell: toggles, policies, games, seed
     OUT/rows/cell=<id>/chunk-<start>.parquet  per-game rows of games [start, stop), zstd
     OUT/summary/cell=<id>/chunk-<start>.parquet   instead of rows/ with summary_only
@@ -48,6 +48,16 @@ def chunk_count(games: int, chunk_size: int, pilot: int = 0) -> int:
     """Number of `chunk_ranges`, without listing them (a dry run of any size answers at once)."""
     first = min(pilot, games)
     return -(-first // chunk_size) + -(-(games - first) // chunk_size)
+
+
+def is_chunk(start: int, stop: int, games: int, chunk_size: int, pilot: int = 0) -> bool:
+    """Whether [start, stop) is one of `chunk_ranges(games, chunk_size, pilot)`, unlisted."""
+    first = min(pilot, games)
+    if 0 <= start < first:
+        return start % chunk_size == 0 and stop == min(start + chunk_size, first)
+    if first <= start < games:
+        return (start - first) % chunk_size == 0 and stop == min(start + chunk_size, games)
+    return False
 
 
 def iter_chunk_files(root: Path) -> Iterator[tuple[str | None, Path]]:

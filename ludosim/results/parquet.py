@@ -32,15 +32,22 @@ def check_output_file(path: str | Path | None) -> Path:
         raise ResultsError(
             f"--out {path}: cannot create its folder {path.parent} ({exc.strerror or exc})"
         ) from None
-    probe = path.with_name(f".{path.name}.{os.getpid()}.probe")
     try:
-        probe.write_bytes(b"")
-        probe.unlink()
+        probe_writable(path.with_name(f".{path.name}.{os.getpid()}.probe"))
     except OSError as exc:
         raise ResultsError(
             f"--out {path}: its folder {path.parent} is not writable ({exc.strerror or exc})"
         ) from None
     return path
+
+
+def probe_writable(probe: Path) -> None:
+    """Write and remove the empty file `probe`: proves its folder takes files (else OSError).
+
+    Run before any game is played, so a bad output location fails at once.
+    """
+    probe.write_bytes(b"")
+    probe.unlink()
 
 
 def write_parquet(df: pd.DataFrame, path: str | Path) -> Path:

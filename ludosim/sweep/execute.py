@@ -423,7 +423,7 @@ def _run(
     result = SweepResult(
         out=folder.root,
         cells=cells,
-        chunks_total=sum(len(c.chunks(spec.chunk_size)) for c in cells),
+        chunks_total=sum(c.chunk_count(spec.chunk_size) for c in cells),
         chunks_skipped=0,
         chunks_computed=0,
         moved_aside=folder.moved_aside,
@@ -432,7 +432,7 @@ def _run(
     todo: list[ChunkTask] = []
     for cell in cells:
         for start, stop in cell.chunks(spec.chunk_size):
-            state = folder.chunk_state(cell.id, start)
+            state = folder.chunk_state(cell.id, start, stop)
             path = folder.chunk_path(cell.id, start)
             rows = 1 if spec.summary_only else stop - start
             recorded = state.get("sha256") if state.get("state") == "done" else None
@@ -448,14 +448,19 @@ def _run(
                     state.update(state="done", rows=rows, computed=max(1, state.get("computed", 0)))
                 if recorded is None:
                     state["sha256"] = store.file_digest(path)
+                folder.record_chunk(cell.id, start, state)
                 result.chunks_skipped += 1
                 continue
             if problem != "missing":
                 result.repaired.append(f"cell {cell.id} chunk {path} {problem}; recomputing")
                 with contextlib.suppress(OSError):
                     path.unlink()
-            state["state"] = "pending"
-            state.pop("sha256", None)
+            if state.get("computed", 0):
+                # Computed before but not whole now: recorded as damaged (or missing)
+                # until recomputed. A chunk never computed stays implicit (pending).
+                state["state"] = "missing" if problem == "missing" else "damaged"
+                state.pop("sha256", None)
+                folder.record_chunk(cell.id, start, state)
             todo.append(
                 ChunkTask(
                     cell=cell.id,
@@ -497,7 +502,7 @@ def _run(
         stamp = store.chunk_stamp(spec_id, task.cell, task.start, task.stop)
         digest = write_frame_atomic(df, path, stamp)
         with lock:
-            state = folder.chunk_state(task.cell, task.start)
+            state = folder.chunk_state(task.cell, task.start, task.stop)
             state.update(
                 state="done",
                 rows=len(df),
@@ -506,6 +511,7 @@ def _run(
                 finished=store.now(),
                 sha256=digest,
             )
+            folder.record_chunk(task.cell, task.start, state)
             result.chunks_computed += 1
             result.games_computed += task.games
             run_log["computed"] = result.chunks_computed

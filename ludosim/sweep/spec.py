@@ -48,9 +48,9 @@ MODES = ("grid", "one-at-a-time")
 # Kernel threads per chunk and Dask worker processes: more than any machine has.
 THREADS_MAX = 1024
 WORKERS_MAX = 1024
-# Chunk files per cell: each is a file on disk and an entry in manifest.json, so a
-# bigger cell takes bigger chunks (the manifest stays small and a resume stays fast).
-CHUNKS_MAX = 100_000
+# Chunk files per cell. The manifest lists only finished chunks, so this bound
+# only keeps planning a run (one check per chunk file) within minutes.
+CHUNKS_MAX = 1_000_000
 # `policies` may be varied like a toggle: a policy name, or one per seat.
 POLICIES_KEY = "policies"
 

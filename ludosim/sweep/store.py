@@ -2,12 +2,16 @@
 
 Layout (rows partitioned by cell, Hive style, so pyarrow/duckdb/polars read it too):
 
-    OUT/manifest.json                         versions, spec, spec hash, chunk states, runs
+    OUT/manifest.json                         versions, spec, spec hash, finished chunks, runs
     OUT/cells.parquet                         one row per cell: toggles, policies, games, seed
     OUT/rows/cell=<id>/chunk-<start>.parquet  per-game rows of games [start, stop), zstd
     OUT/summary/cell=<id>/chunk-<start>.parquet   instead of rows/ with summary_only
 
-The chunk files are the truth; the manifest is a log of them. A chunk is
+The chunk files are the truth; the manifest is a log of them. A cell's chunks
+follow from `chunk_size`, its games and the precision pilot
+(`ludosim.results.layout.chunk_ranges`), so the manifest lists only chunks
+that are not pending (done, with their sha256, or found damaged or missing):
+its size grows with the chunks finished, not with the chunks planned. A chunk is
 written under a hidden temporary name (`.chunk-...tmp`: readers skip names
 starting with a dot) and renamed when complete, so a chunk file either is
 whole or does not exist. On resume each expected chunk is checked from its
@@ -34,7 +38,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ludosim.results.errors import reason
-from ludosim.results.parquet import write_bytes_atomic, write_frame_atomic
+from ludosim.results.layout import (
+    CELLS,
+    CHUNK_META_KEY,
+    MANIFEST,
+    ROWS,
+    SUMMARY,
+    chunk_name,
+    is_chunk,
+    iter_chunk_files,
+    partition_dir,
+)
+from ludosim.results.parquet import probe_writable, write_bytes_atomic, write_frame_atomic
 from ludosim.rules import SEMANTICS_VERSION
 from ludosim.sweep.precision import Moments
 from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame
@@ -42,14 +57,8 @@ from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame
 if TYPE_CHECKING:
     import pandas as pd
 
-MANIFEST = "manifest.json"
-CELLS = "cells.parquet"
 LOCK = ".lock"
-ROWS = "rows"
-SUMMARY = "summary"
 FORMAT_VERSION = 1
-# Key of the JSON stamp in every chunk file's Parquet key-value metadata.
-CHUNK_META_KEY = b"ludosim.sweep.chunk"
 # Key of the spec hash in cells.parquet's metadata.
 CELLS_META_KEY = b"ludosim.sweep"
 # Bytes hashed per read: large enough to be fast, small enough to stay flat in memory.
@@ -59,15 +68,6 @@ _HASH_BLOCK = 1 << 20
 def now() -> str:
     """UTC timestamp for the manifest, to the second."""
     return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def chunk_name(start: int) -> str:
-    """`chunk-000000250000.parquet`: zero-padded so names sort in game order."""
-    return f"chunk-{start:012d}.parquet"
-
-
-def partition_dir(root: Path, summary_only: bool, cell_id: str) -> Path:
-    return root / (SUMMARY if summary_only else ROWS) / f"cell={cell_id}"
 
 
 @dataclass
@@ -86,8 +86,20 @@ class Folder:
     def chunk_path(self, cell_id: str, start: int) -> Path:
         return partition_dir(self.root, self.summary_only, cell_id) / chunk_name(start)
 
-    def chunk_state(self, cell_id: str, start: int) -> dict[str, Any]:
-        return self.manifest["chunks"][cell_id][str(start)]
+    def chunk_state(self, cell_id: str, start: int, stop: int) -> dict[str, Any]:
+        """The recorded state of a chunk, or a fresh pending one (not stored).
+
+        Pending chunks are not written into the manifest: a cell's chunks
+        follow from its games, so only chunks with something to record are kept.
+        """
+        recorded = self.manifest["chunks"].get(cell_id, {}).get(str(start))
+        if recorded is not None:
+            return recorded
+        return {"stop": stop, "state": "pending", "computed": 0}
+
+    def record_chunk(self, cell_id: str, start: int, state: dict[str, Any]) -> None:
+        """Store the state of a chunk that is no longer pending (done, damaged, missing)."""
+        self.manifest["chunks"].setdefault(cell_id, {})[str(start)] = state
 
     def save_manifest(self) -> None:
         """Rewrite manifest.json atomically (temporary file, then rename)."""
@@ -152,12 +164,28 @@ def open_folder(
                 manifest["rebuilt"] = {"at": now(), "why": rebuilt}
             write_json_atomic(root / MANIFEST, manifest)
             _write_cells(root, cells, spec, spec_id)
-        elif not _cells_ok(root, spec_id):
-            _write_cells(root, cells, spec, spec_id)
+        else:
+            _drop_pending(manifest)
+            if not _cells_ok(root, spec_id):
+                _write_cells(root, cells, spec, spec_id)
     except BaseException:
         lock.close()
         raise
     return Folder(root=root, manifest=manifest, moved_aside=moved, _lock=lock)
+
+
+def _drop_pending(manifest: dict[str, Any]) -> None:
+    """Forget listed pending chunks (a manifest may list them): pending is the default.
+
+    One computed before keeps its count, recorded as damaged until recomputed.
+    """
+    for states in manifest["chunks"].values():
+        for key, state in list(states.items()):
+            if state.get("state") == "pending":
+                if state.get("computed", 0):
+                    state["state"] = "damaged"
+                else:
+                    del states[key]
 
 
 def _rebuild_reason(root: Path, spec_id: str) -> str | None:
@@ -280,9 +308,7 @@ def _ensure_writable(root: Path) -> None:
     """Create `root` and prove a file can be written there, before any game is played."""
     try:
         root.mkdir(parents=True, exist_ok=True)
-        probe = root / f".probe-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
+        probe_writable(root / f".probe-{os.getpid()}")
     except OSError as exc:
         raise SweepError(
             f"output folder {root} is not writable ({reason(exc)}); choose another --out"
@@ -339,13 +365,6 @@ def _read_manifest_or_none(root: Path) -> dict[str, Any] | None:
 def _new_manifest(
     spec: SweepSpec, cells: Sequence[Cell], spec_id: str, version: str
 ) -> dict[str, Any]:
-    chunks = {
-        cell.id: {
-            str(a): {"stop": b, "state": "pending", "computed": 0}
-            for a, b in cell.chunks(spec.chunk_size)
-        }
-        for cell in cells
-    }
     return {
         "format": FORMAT_VERSION,
         "ludosim_version": version,
@@ -361,7 +380,8 @@ def _new_manifest(
             {"id": c.id, "name": c.name, "rules_hash": c.rules.hash(), "games": c.games}
             for c in cells
         ],
-        "chunks": chunks,
+        # Only chunks that are not pending: {cell id: {start: state}}.
+        "chunks": {},
         "runs": [],
     }
 
@@ -515,23 +535,25 @@ def cell_moments(
 def record_plan(folder: Folder, spec: SweepSpec, cells: Sequence[Cell], spec_id: str) -> None:
     """Write the planned games of each cell (after the pilot) into manifest and cells.parquet.
 
-    Adds the second stage's chunks as pending (keeping the states of chunks the
-    manifest already knows) and updates each cell's `games`.
+    The second stage's chunks are implicit (pending until done); recorded
+    states of chunks outside the planned ranges are dropped, and each cell's
+    `games` is updated.
     """
+    complete = True
     for cell in cells:
         known = folder.manifest["chunks"].get(cell.id, {})
-        folder.manifest["chunks"][cell.id] = {
-            str(a): known.get(str(a), {"stop": b, "state": "pending", "computed": 0})
-            for a, b in cell.chunks(spec.chunk_size)
+        kept = {
+            key: state
+            for key, state in known.items()
+            if is_chunk(int(key), state.get("stop", -1), cell.games, spec.chunk_size, cell.pilot)
         }
+        folder.manifest["chunks"][cell.id] = kept
+        done = sum(1 for state in kept.values() if state.get("state") == "done")
+        complete = complete and done == cell.chunk_count(spec.chunk_size)
     games = {c.id: c.games for c in cells}
     for entry in folder.manifest["cells"]:
         entry["games"] = games[entry["id"]]
-    folder.manifest["complete"] = all(
-        state.get("state") == "done"
-        for chunks in folder.manifest["chunks"].values()
-        for state in chunks.values()
-    )
+    folder.manifest["complete"] = complete
     _write_cells(folder.root, cells, spec, spec_id)
     folder.save_manifest()
 
@@ -584,10 +606,3 @@ def precision_status(path: str | Path) -> pd.DataFrame:
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write `data` as JSON through a temporary file and a rename (removed on failure)."""
     write_bytes_atomic(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
-
-
-def iter_chunk_files(root: Path) -> Iterator[tuple[str | None, Path]]:
-    """(cell id or None, path) of every chunk file under `root`, in cell then game order."""
-    for path in sorted(root.rglob("chunk-*.parquet")):
-        cell = next((p[5:] for p in reversed(path.parent.parts) if p.startswith("cell=")), None)
-        yield cell, path
