@@ -156,7 +156,11 @@ def _clean_errors(func: F) -> F:
 
 
 def _lazy(module: str, *names: str) -> list[Any]:
-    """Import `names` from `module` when a command needs them; a missing one is a clean error."""
+    """Import `names` from `module` when a command needs them; a missing one is a clean error.
+
+    Commands load the library this way so that `ludosim --help` and the quick
+    commands start without importing pandas, pyarrow and the engines.
+    """
     import importlib
 
     try:
@@ -354,7 +358,7 @@ def play(
 
     Example: ludosim play --preset killer --seed 7
     """
-    from ludosim.play import play as play_game
+    (play_game,) = _lazy("ludosim.play", "play")
 
     chosen = rules_from_options(preset, sets or ())
     policies = _policies(policy)
@@ -708,8 +712,10 @@ def sweep(
 
     Example: ludosim sweep --preset app --vary six_limit=0,3 --seed 1 --out runs/six
     """
-    from ludosim.sweep import check_run_options, plan, run_sweep, spec_from_command
-    from ludosim.sweep.execute import Terminated
+    check_run_options, plan, run_sweep, spec_from_command = _lazy(
+        "ludosim.sweep", "check_run_options", "plan", "run_sweep", "spec_from_command"
+    )
+    (Terminated,) = _lazy("ludosim.sweep.execute", "Terminated")
 
     if dask_wait is not None and dask_wait <= 0:
         raise LudosimError(f"--dask-wait must be a positive number of seconds, got {dask_wait:g}")
