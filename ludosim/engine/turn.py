@@ -170,12 +170,17 @@ def single_roll_turn(
     piece home this turn.
     """
     six_limit = lay[R.SIX_LIMIT]
+    # With one start attempt the try is the turn's ordinary roll: a face that can
+    # enter plays as usual, and one that cannot leaves no legal move, which ends
+    # the turn below. Only several attempts need the tries up front, so the hot
+    # loop skips the in-play check on every roll of one-attempt rules.
+    several_tries = lay[R.START_ATTEMPTS] > 1
     pending = 1
     sixes = 0
     home = False
     while pending > 0:
         pending -= 1
-        if not in_play(lay, w, seat):
+        if several_tries and not in_play(lay, w, seat):
             face, failed = _start_tries(lay, w, seat, stream)
             if face < 0:
                 break  # the tries failed: the turn ends, pending bonus rolls are lost
@@ -198,7 +203,9 @@ def single_roll_turn(
                 else (-1, 0, 0)
             )
         if piece < 0:
-            if lay[R.NO_MOVE_ENDS_TURN]:
+            if lay[R.NO_MOVE_ENDS_TURN] or not in_play(lay, w, seat):
+                # With no piece in play this was the one start try, and it failed:
+                # it earns nothing and the turn ends (docs/rules.md section 2).
                 break
             pending += face_bonus(lay, face, NO)
             continue
