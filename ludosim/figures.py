@@ -101,6 +101,7 @@ def forest(
     that belong together read as a block.
     """
     import matplotlib as mpl
+    from matplotlib.ticker import MaxNLocator
 
     n = len(labels)
     fig = new_figure(WIDTH, rows_height(n))
@@ -119,6 +120,8 @@ def forest(
             for start, stop in _shaded(groups or []):
                 ax.axhspan(start - 0.5, stop - 0.5, color="#f0f0f0", zorder=0, linewidth=0)
             ax.set_xlabel(panel.xlabel, fontsize=FONT_SIZE)
+            # Narrow side-by-side panels: at most five ticks keep their labels apart.
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
             ax.grid(axis="x", color="#e6e6e6", linewidth=0.6)
             ax.set_axisbelow(True)
             ax.tick_params(labelsize=FONT_SIZE)
@@ -127,6 +130,12 @@ def forest(
     if title:
         fig.suptitle(title, fontsize=FONT_SIZE + 1)
     return fig
+
+
+def _text_on(image: Any, norm: Any, value: float) -> str:
+    """White text on a dark heatmap cell, black on a light one (by luminance)."""
+    shade = image.cmap(norm(value))
+    return "white" if 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] < 0.5 else "black"
 
 
 def heatmap_grid(
@@ -192,10 +201,8 @@ def heatmap_grid(
             image = ax.imshow(grid, cmap=cmap, norm=norm, aspect="auto")
             for (i, j), v in np.ndenumerate(grid):
                 if np.isfinite(v):
-                    shade = image.cmap(norm(v))
-                    dark = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] < 0.5
                     ax.text(j, i, fmt.format(v), ha="center", va="center",
-                            fontsize=FONT_SIZE - 1, color="white" if dark else "black")  # fmt: skip
+                            fontsize=FONT_SIZE - 1, color=_text_on(image, norm, v))  # fmt: skip
             ax.set_xticks(range(len(cl)), cl, rotation=30 if turn else 0,
                           ha="right" if turn else "center")  # fmt: skip
             ax.set_yticks(range(len(rl)), rl)
@@ -313,8 +320,8 @@ def rate_heatmap(
             if len(ids) <= 60:
                 for (i, j), v in np.ndenumerate(grid):
                     if np.isfinite(v):
-                        ax.text(j, i, f"{v:+.1f}", ha="center", va="center",
-                                fontsize=FONT_SIZE - 2)  # fmt: skip
+                        ax.text(j, i, f"{round(v, 1) + 0.0:+.1f}", ha="center", va="center",
+                                fontsize=FONT_SIZE - 2, color=_text_on(image, norm, v))  # fmt: skip
             ax.set_xticks(range(len(keys)), [str(k) for k in keys])
             ax.set(xlabel=key, title=title)
             ax.tick_params(length=0)
@@ -433,7 +440,7 @@ def bokeh_forest(
     Returns a Bokeh layout; `bokeh_page` turns a list of them into HTML.
     """
     from bokeh.layouts import row
-    from bokeh.models import ColumnDataSource, FactorRange, HoverTool, Span
+    from bokeh.models import ColumnDataSource, FactorRange, HoverTool, Range1d, Span
     from bokeh.plotting import figure
 
     names = list(dict.fromkeys(labels))
@@ -457,8 +464,16 @@ def bokeh_forest(
                 ],
             }
         )
+        # The axis always shows the reference line (no effect, fair share): Bokeh
+        # sizes a data range from glyphs only, and a Span is not a glyph.
+        finite = np.concatenate([lows, highs])
+        finite = finite[np.isfinite(finite)]
+        ends = [*finite, *([] if panel.reference is None else [panel.reference])] or [0.0, 1.0]
+        low_end, high_end = float(min(ends)), float(max(ends))
+        pad = 0.05 * (high_end - low_end or 1.0)
         plot = figure(
             y_range=y_range,
+            x_range=Range1d(low_end - pad, high_end + pad),
             width=(1000 if len(panels) == 1 else 620) if k == 0 else 380,
             height=int(110 + 24 * max(len(names), 1)),
             x_axis_label=panel.xlabel,

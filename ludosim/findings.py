@@ -847,13 +847,17 @@ def _strata_headline(
     g = len(found)
     told = sum(x[0].resolved for x in found)
     needs = [x[0].games_needed for x in found if not x[0].resolved and x[0].games_needed]
+    # The stratum that needs the fewest games is the first to be decided.
     needed = min(needs) if needs else None
     if told == g:
-        verdict = f"all {g} are told from zero (Holm within each)"
+        verdict = f"all {g} differ from zero (Holm within each stratum)"
     elif told == 0:
-        verdict = f"none is told from zero: {_unresolved(needed)}"
+        verdict = f"none differs from zero: {_unresolved(needed)} (for the nearest one)"
     else:
-        verdict = f"{told} of the {g} are told from zero (Holm within each)"
+        verdict = (
+            f"{_of(told, g)} differ{'s' if told == 1 else ''} from zero (Holm within each "
+            f"stratum, no correction across the {g} strata)"
+        )
     text = (
         f"The largest {name} on {what} is {common} in "
         f"{f'all {g}' if k == g else f'{k} of the {g}'} strata ({' x '.join(lead)}); "

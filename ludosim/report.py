@@ -381,7 +381,11 @@ def _cells(res: _Results, out: Path) -> _Section:
         table[column] = table[column].map(value_text)
     if "name" in table.columns:
         table["name"] = table["cell"].astype(str).map(res.label)
-    res.cells.to_csv(out / "cells.csv", index=False)
+    # The CSV keeps every column, with toggle values as `--set` takes them back.
+    written = res.cells.copy()
+    for column in analysis.toggle_columns(written):
+        written[column] = [value_text(v, column) for v in written[column]]
+    written.to_csv(out / "cells.csv", index=False)
     caption = "One row per cell: its toggles that differ between cells, policies, games, seed."
     return _Section("Cells", tables=[_Table("Cells", "cells.csv", _html_table(table), caption)])
 

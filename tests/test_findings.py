@@ -416,5 +416,5 @@ def test_one_headline_per_response_over_the_strata_of_a_factorial_design() -> No
         "(pass_opponents); largest of all six_limit x finish with pass_opponents="
     )
     assert ": +6.0 turns (95% CI" in length.text
-    assert length.resolved and "Of these 3 largest, all 3 are told from zero" in length.text
+    assert length.resolved and "Of these 3 largest, all 3 differ from zero" in length.text
     assert len(details(found, "interactions")) == 2 * 3  # one per response and stratum
