@@ -10,8 +10,9 @@ the table). Sections made of rows have named fields (`MD_FACE`, `E_K1`,
 
 The kernel reads and writes `w` only through the index functions at the
 end of this module (`w[progress_at(seat, piece)]`, `w[depth_at(d, MD_FACE)]`):
-each is inlined at numba-IR level and folds to the same constant plus small
-product that a hand-written offset would, as an unsigned index (`ix`).
+each is a `register_jitable` function that LLVM inlines, where it folds to
+the same constant plus small product that a hand-written offset would, as an
+unsigned index (`ix`).
 
 The counts make a landing or a path check read one square instead of
 scanning every piece; the undo log lets the Killer plan search try moves on
@@ -26,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
 from ludosim.engine.layout import MAX_PIECES, MAX_PLAYERS, SQUARE, STRIDE, R
 
@@ -288,199 +290,203 @@ HOT = {"cache": True, "_nrt": False}
 # computed wrongly reads far out of bounds instead of silently wrapping.
 ix = np.uint64
 
-# Index functions: `w[name_at(...)]` reads or writes one word. Inlined at
-# numba-IR level, so that a constant field argument folds into the offset
-# instead of compiling a copy of the function per literal value.
-AT = {"cache": True, "_nrt": False, "inline": "always"}
+# Index functions: `w[name_at(...)]` reads or writes one word. They are
+# `register_jitable` (typed like numba's own overloads) rather than `njit`:
+# a call from the kernel is typed with plain integer arguments, so one
+# compiled copy serves every constant field (an `njit` callee compiles a copy
+# per literal value), and LLVM inlines the tiny body into each caller. Inlining
+# them at numba-IR level instead (`inline="always"`) gave the same machine code
+# but cost seconds of first compile: every call site copies the callee's IR.
+# From Python (the tests, `NUMBA_DISABLE_JIT=1`) they are plain functions.
 
 
-@njit(**AT)
+@register_jitable
 def progress_at(seat: int, piece: int) -> np.uint64:
     """Progress of a piece: YARD (-1), 0 (start square) .. goal."""
     return ix(PROGRESS + MAX_PIECES * seat + piece)
 
 
-@njit(**AT)
+@register_jitable
 def reversed_at(seat: int, piece: int) -> np.uint64:
     """1 while a bounce_on piece walks backwards, else 0."""
     return ix(REV + MAX_PIECES * seat + piece)
 
 
-@njit(**AT)
+@register_jitable
 def count_at(seat: int, square: int) -> np.uint64:
     """Pieces of `seat` on track square `square`."""
     return ix(CNT + STRIDE * seat + square)
 
 
-@njit(**AT)
+@register_jitable
 def total_at(square: int) -> np.uint64:
     """Pieces of every seat on track square `square`."""
     return ix(TOT + square)
 
 
-@njit(**AT)
+@register_jitable
 def occupancy_at(seat: int) -> np.uint64:
     """Mask of the track squares 0-63 where `seat` has a piece."""
     return ix(OCC + seat)
 
 
-@njit(**AT)
+@register_jitable
 def counter_at(counter: int) -> np.uint64:
     """Per-game counter `C_*`."""
     return ix(CTR + counter)
 
 
-@njit(**AT)
+@register_jitable
 def stat_at(stats: int, stat: int, seat: int) -> np.uint64:
     """Statistic `S_*` of `seat` in the statistics at `stats` (`STATS`, or `DUMMY`)."""
     return ix(stats + MAX_PLAYERS * stat + seat)
 
 
-@njit(**AT)
+@register_jitable
 def seat_list_at(row: int, j: int) -> np.uint64:
     """Entry `j` of the per-seat list `SB_*`."""
     return ix(SEATBUF + MAX_PLAYERS * row + j)
 
 
-@njit(**AT)
+@register_jitable
 def move_at(j: int, field: int) -> np.uint64:
     """Field `M_*` of legal move `j` of the current roll."""
     return ix(MOVES + M_SIZE * j + field)
 
 
-@njit(**AT)
+@register_jitable
 def best_at(field: int) -> np.uint64:
     """Field `B_*` of the chosen plan's summary."""
     return ix(BEST + field)
 
 
-@njit(**AT)
+@register_jitable
 def remaining_at(face: int) -> np.uint64:
     """Rolls of face code `face` left to play (plan search)."""
     return ix(REM + face)
 
 
-@njit(**AT)
+@register_jitable
 def roll_at(j: int) -> np.uint64:
     """Face code of roll `j` of a Killer turn."""
     return ix(ROLLS + j)
 
 
-@njit(**AT)
+@register_jitable
 def chosen_at(step: int, field: int) -> np.uint64:
     """Field `CH_*` of step `step` of the chosen plan."""
     return ix(CHOSEN + CH_SIZE * step + field)
 
 
-@njit(**AT)
+@register_jitable
 def result_at(field: int) -> np.uint64:
     """The game's result `H_*`."""
     return ix(HEAD + field)
 
 
-@njit(**AT)
+@register_jitable
 def seat_result_at(field: int, seat: int) -> np.uint64:
     """Per-seat result `K_*` of `seat`."""
     return ix(SEATS + MAX_PLAYERS * field + seat)
 
 
-@njit(**AT)
+@register_jitable
 def policy_at(seat: int, field: int) -> np.uint64:
     """Slot `PW_*` of `seat`'s policy."""
     return ix(POLW + PW_SIZE * seat + field)
 
 
-@njit(**AT)
+@register_jitable
 def weight_at(seat: int, feature: int) -> np.uint64:
     """Weight of feature `feature` (FEATURES order) in `seat`'s policy, in thousandths."""
     return ix(POLW + PW_SIZE * seat + PW_WEIGHTS + feature)
 
 
-@njit(**AT)
+@register_jitable
 def guard_at(seat: int, entry: int) -> np.uint64:
     """Entry `entry` of `seat`'s weighted guard table (`policy.guard_table`)."""
     return ix(POLW + PW_SIZE * seat + PW_GUARD + entry)
 
 
-@njit(**AT)
+@register_jitable
 def start_at(seat: int, piece: int) -> np.uint64:
     """Progress of a piece in the run's start position."""
     return ix(START + MAX_PIECES * seat + piece)
 
 
-@njit(**AT)
+@register_jitable
 def skip_at(k: int, field: int) -> np.uint64:
     """Field `SK_*` of skipped forced capture `k` of the turn."""
     return ix(SKIPS + SK_SIZE * k + field)
 
 
-@njit(**AT)
+@register_jitable
 def undo_at(row: int, field: int) -> np.uint64:
     """Field `U_*` of row `row` of the undo log."""
     return ix(UNDO + U_SIZE * row + field)
 
 
-@njit(**AT)
+@register_jitable
 def root_at(field: int) -> np.uint64:
     """Field `RT_*` of the position before an option."""
     return ix(ROOT + field)
 
 
-@njit(**AT)
+@register_jitable
 def option_at(j: int) -> np.uint64:
     """Score of single-roll option `j` (a row of the move list)."""
     return ix(OPT + j)
 
 
-@njit(**AT)
+@register_jitable
 def depth_at(depth: int, field: int) -> np.uint64:
     """Field `MD_*` of the plan-search stack row of `depth`."""
     return ix(MDFS + MD_SIZE * depth + field)
 
 
-@njit(**AT)
+@register_jitable
 def depth_summary(depth: int) -> int:
     """Offset of the node summary of the plan-search stack row of `depth` (for `summary_at`)."""
     return MDFS + MD_SIZE * depth + MD_ACC
 
 
-@njit(**AT)
+@register_jitable
 def kid_at(j: int, field: int) -> np.uint64:
     """Field `KID_*` of child `j` of the turn's root."""
     return ix(KIDS + KID_SIZE * j + field)
 
 
-@njit(**AT)
+@register_jitable
 def kid_summary(j: int) -> int:
     """Offset of the node summary of child `j` of the turn's root (for `summary_at`)."""
     return KIDS + KID_SIZE * j + KID_SUMMARY
 
 
-@njit(**AT)
+@register_jitable
 def kid_count_at() -> np.uint64:
     """How many children of the turn's root `KIDS` holds."""
     return ix(NKIDS)
 
 
-@njit(**AT)
+@register_jitable
 def summary_at(node: int, field: int) -> np.uint64:
     """Value `N_*` of the node summary that starts at offset `node` (`MRES`, `LEAF`, ...)."""
     return ix(node + field)
 
 
-@njit(**AT)
+@register_jitable
 def memo_head_at(field: int) -> np.uint64:
     """Slot `MH_*` of the memo table header."""
     return ix(MEMO_HEAD + field)
 
 
-@njit(**AT)
+@register_jitable
 def entry_at(slot: int, field: int) -> np.uint64:
     """Field `E_*` of entry `slot` of the memo table."""
     return ix(MEMO + E_SIZE * slot + field)
 
 
-@njit(**AT)
+@register_jitable
 def stored_at(slots: int, k: int) -> np.uint64:
     """The `k`-th slot stored by the current search, after a table of `slots` entries."""
     return ix(MEMO + E_SIZE * slots + k)
