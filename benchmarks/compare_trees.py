@@ -6,8 +6,10 @@ The base revision is checked out into a temporary git worktree. Both trees are
 timed in the same run, alternating (base, head, base, head, ...), each timing in
 a fresh process on one thread, so that drift of a shared machine's speed hits
 both alike; the table reports the median games/s of each tree and the ratio
-head / base per preset. The first-compile time is the wall time of the first
-`simulate` call of a process whose numba cache folder is new and empty.
+head / base per preset. The first-compile time is the CPU time (which a busy
+shared machine inflates less than wall time) of the first `simulate` call of a
+process whose numba cache folder is new and empty, median of `--repeat`
+alternating runs.
 Both trees must play the same games for a ratio to mean anything: the run
 checks that both produce the same totals (mean turns) on every preset.
 """
@@ -32,9 +34,9 @@ import ludosim
 from ludosim.simulate import simulate
 preset, games, warm = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "warm"
 rules = ludosim.Rules.preset(preset)
-start = time.perf_counter()
+start = time.process_time()
 simulate(rules, games=200, seed=0, threads=1, summary=True)
-first = time.perf_counter() - start
+first = time.process_time() - start
 if warm:
     start = time.perf_counter()
     summary = simulate(rules, games=games, seed=1, threads=1, summary=True)
@@ -98,9 +100,12 @@ def main() -> None:
                         turns[name] = result["turns"]
                 compile_s = {}
                 if not args.no_compile:
-                    for name, tree in trees.items():
-                        with tempfile.TemporaryDirectory(prefix="ludosim-cache-") as cache:
-                            compile_s[name] = _run(tree, preset, 0, False, cache)["first"]
+                    firsts: dict[str, list[float]] = {"base": [], "head": []}
+                    for _ in range(args.repeat):
+                        for name, tree in trees.items():
+                            with tempfile.TemporaryDirectory(prefix="ludosim-cache-") as cache:
+                                firsts[name].append(_run(tree, preset, 0, False, cache)["first"])
+                    compile_s = {name: statistics.median(t) for name, t in firsts.items()}
                 base_gps = statistics.median(speed["base"])
                 head_gps = statistics.median(speed["head"])
                 rows.append(
@@ -123,8 +128,8 @@ def main() -> None:
         f"median of {args.repeat}, one thread"
     )
     print(
-        "| preset | base games/s | head games/s | head/base | base first compile s "
-        "| head first compile s | same games |"
+        "| preset | base games/s | head games/s | head/base | base first compile CPU s "
+        "| head first compile CPU s | same games |"
     )
     print("|---|---|---|---|---|---|---|")
     for preset, b, h, ratio, cb, ch, same in rows:
