@@ -20,6 +20,19 @@ Killer plan is scored by where it leaves the pieces):
     sent_home  own pieces back in the yard (net)
     lead       progress of the most advanced own piece (goal counts goal+1)
 
+and two look-ahead features, exact probabilities over the die faces, counted
+in units of 1 / 6**5 (`PROB_UNIT`) so that they are integers for every
+number of opponents:
+
+    danger     own pieces captured before the seat's next turn (expected number)
+    chance     the chance to capture with the seat's next roll
+
+(`ludosim.reference.features.lookahead` says exactly what is counted). A
+policy that weighs either of them scores every feature in units of
+1 / PROB_UNIT: the base weights are multiplied by PROB_UNIT (`score_weights`),
+which leaves the order of the options as it was; a policy that weighs
+neither scores exactly as before, and computes neither.
+
 Weights are given in units and stored as integers in thousandths, so both
 engines compute identical scores with integer arithmetic. They can also come
 from a policy file written by `ludosim tune` (`tuned:PATH`), or from one
@@ -37,8 +50,25 @@ from typing import Any
 
 from ludosim.errors import LudosimError
 
-FEATURES = ("progress", "enter", "capture", "finish", "safe", "exposed", "sent_home", "lead")
+BASE_FEATURES = ("progress", "enter", "capture", "finish", "safe", "exposed", "sent_home", "lead")
+LOOKAHEAD_FEATURES = ("danger", "chance")
+FEATURES = BASE_FEATURES + LOOKAHEAD_FEATURES
 SCALE = 1000  # weights are stored in thousandths
+PROB_UNIT = 6**5  # look-ahead features count probabilities in units of 1 / 6**5
+
+
+def score_weights(weights: tuple[int, ...]) -> tuple[int, ...]:
+    """The integer multipliers of the features in a score, from weights in thousandths.
+
+    The look-ahead features are counted in units of 1 / PROB_UNIT, so when one
+    of them weighs, every base weight is multiplied by PROB_UNIT: the score is
+    then PROB_UNIT times the weighted sum in units, exactly. Otherwise the
+    weights are the multipliers and scores are those of the base features alone.
+    """
+    base = len(BASE_FEATURES)
+    if not any(weights[base:]):
+        return tuple(weights)
+    return tuple(w * PROB_UNIT for w in weights[:base]) + tuple(weights[base:])
 
 
 class PolicyError(LudosimError, ValueError):
@@ -56,6 +86,11 @@ class Policy:
     @property
     def is_random(self) -> bool:
         return not any(self.weights)
+
+    @property
+    def score_weights(self) -> tuple[int, ...]:
+        """The integer multipliers of the features in a score (`score_weights`)."""
+        return score_weights(self.weights)
 
 
 def _weights(**named: float) -> tuple[int, ...]:
@@ -96,6 +131,9 @@ FEATURE_DESCRIPTIONS: dict[str, str] = {
     "exposed": "own unprotected track pieces with an opponent track piece 1-6 squares behind",
     "sent_home": "own pieces back in the yard (net)",
     "lead": "progress of the most advanced own piece (goal counts goal+1)",
+    "danger": "expected own pieces captured before the next own turn: one roll of each "
+    "opponent that captures whenever its face allows (exact over the die faces)",
+    "chance": "chance to capture with the next own roll (exact over the die faces)",
 }
 
 DESCRIPTIONS: dict[str, str] = {

@@ -1,6 +1,6 @@
 """Tuned players: policy weights searched with CMA-ES to beat a field of opponents.
 
-A candidate is a vector of feature weights (`ludosim.policies.FEATURES`, in
+A candidate is a vector of feature weights (`ludosim.policies.BASE_FEATURES`, in
 units). Its fitness is its win rate when it plays every seat position in turn
 against the field (the tournament rotation of `[candidate, *field]`, as in
 `ludosim.tournament`), over `games` games per evaluation. The search is CMA-ES
@@ -37,7 +37,7 @@ import numpy as np
 
 from ludosim.errors import LudosimError
 from ludosim.options import rules_from_options
-from ludosim.policies import FEATURES, NAMED, SCALE, parse_policy
+from ludosim.policies import BASE_FEATURES, NAMED, SCALE, parse_policy
 from ludosim.rng import normalise_seed
 from ludosim.rules import Rules
 from ludosim.simulate import simulate
@@ -175,12 +175,12 @@ def _field(rules: Rules, field_policies: str | Sequence[str] | None) -> tuple[st
 
 def _to_policy(x: np.ndarray) -> str:
     """A candidate vector (units) as a `weights:` name, rounded to thousandths."""
-    items = [f"{f}={round(v * SCALE) / SCALE:g}" for f, v in zip(FEATURES, x, strict=True)]
+    items = [f"{f}={round(v * SCALE) / SCALE:g}" for f, v in zip(BASE_FEATURES, x, strict=True)]
     return "weights:" + ",".join(items)
 
 
 def _rounded(x: np.ndarray) -> dict[str, float]:
-    return {f: round(v * SCALE) / SCALE for f, v in zip(FEATURES, x, strict=True)}
+    return {f: round(v * SCALE) / SCALE for f, v in zip(BASE_FEATURES, x, strict=True)}
 
 
 def _wins(
@@ -265,7 +265,7 @@ def tune(
     def randn(*shape: int) -> np.ndarray:
         return rng.standard_normal(shape)
 
-    x0 = np.array(NAMED[START][0], dtype=float) / SCALE
+    x0 = np.array(NAMED[START][0][: len(BASE_FEATURES)], dtype=float) / SCALE
     es = cma.CMAEvolutionStrategy(
         x0,
         SIGMA0,

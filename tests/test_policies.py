@@ -14,7 +14,13 @@ import pytest
 from scenario_helpers import random_position
 
 from ludosim.board import YARD, Board
-from ludosim.policies import FEATURES, NAMED, PolicyError, parse_policy, resolve_policies
+from ludosim.policies import (
+    BASE_FEATURES,
+    NAMED,
+    PolicyError,
+    parse_policy,
+    resolve_policies,
+)
 from ludosim.reference import Game, Position
 from ludosim.reference.features import features, score
 from ludosim.reference.plans import all_plans, best_plans, forced
@@ -102,9 +108,9 @@ def test_defensive_prefers_the_block_over_exposure():
     after_block.put(0, 0, 14)
     after_run = pos.copy()
     after_run.put(0, 1, 18)
-    named = dict(zip(FEATURES, features(pos, after_block, 0), strict=True))
+    named = dict(zip(BASE_FEATURES, features(pos, after_block, 0), strict=True))
     assert (named["safe"], named["exposed"]) == (2, 0)
-    named = dict(zip(FEATURES, features(pos, after_run, 0), strict=True))
+    named = dict(zip(BASE_FEATURES, features(pos, after_run, 0), strict=True))
     assert (named["safe"], named["exposed"]) == (0, 1)
 
 

@@ -18,6 +18,11 @@ leaves and reaches (`guard_change`: two entries of the seat's weighted
 on the live state instead (`score_by_trying`: apply, `score_position`
 against `note_before`, undo), as the Killer plan search does for every move.
 
+The look-ahead features (`danger`, `chance`: `lookahead`) play every move of
+every seat's next roll from the position after an option and take it back,
+so a policy that weighs them has every option tried; one that does not
+never calls them.
+
 A single-roll option's score (`w[option_at(j)]`) counts `safe` and `exposed` as
 their change from the position before: the same constant off every option of
 a decision, so the best option and its ties are those of the full score. (On
@@ -44,12 +49,14 @@ from ludosim.engine.moves import (
     free_target,
     legal_moves,
     may_capture,
+    move_target_call,
     resolve_landing,
 )
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     C_SKIPS,
     C_UNDO,
+    DIE_SLOTS,
     DUMMY,
     HOT,
     M_CAPS,
@@ -59,6 +66,7 @@ from ludosim.engine.state import (
     MAX_SKIPS,
     N_FEATURES,
     NEG_SCORE,
+    PROB_UNIT,
     PW_GUARD,
     PW_RANDOM,
     PW_SIZE,
@@ -71,6 +79,8 @@ from ludosim.engine.state import (
     SK_FIRST,
     SK_MOST,
     SK_UNION,
+    U_PIECE,
+    U_SEAT,
     YARD,
     YES,
     count_at,
@@ -86,7 +96,9 @@ from ludosim.engine.state import (
     skip_at,
     square_of,
     total_at,
+    undo_at,
     undo_to,
+    victims_at,
     weight_at,
 )
 
@@ -99,6 +111,8 @@ F_SAFE = 4
 F_EXPOSED = 5
 F_SENT_HOME = 6
 F_LEAD = 7
+F_DANGER = 8
+F_CHANCE = 9
 
 
 class PolicyWeights(Protocol):
@@ -113,6 +127,9 @@ class PolicyWeights(Protocol):
     @property
     def is_random(self) -> bool: ...
 
+    @property
+    def score_weights(self) -> tuple[int, ...]: ...
+
 
 def compile_policies(policies: Sequence[PolicyWeights]) -> np.ndarray:
     """One `PW_SIZE` row per seat for parsed policies (`ludosim.policies.parse_policy`).
@@ -123,13 +140,15 @@ def compile_policies(policies: Sequence[PolicyWeights]) -> np.ndarray:
     rows = np.zeros((len(policies), PW_SIZE), dtype=np.int64)
     for seat, policy in enumerate(policies):
         assert len(policy.weights) == N_FEATURES  # `ludosim.policies.FEATURES` order
-        rows[seat, PW_WEIGHTS : PW_WEIGHTS + N_FEATURES] = policy.weights
+        # Multipliers, not weights: base weights times PROB_UNIT when a look-ahead one weighs.
+        multipliers = policy.score_weights
+        rows[seat, PW_WEIGHTS : PW_WEIGHTS + N_FEATURES] = multipliers
         rows[seat, PW_RANDOM] = policy.is_random
         q = policy.skip
         rows[seat, PW_SKIP_MODE] = 0 if q <= 0.0 else (1 if q >= 1.0 else 2)
         rows[seat, PW_SKIP_THRESHOLD] = detect_threshold(q)
         rows[seat, PW_GUARD : PW_GUARD + 32] = guard_table(
-            policy.weights[F_SAFE], policy.weights[F_EXPOSED]
+            multipliers[F_SAFE], multipliers[F_EXPOSED]
         )
     return rows
 
@@ -239,6 +258,89 @@ def count_guarded(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
 
 
 @njit(**HOT)
+def capture_victims(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
+    """Pieces of other seats (mask, bit `MAX_PIECES * seat + piece`) that some legal
+    move of `seat` for `face` captures, as `features.captured_by`.
+
+    Each move that `may_capture` is played and taken back; the captured
+    pieces are the undo log's rows of other seats.
+    """
+    victims = 0
+    for piece in range(lay[R.PIECES]):
+        target, flags = move_target_call(lay, w, seat, piece, face)
+        if target == NONE or not may_capture(lay, w, seat, target, flags):
+            continue
+        mark = w[counter_at(C_UNDO)]
+        apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
+        for row in range(mark, w[counter_at(C_UNDO)]):
+            other = w[undo_at(row, U_SEAT)]
+            if other != seat:  # only a captured piece of another seat is logged
+                victims |= np.int64(1) << (MAX_PIECES * other + w[undo_at(row, U_PIECE)])
+        undo_to(lay, w, mark)
+    return victims
+
+
+@njit(**HOT)
+def note_victims(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
+    """`capture_victims` of every seat for every die slot (`victims_at`).
+
+    Only what the seat's look-ahead weights need: the other seats' rolls for
+    `danger`, its own for `chance`. A face that repeats an earlier slot's is copied.
+    """
+    danger = w[weight_at(seat, F_DANGER)] != 0
+    chance = w[weight_at(seat, F_CHANCE)] != 0
+    for s in range(lay[R.PLAYERS]):
+        if (s == seat and not chance) or (s != seat and not danger):
+            continue
+        for slot in range(DIE_SLOTS):
+            face = lay[R.FACE0 + slot]
+            same = -1
+            for earlier in range(slot):
+                if lay[R.FACE0 + earlier] == face:
+                    same = earlier
+                    break
+            if same >= 0:
+                w[victims_at(s, slot)] = w[victims_at(s, same)]
+            else:
+                w[victims_at(s, slot)] = capture_victims(lay, w, s, face)
+
+
+@njit(**HOT)
+def lookahead(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
+    """(danger, chance) of the seat in the current position, in units of 1 / PROB_UNIT.
+
+    As `ludosim.reference.features.lookahead`: danger sums, over the seat's
+    track pieces, 1 - prod over opponents of (6 - faces that capture it) / 6;
+    chance is (own faces with a capturing move) / 6. Reads `note_victims`.
+    """
+    note_victims(lay, w, seat)
+    players = lay[R.PLAYERS]
+    danger = 0
+    if w[weight_at(seat, F_DANGER)]:
+        absent = 1  # the faces of the opponents missing from six players
+        for _ in range(players - 1, 5):
+            absent *= 6
+        for piece in range(lay[R.PIECES]):
+            if square_of(lay, seat, w[progress_at(seat, piece)]) < 0:
+                continue  # only a piece on the track can be captured
+            bit = np.int64(1) << (MAX_PIECES * seat + piece)
+            survive = absent
+            for other in range(players):
+                if other == seat:
+                    continue
+                hits = 0
+                for slot in range(DIE_SLOTS):
+                    hits += (w[victims_at(other, slot)] & bit) != 0
+                survive *= 6 - hits
+            danger += PROB_UNIT - survive
+    faces = 0
+    if w[weight_at(seat, F_CHANCE)]:
+        for slot in range(DIE_SLOTS):
+            faces += w[victims_at(seat, slot)] != 0
+    return danger, faces * (PROB_UNIT // 6)
+
+
+@njit(**HOT)
 def score_position(lay: np.ndarray, w: np.ndarray, seat: int, captured: int) -> int:
     """Score of the current position under the seat's weights, against `note_before`.
 
@@ -267,6 +369,9 @@ def score_position(lay: np.ndarray, w: np.ndarray, seat: int, captured: int) -> 
     if w[weight_at(seat, F_SAFE)] or w[weight_at(seat, F_EXPOSED)]:
         safe, exposed = count_guarded(lay, w, seat)
         total += w[weight_at(seat, F_SAFE)] * safe + w[weight_at(seat, F_EXPOSED)] * exposed
+    if w[weight_at(seat, F_DANGER)] or w[weight_at(seat, F_CHANCE)]:
+        danger, chance = lookahead(lay, w, seat)
+        total += w[weight_at(seat, F_DANGER)] * danger + w[weight_at(seat, F_CHANCE)] * chance
     return total
 
 
@@ -460,6 +565,8 @@ def seat_weights(w: np.ndarray, seat: int) -> tuple:
         w[weight_at(seat, F_EXPOSED)],
         w[weight_at(seat, F_SENT_HOME)],
         w[weight_at(seat, F_LEAD)],
+        w[weight_at(seat, F_DANGER)],
+        w[weight_at(seat, F_CHANCE)],
     )
 
 
@@ -549,7 +656,8 @@ def decision_summaries(lay: np.ndarray, w: np.ndarray, seat: int, weights: tuple
     (predict, leader, lead_best, lead_second, occupied, weights): whether options can
     be predicted rather than tried, the `lead_summary` when `lead` counts, and
     the `opponent_squares` mask when `safe` or `exposed` counts (predict is
-    False on tracks too long for the mask), and the seat's weights.
+    False on tracks too long for the mask, and whenever a look-ahead feature
+    weighs: it needs the position after the option), and the seat's weights.
     """
     leader = -1
     lead_best = 0
@@ -562,6 +670,9 @@ def decision_summaries(lay: np.ndarray, w: np.ndarray, seat: int, weights: tuple
         predict = lay[R.TRACK_LEN] <= MASK_TRACK
         if predict:
             occupied = opponent_squares(lay, w, seat)
+    if weights[F_DANGER] or weights[F_CHANCE]:
+        # The look-ahead features need the position after the option: every option is tried.
+        predict = False
     return predict, leader, lead_best, lead_second, occupied, weights
 
 

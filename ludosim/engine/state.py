@@ -102,13 +102,20 @@ U_REVERSED = 3  # its reversed flag
 U_SIZE = 4
 
 # A seat's policy (`policy_at`; built by `ludosim.engine.policy.compile_policies`).
-N_FEATURES = 8
-PW_WEIGHTS = 0  # PW_WEIGHTS + f: weight of feature f (FEATURES order), in thousandths
+N_FEATURES = 10
+# PW_WEIGHTS + f: multiplier of feature f (FEATURES order) in a score: its weight in
+# thousandths, times 6**5 for a base feature when a look-ahead feature weighs
+# (`ludosim.policies.score_weights`).
+PW_WEIGHTS = 0
 PW_RANDOM = PW_WEIGHTS + N_FEATURES  # 1 when every weight is 0: no feature is ever computed
 PW_SKIP_MODE = PW_RANDOM + 1  # skipper: 0 never skips, 1 always may, 2 draws uniform()
 PW_SKIP_THRESHOLD = PW_SKIP_MODE + 1  # skips when (next64 >> 11) < threshold
 PW_GUARD = PW_SKIP_THRESHOLD + 1  # + 16 * arriving + index: weighted guard change
 PW_SIZE = PW_GUARD + 32
+# Look-ahead features count probabilities in units of 1 / 6**5: an integer for
+# every number of opponents (`ludosim.policies.PROB_UNIT`).
+PROB_UNIT = 6**5
+DIE_SLOTS = 6  # faces of the die, R.FACE0 .. R.FACE0 + 5
 
 # The position before an option, which the features compare with (`root_at`).
 RT_STANDING = 0  # own progress + 1 summed (yard 0, goal goal + 1)
@@ -219,6 +226,11 @@ SECTIONS = (
     Section("UNDO", U_SIZE * MAX_UNDO, "undo log U_*; C_UNDO rows in use"),
     Section("ROOT", RT_SIZE, "the position RT_* before an option"),
     Section("OPT", MAX_PIECES, "score of each single-roll option, by move row"),
+    Section(
+        "LOOK",
+        DIE_SLOTS * MAX_PLAYERS,
+        "per seat and die face slot: pieces (bit 4 * seat + piece) a roll of it may capture",
+    ),
     Section("MDFS", MD_SIZE * (MAX_ROLLS + 1), "memoised plan-search stack MD_*, by depth"),
     Section("MRES", N_SIZE, "summary N_* of the last node summarised"),
     Section("LEAF", N_SIZE, "summary N_* of a leaf being folded in"),
@@ -267,6 +279,7 @@ SKIPS = OFFSETS["SKIPS"]
 UNDO = OFFSETS["UNDO"]
 ROOT = OFFSETS["ROOT"]
 OPT = OFFSETS["OPT"]
+LOOK = OFFSETS["LOOK"]
 MDFS = OFFSETS["MDFS"]
 MRES = OFFSETS["MRES"]
 LEAF = OFFSETS["LEAF"]
@@ -398,7 +411,7 @@ def policy_at(seat: int, field: int) -> np.uint64:
 
 @register_jitable
 def weight_at(seat: int, feature: int) -> np.uint64:
-    """Weight of feature `feature` (FEATURES order) in `seat`'s policy, in thousandths."""
+    """Multiplier of feature `feature` (FEATURES order) in `seat`'s scores (PW_WEIGHTS)."""
     return ix(POLW + PW_SIZE * seat + PW_WEIGHTS + feature)
 
 
@@ -436,6 +449,12 @@ def root_at(field: int) -> np.uint64:
 def option_at(j: int) -> np.uint64:
     """Score of single-roll option `j` (a row of the move list)."""
     return ix(OPT + j)
+
+
+@register_jitable
+def victims_at(seat: int, slot: int) -> np.uint64:
+    """Pieces (bit `MAX_PIECES * s + piece`) a roll of die slot `slot` by `seat` may capture."""
+    return ix(LOOK + DIE_SLOTS * seat + slot)
 
 
 @register_jitable

@@ -8,7 +8,10 @@ and plans that end in the same position score the same.
 from __future__ import annotations
 
 from ludosim.board import YARD
+from ludosim.policies import BASE_FEATURES, PROB_UNIT, score_weights
+from ludosim.reference.moves import legal_moves, try_move
 from ludosim.reference.position import Position
+from ludosim.rules import Rules
 
 
 def _standing(p: int) -> int:
@@ -40,7 +43,7 @@ def exposed(pos: Position, seat: int, piece: int) -> bool:
 
 
 def features(before: Position, after: Position, seat: int) -> tuple[int, ...]:
-    """The features of `ludosim.policies.FEATURES`, in that order."""
+    """The base features of `ludosim.policies.BASE_FEATURES`, in that order."""
     goal = after.goal
     own_before, own_after = before.progress[seat], after.progress[seat]
     yard_before = own_before.count(YARD)
@@ -62,8 +65,81 @@ def features(before: Position, after: Position, seat: int) -> tuple[int, ...]:
     )
 
 
-def score(weights: tuple[int, ...], before: Position, after: Position, seat: int) -> int:
-    """Integer score of an option under a policy's weights (0 for the random policy)."""
+def captured_by(rules: Rules, pos: Position, seat: int, face: int | str) -> set[int]:
+    """Pieces of others that some legal move of `seat` for `face` would capture."""
+    victims: set[int] = set()
+    for move in legal_moves(rules, pos, seat, face):
+        child, result = try_move(rules, pos, move)
+        if result.captures:
+            victims |= {
+                4 * s + i
+                for s, row in enumerate(pos.progress)
+                for i, p in enumerate(row)
+                if s != seat and p != YARD and child.progress[s][i] == YARD
+            }
+    return victims
+
+
+def lookahead(rules: Rules, pos: Position, seat: int) -> tuple[int, int]:
+    """(danger, chance) of `seat` in `pos`, in units of 1 / PROB_UNIT (1 / 6**5).
+
+    danger: the expected number of the seat's pieces captured before its next
+    turn. Each opponent gets one roll of the die (`rules.die_faces`, each of
+    the six faces with chance 1/6) from this same position, and captures a
+    piece when some legal move for its face does (landing or star jump, under
+    every capture, safety, block and passing rule of `rules`), whatever its
+    policy would play. A piece is lost when any opponent's roll captures it:
+    chance 1 - prod over opponents of (6 - c) / 6, with `c` the opponent's
+    faces that capture it. Not counted: the opponents' bonus rolls and the
+    way one opponent's move changes the position for the next.
+
+    chance: the chance that the seat's own next roll, from this position, has
+    a legal move that captures: (faces with one) / 6.
+    """
+    opponents = rules.players - 1
+    danger = 0
+    for piece, p in enumerate(pos.progress[seat]):
+        if p == YARD or pos.board.square(seat, p) < 0:
+            continue  # only a piece on the track can be captured
+        survive = 6 ** (5 - opponents)  # faces of the opponents missing from 6 players
+        for other in range(rules.players):
+            if other == seat:
+                continue
+            hits = sum(
+                4 * seat + piece in captured_by(rules, pos, other, face) for face in rules.die_faces
+            )
+            survive *= 6 - hits
+        danger += PROB_UNIT - survive
+    faces = sum(bool(captured_by(rules, pos, seat, face)) for face in rules.die_faces)
+    return danger, faces * (PROB_UNIT // 6)
+
+
+def all_features(rules: Rules, before: Position, after: Position, seat: int) -> tuple[int, ...]:
+    """The features of `ludosim.policies.FEATURES`: the base ones, then `lookahead`'s."""
+    return features(before, after, seat) + lookahead(rules, after, seat)
+
+
+def score(
+    weights: tuple[int, ...],
+    before: Position,
+    after: Position,
+    seat: int,
+    rules: Rules | None = None,
+) -> int:
+    """Integer score of an option under a policy's weights (0 for the random policy).
+
+    Weights on the look-ahead features need `rules`; without them only the
+    base features are computed (`ludosim.policies.score_weights`).
+    """
     if not any(weights):
         return 0
-    return sum(w * f for w, f in zip(weights, features(before, after, seat), strict=True))
+    multipliers = score_weights(weights)
+    base = len(BASE_FEATURES)
+    values = features(before, after, seat)
+    total = sum(m * f for m, f in zip(multipliers[:base], values, strict=True))
+    if any(weights[base:]):
+        if rules is None:
+            raise ValueError("look-ahead feature weights need the rules to score an option")
+        ahead = lookahead(rules, after, seat)
+        total += sum(m * f for m, f in zip(multipliers[base:], ahead, strict=True))
+    return total

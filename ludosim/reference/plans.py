@@ -206,7 +206,7 @@ class PlanTree:
         if not children:
             final = 0
             if self.weights is not None:
-                final = score(self.weights, self.root_pos, pos, self.seat)
+                final = score(self.weights, self.root_pos, pos, self.seat, self.rules)
             node = _Node((), {final: (1, 0)})
         else:
             best = max((_merge(c[0], c[5].best) for c in children), key=lambda u: (len(u), u))
