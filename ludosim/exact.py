@@ -48,7 +48,6 @@ from ludosim.errors import RulesError
 from ludosim.rules import GLOBE, STAR, Rules
 
 YARD = -1
-ARM = 13
 
 # Supported piece counts: the state space grows as goal^pieces and the plan
 # enumeration of Killer turns as well; two pieces already cover every
@@ -140,6 +139,8 @@ class _SoloGame:
         self.track_len = rules.track_len
         self.entry = rules.entry
         self.goal = rules.goal
+        self.arm_length = rules.arm_length
+        self.start_offset = rules.start_offset
         self.globes = frozenset(rules.globe_offsets)
         self.stars = frozenset(rules.star_offsets)
         self.entering = rules.entering_face
@@ -148,10 +149,14 @@ class _SoloGame:
     # --------------------------------------------------------------- squares
     def square(self, p: int) -> int:
         """Absolute square of own progress `p` (seat 0 sits on arm 0), -1 off the track."""
-        return p % self.track_len if 0 <= p <= self.entry else -1
+        return (self.start_offset + p) % self.track_len if 0 <= p <= self.entry else -1
+
+    def arm_offset(self, p: int) -> int:
+        """Offset inside its arm of the square at progress `p` (as `Board.arm_offset`)."""
+        return (p + self.start_offset) % self.arm_length
 
     def is_star(self, p: int) -> bool:
-        return 0 <= p <= self.entry and p % ARM in self.stars
+        return 0 <= p <= self.entry and self.arm_offset(p) in self.stars
 
     def _step_back(self, p: int) -> int | None:
         if p - 1 >= 0:
@@ -170,7 +175,7 @@ class _SoloGame:
     def _star_jump(self, p: int, backwards: bool) -> int | None:
         if backwards:
             q = p - 1
-            while q % ARM not in self.stars:
+            while self.arm_offset(q) not in self.stars:
                 q -= 1
             if q >= 0:
                 return q
@@ -180,13 +185,16 @@ class _SoloGame:
             wrapped = q + self.track_len
             return wrapped if wrapped <= self.entry else None
         q = p + 1
-        while q % ARM not in self.stars:
+        while self.arm_offset(q) not in self.stars:
             q += 1
         if q <= self.entry:
             return q
         if self.rules.star_jump == "goal":
             return self.goal
-        return q - self.track_len  # next_lap: first star of the next lap
+        # next_lap: the first star of the next lap; none where that star lies behind
+        # the own start square (a board whose entry lies before the lap's last star).
+        q -= self.track_len
+        return q if q >= 0 else None
 
     # ----------------------------------------------------------------- moves
     def _walk(self, pos: Pos, i: int, face: int | str) -> tuple[list[int], bool, bool] | None:
@@ -196,16 +204,16 @@ class _SoloGame:
             if self.entry < p < self.goal:
                 return list(range(p + 1, self.goal + 1)), False, False
             for q in range(p + 1, self.entry + 1):
-                if q % ARM in self.globes:
+                if self.arm_offset(q) in self.globes:
                     return list(range(p + 1, q + 1)), False, False
             return None
         if face == STAR:
             if not 0 <= p <= self.entry:
                 return None
             for q in range(p + 1, self.entry + 1):
-                if q % ARM in self.stars:
+                if self.arm_offset(q) in self.stars:
                     return list(range(p + 1, q + 1)), False, False
-                if q % ARM in self.globes:
+                if self.arm_offset(q) in self.globes:
                     return None  # a star move may not pass a globe
             return None
         steps = int(face)

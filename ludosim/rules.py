@@ -199,8 +199,8 @@ class Rules:
     # ----------------------------------------------------------------- derived
     @property
     def track_len(self) -> int:
-        """Squares on the shared track: 13 per arm."""
-        return 13 * self.sides
+        """Squares on the shared track: `arm_length` per arm."""
+        return self.arm_length * self.sides
 
     @property
     def goal(self) -> int:
@@ -225,7 +225,8 @@ class Rules:
 
         Two toggles follow others unless given in the same call: `die_faces`
         follows `die` (the default faces of the new die), and `entry` keeps
-        its distance from the end of the track when `sides` changes.
+        its distance from the end of the track when `sides` or `arm_length`
+        changes.
         """
         for name in changes:
             if name not in TOGGLES:
@@ -234,9 +235,10 @@ class Rules:
         if "die" in changes and "die_faces" not in changes:
             die = parse_value("die", changes["die"])
             values["die_faces"] = list(DEFAULT_FACES[die])
-        if "sides" in changes and "entry" not in changes:
-            sides = parse_value("sides", changes["sides"])
-            values["entry"] = self.entry - self.track_len + 13 * sides
+        if ("sides" in changes or "arm_length" in changes) and "entry" not in changes:
+            sides = parse_value("sides", changes.get("sides", self.sides))
+            arm = parse_value("arm_length", changes.get("arm_length", self.arm_length))
+            values["entry"] = self.entry - self.track_len + arm * sides
         values.update(changes)
         return type(self).from_dict(values)
 
@@ -332,12 +334,21 @@ def _validate(r: Rules) -> None:
                 "seating/sides",
                 f"seating={format_value(r.seating)} must list increasing arms in 0..{r.sides - 1}",
             )
-    if not r.track_len - 13 <= r.entry <= r.track_len:
+    if not r.track_len - r.arm_length <= r.entry <= r.track_len:
         _refuse(
             "entry/sides",
             f"entry={r.entry} must lie in the last arm of the lap, "
-            f"{r.track_len - 13}..{r.track_len} for sides={r.sides}",
+            f"{r.track_len - r.arm_length}..{r.track_len} for sides={r.sides} "
+            f"and arm_length={r.arm_length}",
         )
+    for name in ("start_offset", "globe_offsets", "star_offsets"):
+        value = getattr(r, name)
+        if max(value if isinstance(value, tuple) else (value,), default=0) >= r.arm_length:
+            _refuse(
+                f"{name}/arm_length",
+                f"{name}={format_value(value)} must be offsets inside an arm, "
+                f"0..{r.arm_length - 1} for arm_length={r.arm_length}",
+            )
     numbers = [f for f in r.die_faces if isinstance(f, int)]
     if r.die == "d6":
         if len(numbers) != 6 or 6 not in numbers:

@@ -34,7 +34,7 @@ def random_position(rules: Rules, rng: random.Random) -> Position:
 def on_square(rules: Rules, seat: int, square: int) -> int:
     """Progress that puts a piece of `seat` on absolute track square `square`."""
     board = Board.from_rules(rules)
-    p = (square - 13 * board.arms[seat]) % board.track_len
+    p = (square - board.start_square(seat)) % board.track_len
     assert p <= rules.entry, f"seat {seat} never visits square {square}"
     return p
 

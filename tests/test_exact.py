@@ -278,7 +278,12 @@ MOVE_RULES = [
     ("danish", {"finish": "bounce_on", "star_jump": "next_lap"}),
     ("danish-globe", {"pass_own": True, "star_jump": "goal", "finish": "bounce_on"}),
     ("app", {"start_capacity": 1, "pass_own": False}),
-]
+    # other boards: 10 squares per arm with the start square at offset 2, and 7 per arm
+    ("killer", {"arm_length": 10, "globe_offsets": (0, 6), "star_offsets": (3, 8),
+                "start_offset": 2}),
+    ("danish-globe", {"arm_length": 7, "globe_offsets": (0, 4), "star_offsets": (2, 6),
+                      "start_offset": 3, "star_jump": "next_lap"}),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("name", "changes"), MOVE_RULES)

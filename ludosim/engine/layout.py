@@ -13,7 +13,8 @@ The layout array `lay` (int64[LAY_SIZE]) holds, at fixed offsets:
 - `lay[SQUARE + STRIDE * seat + p + 1]`: absolute track square of seat `seat`
   at progress `p` (`YARD` included); -1 in the yard, home column and goal;
 - `lay[TABLE + STRIDE * T.* + p]`: per-progress targets of special moves,
-  the same for every seat because special squares repeat on every arm;
+  the same for every seat because special squares repeat on every arm and
+  every start square sits at the same offset of its arm;
 - `lay[SAFE + square]`: 1 where a lone piece cannot be captured.
 
 Choice codes are module-level ints named `<TOGGLE>_<VALUE>` in capitals
@@ -34,7 +35,7 @@ import numpy as np
 
 from ludosim.board import YARD, Board
 from ludosim.rules import GLOBE, STAR, Rules
-from ludosim.toggles import TOGGLES, choice_codes
+from ludosim.toggles import MAX_ARM, TOGGLES, choice_codes
 
 # Face codes: numbers are themselves; the symbols follow 6 (as `face_rank`).
 FACE_GLOBE = 7
@@ -46,12 +47,16 @@ NONE = -2
 # Fixed maximum sizes, so that every offset below is a compile-time constant.
 MAX_PLAYERS = 6
 MAX_PIECES = 4
-STRIDE = 96  # >= goal + 2 (at most 78 + 10 + 2) and >= track_len (at most 78)
+# >= goal + 2 (the longest lap, six arms of MAX_ARM squares, then the longest
+# home column and the goal) and >= track_len
+STRIDE = 128
+if MAX_PLAYERS * MAX_ARM + TOGGLES["home_len"].high + 2 > STRIDE:
+    raise AssertionError(f"the longest board does not fit in STRIDE = {STRIDE}")
 
 
 # Slots computed from several toggles, after the toggles' own slots.
 _DERIVED_SLOTS = (
-    "TRACK_LEN",  # 13 * sides
+    "TRACK_LEN",  # arm_length * sides
     "GOAL",  # progress of a finished piece
     "DETECT_MODE",  # DETECT_NEVER, DETECT_ALWAYS or DETECT_DRAW (from detect_skip)
     "DETECT_THRESHOLD",  # caught when (next64 >> 11) < threshold (see `detect_threshold`)
