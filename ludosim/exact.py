@@ -239,6 +239,30 @@ class _SoloGame:
         return found
 
     def _legal(self, pos: Pos, face: int | str) -> list[tuple[Pos, bool, bool]]:
+        moves = self._each_piece(pos, face)
+        if self.rules.must_enter:
+            entering = [m for i, m in moves if m[1]]
+            if entering:
+                return entering
+        if self.rules.clear_start and any(p == YARD for p, _ in pos):
+            start = self.square(0)
+            clearing = [m for i, m in moves if not m[1] and self.square(pos[i][0]) == start]
+            if clearing:
+                return clearing
+        return [m for _, m in moves]
+
+    def _lands_on_own(self, pos: Pos, i: int, target: int) -> bool:
+        """Another own piece stands where `target` ends (as `reference.moves._lands_on_own`)."""
+        if target == self.goal:
+            return False
+        square = self.square(target)
+        others = [q for j, (q, _) in enumerate(pos) if j != i]
+        if square < 0:
+            return target in others
+        return any(self.square(q) == square for q in others)
+
+    def _each_piece(self, pos: Pos, face: int | str) -> list[tuple[int, tuple[Pos, bool, bool]]]:
+        """(piece, move) of every piece the board, passing and landing rules let move."""
         rules = self.rules
         out = []
         for i, (p, _rev) in enumerate(pos):
@@ -254,7 +278,9 @@ class _SoloGame:
                     )
                     if on_start >= rules.start_capacity:
                         continue
-                out.append((self._put(pos, i, 0, False), True, False))
+                if not rules.land_on_own and self._lands_on_own(pos, i, 0):
+                    continue
+                out.append((i, (self._put(pos, i, 0, False), True, False)))
                 continue
             found = self._walk(pos, i, face)
             if found is None:
@@ -263,12 +289,14 @@ class _SoloGame:
             if not rules.pass_own and self._barred(pos, i, walk[:-1]):
                 continue
             target = walk[-1]
+            if not rules.land_on_own and self._lands_on_own(pos, i, target):
+                continue
             if rules.star_jump != "none" and self.is_star(target):
                 jumped = self._star_jump(target, backwards)
                 if jumped is not None:
                     target = jumped
             rev = pos[i][1] or (bounced and rules.finish == "bounce_on")
-            out.append((self._put(pos, i, target, rev), False, target == self.goal))
+            out.append((i, (self._put(pos, i, target, rev), False, target == self.goal)))
         return out
 
     def _barred(self, pos: Pos, i: int, path: list[int]) -> bool:

@@ -373,7 +373,18 @@ def _validate(r: Rules) -> None:
             "star_jump/star_offsets",
             f"star_jump={r.star_jump} needs stars on the board; set star_offsets or star_jump=none",
         )
+    if not r.land_on_own and r.star_jump != "none":
+        _refuse(
+            "land_on_own/star_jump",
+            "a star jump may end on an own piece; use land_on_own=true or star_jump=none",
+        )
     if r.roll_then_move:
+        for name in ("must_enter", "clear_start"):
+            if getattr(r, name):
+                _refuse(
+                    f"roll_then_move/{name}",
+                    f"{name} chooses among the moves of one roll; use roll_then_move=false",
+                )
         if r.die != "d6":
             _refuse(
                 "roll_then_move/die",

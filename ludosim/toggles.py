@@ -260,6 +260,14 @@ TOGGLES: dict[str, Toggle] = {
         _toggle("start_offset", "int", 0,
                 "offset of each start square inside its arm (below arm_length)",
                 ALL_SEEDS, True, low=0, high=MAX_ARM - 1),
+        _toggle("land_on_own", "bool", True,
+                "a move may end on a square holding an own piece (track and home column)",
+                ALL_SEEDS, True),
+        _toggle("must_enter", "bool", False,
+                "the entering face must bring a piece out when one can enter", (), True),
+        _toggle("clear_start", "bool", False,
+                "a piece on its own start square must move on while pieces wait in the yard",
+                (), True),
     ]
 }  # fmt: skip
 

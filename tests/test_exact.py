@@ -283,6 +283,11 @@ MOVE_RULES = [
                 "start_offset": 2}),
     ("danish-globe", {"arm_length": 7, "globe_offsets": (0, 4), "star_offsets": (2, 6),
                       "start_offset": 3, "star_jump": "next_lap"}),
+    # the rules of Mensch ärgere Dich nicht, alone and together
+    ("app", {"land_on_own": False, "must_enter": True, "clear_start": True}),
+    ("danish", {"land_on_own": False, "pass_own": True, "finish": "bounce_on"}),
+    ("danish-globe", {"must_enter": True, "start_capacity": 2}),
+    ("italian", {"clear_start": True}),
 ]  # fmt: skip
 
 

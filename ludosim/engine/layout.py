@@ -61,7 +61,9 @@ _DERIVED_SLOTS = (
     "DETECT_MODE",  # DETECT_NEVER, DETECT_ALWAYS or DETECT_DRAW (from detect_skip)
     "DETECT_THRESHOLD",  # caught when (next64 >> 11) < threshold (see `detect_threshold`)
     "ENTERING_FACE",  # 6, or FACE_GLOBE on the star-globe die
-    "PASS_ALL",  # 1 when no path square can ever bar a move (skip path checks)
+    # 1 when no path square can ever bar a move and no landing or compulsory rule
+    # limits the moves: path checks are skipped, and a roll's moves are `free_movers`
+    "PASS_ALL",
     "FACE0",  # FACE0 .. FACE0 + 5: the die faces as codes
 )
 _SLOT_NAMES = [n.upper() for n, t in TOGGLES.items() if t.has_slot] + list(_DERIVED_SLOTS)
@@ -157,7 +159,12 @@ def compile_rules(rules: Rules) -> np.ndarray:
     out[R.DETECT_MODE] = DETECT_ALWAYS if p >= 1.0 else (DETECT_NEVER if p <= 0.0 else DETECT_DRAW)
     out[R.DETECT_THRESHOLD] = detect_threshold(p)
     out[R.ENTERING_FACE] = face_code(rules.entering_face)
-    out[R.PASS_ALL] = rules.pass_own and rules.pass_opponents == "all"
+    out[R.PASS_ALL] = (
+        rules.pass_own
+        and rules.pass_opponents == "all"
+        and rules.land_on_own
+        and not (rules.must_enter or rules.clear_start)
+    )
     for i, face in enumerate(rules.die_faces):
         out[R.FACE0 + i] = face_code(face)
     return out

@@ -1,0 +1,142 @@
+"""Scenario tests for the rules of Mensch ärgere Dich nicht (docs/rules.md section 3).
+
+The rules sold with the game Mensch ärgere Dich nicht (Schmidt Spiele): a 6
+must bring a piece out while the start square is free of own pieces
+(`must_enter`), the start square must be cleared while pieces wait in the
+yard (`clear_start`), no piece may end its move on an own piece
+(`land_on_own = false`), and pieces pass each other freely, in the home
+column too. Every position is built by hand and checked in both engines;
+whole games of both engines are compared at the end.
+"""
+
+from __future__ import annotations
+
+import pytest
+from scenario_helpers import kernel_targets, reference_targets
+from test_kernel_agreement import SEED, _differences
+
+from ludosim.board import YARD
+from ludosim.errors import RulesError
+from ludosim.rules import Rules
+
+Y = YARD
+# A 40-square board without special squares, exact finish, passing allowed;
+# the rules under test are switched on one at a time.
+BOARD = Rules.preset("danish").replace(
+    arm_length=10, globe_offsets=(), star_offsets=(), entry=39, finish="exact", pass_own=True
+)
+GOAL = BOARD.goal  # 39 + 5 + 1
+
+
+def _both(rules: Rules, placed: dict[int, list[int]], face: int, seat: int = 0) -> dict:
+    """{piece: landing} of the legal moves; both engines must list the same."""
+    ref = reference_targets(rules, placed, seat, face)
+    assert kernel_targets(rules, placed, seat, face) == ref
+    return ref
+
+
+# ----------------------------------------------------------------- land_on_own
+def test_no_move_ends_on_an_own_piece() -> None:
+    """A 3 from progress 10 would end on the own piece at 13: not a move; stacking is allowed
+    by default."""
+    placed = {0: [10, 13, Y, Y]}
+    assert _both(BOARD, placed, 3) == {0: 13, 1: 16}
+    assert _both(BOARD.replace(land_on_own=False), placed, 3) == {1: 16}
+
+
+def test_no_entering_onto_an_own_piece_on_the_start_square() -> None:
+    placed = {0: [0, Y, Y, Y]}
+    assert _both(BOARD, placed, 6) == {0: 6, 1: 0, 2: 0, 3: 0}
+    assert _both(BOARD.replace(land_on_own=False), placed, 6) == {0: 6}
+
+
+def test_no_move_ends_on_an_own_piece_in_the_home_column_but_the_goal_holds_any() -> None:
+    """Home-column squares hold one own piece each; the goal holds every finished piece."""
+    rules = BOARD.replace(land_on_own=False)
+    assert _both(rules, {0: [40, 42, GOAL, Y]}, 2) == {1: 44}
+    assert _both(rules, {0: [GOAL - 2, GOAL, Y, Y]}, 2) == {0: GOAL}
+
+
+def test_an_opponent_is_still_captured_by_landing() -> None:
+    rules = BOARD.replace(land_on_own=False)
+    # Seat 1 starts on square 10: its piece at progress 3 stands on square 13.
+    assert _both(rules, {0: [10, Y, Y, Y], 1: [3, Y, Y, Y]}, 3) == {0: 13}
+
+
+def test_pieces_pass_each_other_in_the_home_column() -> None:
+    """docs/rules.md section 3: home-column squares never bar a move, even when the track's
+    own pieces do (pass_own = false): from 40 a 3 passes the own piece on 41 and 42."""
+    rules = BOARD.replace(land_on_own=False, pass_own=False)
+    assert _both(rules, {0: [40, 41, 42, Y]}, 3) == {0: 43, 1: 44, 2: GOAL}
+    assert _both(rules, {0: [10, 12, Y, Y]}, 3) == {1: 15}  # on the track the own piece bars
+
+
+# ------------------------------------------------------------------ must_enter
+def test_a_six_must_bring_a_piece_out() -> None:
+    rules = BOARD.replace(must_enter=True)
+    placed = {0: [20, Y, Y, 30]}
+    assert _both(BOARD, placed, 6) == {0: 26, 1: 0, 2: 0, 3: 36}
+    assert _both(rules, placed, 6) == {1: 0, 2: 0}
+    assert _both(rules, placed, 5) == {0: 25, 3: 35}  # any other face moves freely
+
+
+def test_a_six_moves_freely_when_no_piece_can_enter() -> None:
+    """An own piece on the start square bars entering (land_on_own = false): the 6 is free."""
+    rules = BOARD.replace(must_enter=True, land_on_own=False)
+    assert _both(rules, {0: [0, 20, Y, Y]}, 6) == {0: 6, 1: 26}
+    assert _both(rules, {0: [20, 30, GOAL, GOAL]}, 6) == {0: 26, 1: 36}  # nothing in the yard
+
+
+# ----------------------------------------------------------------- clear_start
+def test_the_start_square_must_be_cleared_while_pieces_wait() -> None:
+    rules = BOARD.replace(clear_start=True)
+    placed = {0: [0, 20, Y, Y]}
+    assert _both(BOARD, placed, 4) == {0: 4, 1: 24}
+    assert _both(rules, placed, 4) == {0: 4}
+
+
+def test_a_start_piece_that_cannot_move_leaves_the_roll_free() -> None:
+    """The start piece's 4 would end on the own piece at 4: another piece moves instead."""
+    rules = BOARD.replace(clear_start=True, land_on_own=False)
+    assert _both(rules, {0: [0, 4, Y, Y]}, 4) == {1: 8}
+
+
+def test_the_start_square_need_not_be_cleared_with_an_empty_yard() -> None:
+    rules = BOARD.replace(clear_start=True)
+    assert _both(rules, {0: [0, 20, 30, GOAL]}, 4) == {0: 4, 1: 24, 2: 34}
+
+
+def test_entering_comes_before_clearing_the_start_square() -> None:
+    """docs/rules.md section 3 [choice]: with both rules and stacking allowed, a 6 enters."""
+    rules = BOARD.replace(clear_start=True, must_enter=True)
+    assert _both(rules, {0: [0, 20, Y, Y]}, 6) == {2: 0, 3: 0}
+
+
+@pytest.mark.parametrize("name", ["must_enter", "clear_start"])
+def test_compulsory_moves_need_single_rolls(name: str) -> None:
+    with pytest.raises(RulesError, match=f"roll_then_move/{name}: "):
+        Rules.preset("killer").replace(**{name: True})
+
+
+def test_no_landing_on_own_pieces_refuses_star_jumps() -> None:
+    with pytest.raises(RulesError, match="land_on_own/star_jump: "):
+        Rules.preset("killer").replace(land_on_own=False)
+
+
+# ---------------------------------------------------------------- whole games
+VARIANTS = {
+    "all-three": {"land_on_own": False, "must_enter": True, "clear_start": True},
+    "must-enter-stacking": {"must_enter": True},
+    "clear-start-stacking": {"clear_start": True, "start_attempts": 1},
+    "no-own-landing-bounce": {"land_on_own": False, "finish": "bounce_on", "pass_own": False},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_kernel_agrees_with_reference_on_the_maedn_rules(variant: str) -> None:
+    rules = BOARD.replace(**VARIANTS[variant])
+    bad = _differences(rules, SEED, range(150))
+    assert not bad, f"{len(bad)} games differ under {variant}:\n" + "\n".join(bad[:5])
+    mixed = ["balanced", "runner", "random", "weights:danger=-2,chance=1,progress=1"]
+    bad = _differences(rules, SEED, range(30), mixed)
+    assert not bad, f"{len(bad)} games differ under {variant}, {mixed}:\n" + "\n".join(bad[:5])
