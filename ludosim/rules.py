@@ -5,7 +5,8 @@
 with its default. The table is the single place a toggle is declared: the
 fields, the parsing of values, the CLI, the docs and the reports all follow
 it. `PRESETS` bundles toggles into the five seed rule sets, each naming the
-seed file it comes from.
+seed file it comes from, and `maedn`, the rules sold with the game Mensch
+ärgere Dich nicht.
 
 The engines never read a `Rules` object in their hot loops: the compiled
 kernel receives `ludosim.engine.layout.compile_rules(rules)`, a flat integer
@@ -497,6 +498,24 @@ PRESETS: dict[str, Preset] = {
                 star_jump="next_lap", finish="bounce_on", forced_capture=True,
                 detect_skip=0.5, play_to_end=True, scoring="none", die_faces=D6_FACES,
                 entry=52, home_len=5, globe_offsets=(0, 8), star_offsets=(4, 11),
+            ),
+        ),
+        Preset(
+            "maedn",
+            (),
+            "Mensch ärgere Dich nicht, the rules sold with the game (Schmidt Spiele): "
+            "40 squares, enter and clear the start, no landing on own pieces",
+            dict(
+                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
+                start_attempts=3, bonus_on_six="always", start_capacity=0,
+                bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
+                no_move_ends_turn=False, roll_then_move=False, pass_own=True,
+                pass_opponents="all", safe=(), safe_landing="coexist",
+                capture_rule="lone_opponent", block_landing="capture", start_capture=False,
+                star_jump="none", finish="exact", forced_capture=False, play_to_end=False,
+                scoring="none", die_faces=D6_FACES, entry=39, home_len=3,
+                globe_offsets=(), star_offsets=(), arm_length=10, start_offset=0,
+                land_on_own=False, must_enter=True, clear_start=True,
             ),
         ),
     ]

@@ -140,3 +140,19 @@ def test_kernel_agrees_with_reference_on_the_maedn_rules(variant: str) -> None:
     mixed = ["balanced", "runner", "random", "weights:danger=-2,chance=1,progress=1"]
     bad = _differences(rules, SEED, range(30), mixed)
     assert not bad, f"{len(bad)} games differ under {variant}, {mixed}:\n" + "\n".join(bad[:5])
+
+
+# ------------------------------------------------------------------ the preset
+def test_maedn_preset_board() -> None:
+    """docs/rules.md section 6: 40 track squares, the turn into the goal squares from the
+    square before the own start square, three home-column squares and the goal; a 6 enters
+    only onto a free start square and the start square is cleared first."""
+    rules = Rules.preset("maedn")
+    assert (rules.track_len, rules.entry, rules.home_len, rules.goal) == (40, 39, 3, 43)
+    # 39 steps from the start square to the last track square, then four goal squares.
+    assert _both(rules, {0: [36, Y, Y, Y]}, 5) == {0: 41}
+    # Two pieces in the yard, one on the start square, one on the track: a 6 must clear the
+    # start square (the own piece there bars entering), and the goal takes a second piece.
+    assert _both(rules, {0: [0, 20, Y, Y]}, 6) == {0: 6}
+    # A 1 cannot take 41 onto the own piece on 42; 42 moves onto the goal beside a finished one.
+    assert _both(rules, {0: [41, 42, 43, Y]}, 1) == {1: 43}
