@@ -43,6 +43,7 @@ class Board:
     entry: int
     home_len: int
     goal: int
+    home_from: int  # a seat whose pieces all have this progress has finished (`Rules.home_from`)
     arm_length: int
     start_offset: int
     globe_offsets: tuple[int, ...]
@@ -88,6 +89,7 @@ class Board:
             entry=rules.entry,
             home_len=rules.home_len,
             goal=rules.goal,
+            home_from=rules.home_from,
             arm_length=arm_len,
             start_offset=rules.start_offset,
             globe_offsets=rules.globe_offsets,

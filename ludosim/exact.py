@@ -139,6 +139,7 @@ class _SoloGame:
         self.track_len = rules.track_len
         self.entry = rules.entry
         self.goal = rules.goal
+        self.home_from = rules.home_from
         self.arm_length = rules.arm_length
         self.start_offset = rules.start_offset
         self.globes = frozenset(rules.globe_offsets)
@@ -253,7 +254,7 @@ class _SoloGame:
 
     def _lands_on_own(self, pos: Pos, i: int, target: int) -> bool:
         """Another own piece stands where `target` ends (as `reference.moves._lands_on_own`)."""
-        if target == self.goal:
+        if target == self.goal and self.home_from == self.goal:
             return False
         square = self.square(target)
         others = [q for j, (q, _) in enumerate(pos) if j != i]
@@ -317,7 +318,7 @@ class _SoloGame:
         return any(p != YARD and p != self.goal for p, _ in pos)
 
     def finished(self, pos: Pos) -> bool:
-        return all(p == self.goal for p, _ in pos)
+        return all(p >= self.home_from for p, _ in pos)
 
     def face_bonus(self, face: int | str, entered: bool) -> int:
         if face == GLOBE:
@@ -575,6 +576,8 @@ def _build_chain(rules: Rules) -> _Chain:
         for (end, n), p in outcomes.items():
             if p <= 0.0:
                 continue
+            if game.finished(_pos(end)):
+                end = goal_state  # with finish_in_home every finished position is one state
             j = index.get(end)
             if j is None:
                 j = index[end] = len(states)

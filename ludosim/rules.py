@@ -209,6 +209,12 @@ class Rules:
         return self.entry + self.home_len + 1
 
     @property
+    def home_from(self) -> int:
+        """Least progress at which a piece counts as home: a seat whose pieces all have
+        it has finished. The goal, or with `finish_in_home` the first home-column square."""
+        return self.entry + 1 if self.finish_in_home else self.goal
+
+    @property
     def entering_face(self) -> int | str:
         """The face that brings a piece out of the yard: the globe on the star-globe die, else 6."""
         return GLOBE if self.die == "star-globe" else 6
@@ -373,6 +379,18 @@ def _validate(r: Rules) -> None:
         _refuse(
             "star_jump/star_offsets",
             f"star_jump={r.star_jump} needs stars on the board; set star_offsets or star_jump=none",
+        )
+    if r.finish_in_home and r.land_on_own:
+        _refuse(
+            "finish_in_home/land_on_own",
+            "pieces finish on home squares of their own, one per square; "
+            "use land_on_own=false or finish_in_home=false",
+        )
+    if r.finish_in_home and r.roll_then_move:
+        _refuse(
+            "finish_in_home/roll_then_move",
+            "finishing in the home column needs single rolls; "
+            "use roll_then_move=false or finish_in_home=false",
         )
     if not r.land_on_own and r.star_jump != "none":
         _refuse(

@@ -268,6 +268,9 @@ TOGGLES: dict[str, Toggle] = {
         _toggle("clear_start", "bool", False,
                 "a piece on its own start square must move on while pieces wait in the yard",
                 (), True),
+        _toggle("finish_in_home", "bool", False,
+                "a seat has finished once every piece stands in its home column or goal, "
+                "one per square (needs land_on_own=false)", (), True),
     ]
 }  # fmt: skip
 

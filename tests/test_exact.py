@@ -288,6 +288,8 @@ MOVE_RULES = [
     ("danish", {"land_on_own": False, "pass_own": True, "finish": "bounce_on"}),
     ("danish-globe", {"must_enter": True, "start_capacity": 2}),
     ("italian", {"clear_start": True}),
+    ("app", {"land_on_own": False, "must_enter": True, "clear_start": True,
+             "finish_in_home": True}),
 ]  # fmt: skip
 
 
@@ -421,5 +423,14 @@ def test_kernel_agrees_with_exact_solution(name: str, pieces: int) -> None:
     from ludosim.simulate import simulate
 
     rules = _solo(name, pieces=pieces)
+    df = simulate(rules, games=50_000, seed=2026)
+    _check_agreement(solve(rules), df["turns"].to_numpy(), df["rolls"].to_numpy())
+
+
+def test_kernel_agrees_with_exact_solution_when_pieces_finish_in_their_home_squares() -> None:
+    """`finish_in_home` (docs/rules.md section 3): two pieces, as the test above."""
+    from ludosim.simulate import simulate
+
+    rules = _solo("maedn", pieces=2, finish_in_home=True)
     df = simulate(rules, games=50_000, seed=2026)
     _check_agreement(solve(rules), df["turns"].to_numpy(), df["rolls"].to_numpy())

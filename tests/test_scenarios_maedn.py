@@ -11,12 +11,18 @@ whole games of both engines are compared at the end.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from scenario_helpers import kernel_targets, reference_targets
+from scenario_helpers import kernel_targets, make, reference_targets
 from test_kernel_agreement import SEED, _differences
 
 from ludosim.board import YARD
+from ludosim.engine import compile_layout, new_work
+from ludosim.engine.policy import compile_policies
+from ludosim.engine.state import finished as kernel_finished
+from ludosim.engine.state import reset_state
 from ludosim.errors import RulesError
+from ludosim.policies import parse_policy
 from ludosim.rules import Rules
 
 Y = YARD
@@ -129,6 +135,12 @@ VARIANTS = {
     "must-enter-stacking": {"must_enter": True},
     "clear-start-stacking": {"clear_start": True, "start_attempts": 1},
     "no-own-landing-bounce": {"land_on_own": False, "finish": "bounce_on", "pass_own": False},
+    "finish-in-home": {
+        "land_on_own": False,
+        "must_enter": True,
+        "clear_start": True,
+        "finish_in_home": True,
+    },
 }
 
 
@@ -156,3 +168,40 @@ def test_maedn_preset_board() -> None:
     assert _both(rules, {0: [0, 20, Y, Y]}, 6) == {0: 6}
     # A 1 cannot take 41 onto the own piece on 42; 42 moves onto the goal beside a finished one.
     assert _both(rules, {0: [41, 42, 43, Y]}, 1) == {1: 43}
+
+
+# ---------------------------------------------------------------- finish_in_home
+HOME = Rules.preset("maedn").replace(finish_in_home=True)  # home squares 40-42, goal 43
+
+
+def _finished(rules: Rules, placed: dict[int, list[int]], seat: int = 0) -> bool:
+    """Whether `seat` has finished, in both engines (which must agree)."""
+    pos = make(rules, placed)
+    lay = compile_layout(rules)
+    policies = compile_policies([parse_policy("random")] * rules.players)
+    w = new_work(policies, np.array(pos.progress))
+    reset_state(lay, w, True)
+    ref = pos.finished(seat)
+    assert bool(kernel_finished(lay, w, seat)) == ref
+    return ref
+
+
+def test_finish_in_home_a_seat_is_done_with_every_piece_on_its_home_squares() -> None:
+    """With finish_in_home the four goal squares of the game are the three home-column
+    squares and the goal: a seat whose pieces stand on all four has finished."""
+    assert _finished(HOME, {0: [40, 41, 42, 43]})
+    assert not _finished(HOME, {0: [40, 41, 43, 38]})
+    assert not _finished(Rules.preset("maedn"), {0: [40, 41, 42, 43]})
+    assert _finished(Rules.preset("maedn"), {0: [43, 43, 43, 43]})
+
+
+def test_finish_in_home_the_goal_holds_one_piece() -> None:
+    """The goal is then the last home square: no second piece lands on it."""
+    assert _both(HOME, {0: [41, 43, Y, Y]}, 2) == {}
+    assert _both(HOME, {0: [41, 43, Y, Y]}, 1) == {0: 42}
+    assert _both(Rules.preset("maedn"), {0: [41, 43, Y, Y]}, 2) == {0: 43}
+
+
+def test_finish_in_home_needs_one_piece_per_square() -> None:
+    with pytest.raises(RulesError, match="finish_in_home/land_on_own"):
+        Rules.preset("app").replace(finish_in_home=True)

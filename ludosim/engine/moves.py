@@ -196,8 +196,9 @@ def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
 
 @njit(**HOT)
 def _lands_on_own(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, q: int) -> bool:
-    """Another piece of `seat` stands where progress `q` ends (the goal holds any number)."""
-    if q == lay[R.GOAL]:
+    """Another piece of `seat` stands where progress `q` ends (the goal holds any number,
+    except with `finish_in_home`, where it is the last home square)."""
+    if q == lay[R.GOAL] and not lay[R.FINISH_IN_HOME]:
         return False
     sq = square_of(lay, seat, q)
     if sq >= 0:

@@ -217,7 +217,8 @@ def single_roll_turn(
             pending += 1
         if reached and lay[R.BONUS_ON_FINISH]:
             pending += 1
-        if reached and finished(lay, w, seat):
+        # With finish_in_home any move into or inside the home column may finish the seat.
+        if (reached or lay[R.FINISH_IN_HOME]) and finished(lay, w, seat):
             home = True
             break
     end_turn(lay, w, seat, stream)

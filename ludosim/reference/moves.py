@@ -191,8 +191,9 @@ def _star_jump_target(rules: Rules, pos: Position, p: int, backwards: bool) -> i
 
 # --------------------------------------------------------------- the moves
 def _lands_on_own(pos: Position, seat: int, piece: int, p: int) -> bool:
-    """Another piece of `seat` stands where progress `p` ends (the goal holds any number)."""
-    if p == pos.goal:
+    """Another piece of `seat` stands where progress `p` ends (the goal holds any number,
+    except with `finish_in_home`, where it is the last home square)."""
+    if p == pos.goal and pos.board.home_from == pos.goal:
         return False
     square = pos.board.square(seat, p)
     if square < 0:  # home column: squares of the owner alone, compared by progress
