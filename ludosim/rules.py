@@ -533,7 +533,7 @@ PRESETS: dict[str, Preset] = {
                 star_jump="none", finish="exact", forced_capture=False, play_to_end=False,
                 scoring="none", die_faces=D6_FACES, entry=39, home_len=3,
                 globe_offsets=(), star_offsets=(), arm_length=10, start_offset=0,
-                land_on_own=False, must_enter=True, clear_start=True,
+                land_on_own=False, must_enter=True, clear_start=True, finish_in_home=True,
             ),
         ),
     ]

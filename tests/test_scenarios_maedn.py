@@ -166,12 +166,15 @@ def test_maedn_preset_board() -> None:
     # Two pieces in the yard, one on the start square, one on the track: a 6 must clear the
     # start square (the own piece there bars entering), and the goal takes a second piece.
     assert _both(rules, {0: [0, 20, Y, Y]}, 6) == {0: 6}
-    # A 1 cannot take 41 onto the own piece on 42; 42 moves onto the goal beside a finished one.
-    assert _both(rules, {0: [41, 42, 43, Y]}, 1) == {1: 43}
+    # The goal is the last of the four goal squares and holds one piece: a 1 moves neither
+    # 41 onto 42 nor 42 onto 43, a 3 takes 40 past 41 and 42 onto the free goal.
+    assert _both(rules, {0: [41, 42, 43, Y]}, 1) == {}
+    assert _both(rules, {0: [40, 41, 42, Y]}, 3) == {0: 43}
 
 
 # ---------------------------------------------------------------- finish_in_home
-HOME = Rules.preset("maedn").replace(finish_in_home=True)  # home squares 40-42, goal 43
+HOME = Rules.preset("maedn")  # finish_in_home: home squares 40-42 and the goal 43
+STACKED = HOME.replace(finish_in_home=False)  # the goal holds every finished piece
 
 
 def _finished(rules: Rules, placed: dict[int, list[int]], seat: int = 0) -> bool:
@@ -191,15 +194,15 @@ def test_finish_in_home_a_seat_is_done_with_every_piece_on_its_home_squares() ->
     squares and the goal: a seat whose pieces stand on all four has finished."""
     assert _finished(HOME, {0: [40, 41, 42, 43]})
     assert not _finished(HOME, {0: [40, 41, 43, 38]})
-    assert not _finished(Rules.preset("maedn"), {0: [40, 41, 42, 43]})
-    assert _finished(Rules.preset("maedn"), {0: [43, 43, 43, 43]})
+    assert not _finished(STACKED, {0: [40, 41, 42, 43]})
+    assert _finished(STACKED, {0: [43, 43, 43, 43]})
 
 
 def test_finish_in_home_the_goal_holds_one_piece() -> None:
     """The goal is then the last home square: no second piece lands on it."""
     assert _both(HOME, {0: [41, 43, Y, Y]}, 2) == {}
     assert _both(HOME, {0: [41, 43, Y, Y]}, 1) == {0: 42}
-    assert _both(Rules.preset("maedn"), {0: [41, 43, Y, Y]}, 2) == {0: 43}
+    assert _both(STACKED, {0: [41, 43, Y, Y]}, 2) == {0: 43}
 
 
 def test_finish_in_home_needs_one_piece_per_square() -> None:

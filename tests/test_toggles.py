@@ -32,7 +32,7 @@ BASES = [
     Rules.preset("danish").replace(players=1),
     Rules.preset("danish").replace(sides=6),
     Rules.preset("danish").replace(arm_length=17),  # room for every offset inside an arm
-    Rules.preset("maedn"),  # one piece per square: room for finish_in_home
+    Rules.preset("maedn").replace(finish_in_home=False),  # one piece per square
 ]
 
 
