@@ -48,7 +48,7 @@ from ludosim.reference.position import Position
 from ludosim.rules import Rules
 from ludosim.stats import chi2_sf
 
-PRESETS = ("app", "italian", "danish", "danish-globe", "killer")
+PRESETS = ("app", "italian", "danish", "danish-globe", "killer", "maedn")
 
 CHI2_LEVEL = 1e-3
 Z_LIMIT = 3.0
@@ -342,7 +342,12 @@ def test_killer_plan_outcomes_match_the_plan_listing(changes: dict) -> None:
 
 
 # ====================================================== agreement with the engine
-AGREEMENT = [(name, 1, 2000) for name in PRESETS] + [("app", 2, 1000), ("italian", 2, 1000)]
+# Two maedn pieces exercise must_enter, clear_start and land_on_own at the turn level.
+AGREEMENT = [(name, 1, 2000) for name in PRESETS] + [
+    ("app", 2, 1000),
+    ("italian", 2, 1000),
+    ("maedn", 2, 1000),
+]
 
 
 @pytest.mark.parametrize(("name", "pieces", "games"), AGREEMENT)
@@ -407,7 +412,7 @@ def test_chi_square_detects_a_wrong_distribution() -> None:
 
 # ------------------------------------------------------------ against the kernel
 # Two-piece chains of danish and killer take about a minute to solve: `make verify` only.
-KERNEL_CASES = [(name, 1) for name in PRESETS] + [("app", 2), ("italian", 2)]
+KERNEL_CASES = [(name, 1) for name in PRESETS] + [("app", 2), ("italian", 2), ("maedn", 2)]
 if os.environ.get("LUDOSIM_VERIFY"):
     KERNEL_CASES += [("danish", 2), ("danish-globe", 2), ("killer", 2)]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scenario_helpers import make, move_of
-from test_kernel_agreement import SEED, _differences
+from test_kernel_agreement import SEED, VERIFY, _differences
 
 from ludosim.board import YARD, Board
 from ludosim.engine import compile_layout, new_work
@@ -180,7 +180,7 @@ GEOMETRIES = {
 def test_kernel_agrees_with_reference_on_other_geometries(name: str) -> None:
     preset, changes = GEOMETRIES[name]
     rules = Rules.preset(preset).replace(**changes)
-    games = 40 if preset == "killer" else 200
+    games = (25 if preset == "killer" else 100) * (10 if VERIFY else 1)
     bad = _differences(rules, SEED, range(games))
     assert not bad, f"{len(bad)} games differ on {name}:\n" + "\n".join(bad[:5])
 
@@ -192,5 +192,6 @@ def test_scoring_policies_agree_on_six_arms_of_seventeen_squares(preset: str) ->
     rules = Rules.preset(preset).replace(sides=6, players=6, arm_length=17)
     assert rules.track_len > MASK_TRACK
     policies = ["balanced", "defensive", "runner", "aggressive", "balanced", "random"]
-    bad = _differences(rules, SEED, range(12 if preset == "killer" else 40), policies)
+    games = (8 if preset == "killer" else 25) * (10 if VERIFY else 1)
+    bad = _differences(rules, SEED, range(games), policies)
     assert not bad, f"{len(bad)} games differ:\n" + "\n".join(bad[:5])
