@@ -57,6 +57,7 @@ class Panel:
     xlabel: str
     reference: float | None = 0.0  # a vertical line (no effect, fair share); None: none
     fmt: str = "{:.1f}"  # the value as hover text shows it
+    log: bool = False  # a logarithmic x axis (values spanning decades, such as game counts)
 
 
 # --------------------------------------------------------------------- static
@@ -120,8 +121,11 @@ def forest(
             for start, stop in _shaded(groups or []):
                 ax.axhspan(start - 0.5, stop - 0.5, color="#f0f0f0", zorder=0, linewidth=0)
             ax.set_xlabel(panel.xlabel, fontsize=FONT_SIZE)
-            # Narrow side-by-side panels: at most five ticks keep their labels apart.
-            ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
+            if panel.log:
+                ax.set_xscale("log")
+            else:
+                # Narrow side-by-side panels: at most five ticks keep their labels apart.
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
             ax.grid(axis="x", color="#e6e6e6", linewidth=0.6)
             ax.set_axisbelow(True)
             ax.tick_params(labelsize=FONT_SIZE)
