@@ -102,7 +102,7 @@ def forest(
     that belong together read as a block.
     """
     import matplotlib as mpl
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
     n = len(labels)
     fig = new_figure(WIDTH, rows_height(n))
@@ -123,6 +123,9 @@ def forest(
             ax.set_xlabel(panel.xlabel, fontsize=FONT_SIZE)
             if panel.log:
                 ax.set_xscale("log")
+                # Decades only, written out (5, 50, 500): minor labels crowd a narrow panel.
+                ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+                ax.xaxis.set_minor_formatter(NullFormatter())
             else:
                 # Narrow side-by-side panels: at most five ticks keep their labels apart.
                 ax.xaxis.set_major_locator(MaxNLocator(nbins=5))

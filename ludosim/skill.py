@@ -561,3 +561,412 @@ def read_study_tables(folder: str | Path, study: Study) -> SkillTables:
     frames[0]["player"] = frames[0]["player"].fillna("")
     frames[0]["opponent"] = frames[0]["opponent"].fillna("")
     return SkillTables(*frames, study=study)
+
+
+# ---------------------------------------------------------------------- findings
+TITLES = {
+    "sizes": "Sizes and interval widths",
+    "skill": "How much each rule set rewards skill",
+    "spread": "Spread of the ladder",
+    "metagame": "The strategy meta-game",
+}
+TUNED_COLUMN = "tuned-<preset>"  # the shipped tuned player of each rule set, in one column
+
+
+def _pct(x: float) -> str:
+    return "n/a" if not math.isfinite(x) else f"{100 * x:.1f}%"
+
+
+def _ci_pct(low: float, high: float) -> str:
+    return f"95% CI {_pct(low)} to {_pct(high)}"
+
+
+def _count(x: float) -> str:
+    return "unbounded" if not math.isfinite(x) else f"{int(x):,}"
+
+
+def _measure(skill: pd.DataFrame, rule_set: str, measure: str) -> pd.Series | None:
+    rows = skill[(skill["rule_set"] == rule_set) & (skill["measure"] == measure)]
+    return None if rows.empty else rows.iloc[0]
+
+
+def _half(rows: pd.DataFrame) -> float:
+    return float(((rows["ci_high"] - rows["ci_low"]) / 2).max())
+
+
+def skill_findings(tables: SkillTables) -> list[Any]:
+    """What the study's tables say, as `ludosim.findings.Finding`s (topics `TITLES`)."""
+    from ludosim.findings import Finding
+
+    skill, meta = tables.skill, tables.metagame
+    order = list(dict.fromkeys(skill["rule_set"]))
+    out: list[Finding] = []
+
+    share = skill[skill["measure"].str.startswith("win_share")]
+    pairs = skill[skill["measure"].str.startswith("head_to_head")]
+    spread = skill[skill["measure"] == "rating_range"]
+    out.append(Finding("sizes", (
+        f"Every rule set: the ladder played {int(spread['games'].max()):,} games, each match of "
+        f"the strongest player against a field {int(share['games'].max()):,} games, each "
+        f"head-to-head pair {int(pairs['games'].max()):,} decided games. Win shares are known to "
+        f"within ±{100 * _half(share):.1f} pp (largest half-width of their 95% intervals), "
+        f"head-to-head shares to within ±{100 * _half(pairs):.1f} pp."
+    ), True, headline=True))  # fmt: skip
+
+    out += _skill_findings(skill, order)
+    out += _spread_findings(spread, order)
+    out += _metagame_findings(meta, order)
+    return out
+
+
+def _skill_findings(skill: pd.DataFrame, order: list[str]) -> list[Any]:
+    from ludosim.findings import Finding
+
+    out = []
+    vs_random = skill[skill["measure"] == "win_share_vs_random"].set_index("rule_set").loc[order]
+    best, worst = vs_random["estimate"].idxmax(), vs_random["estimate"].idxmin()
+    if best != worst:
+        b, w = vs_random.loc[best], vs_random.loc[worst]
+        diff = b["estimate"] - w["estimate"]
+        half = math.hypot(
+            (b["ci_high"] - b["ci_low"]) / 2, (w["ci_high"] - w["ci_low"]) / 2
+        )  # independent games: the half-widths add in quadrature
+        resolved = diff - half > 0
+        verdict = "" if resolved else "; the difference is not resolved at this size"
+        out.append(Finding("skill", (
+            f"Skill pays most under {best}: its strongest player, {b['player']}, beats three "
+            f"random players {_pct(b['estimate'])} of the time "
+            f"({_ci_pct(b['ci_low'], b['ci_high'])}), and least under {worst}, where "
+            f"{w['player']} does so {_pct(w['estimate'])} "
+            f"({_ci_pct(w['ci_low'], w['ci_high'])}): {100 * diff:.1f} pp apart (95% CI "
+            f"{100 * (diff - half):.1f} to {100 * (diff + half):.1f} pp){verdict}."
+        ), bool(resolved), headline=True))  # fmt: skip
+    for rule_set in order:
+        out.append(_rule_set_sentence(skill, rule_set))
+    return out
+
+
+def _rule_set_sentence(skill: pd.DataFrame, rule_set: str) -> Any:
+    from ludosim.findings import Finding
+
+    rnd = _measure(skill, rule_set, "win_share_vs_random")
+    bal = _measure(skill, rule_set, "win_share_vs_balanced")
+    assert rnd is not None and bal is not None
+    who = rnd["player"]
+    text = (
+        f"Under {rule_set} rules, {who} beats three random players {_pct(rnd['estimate'])} of "
+        f"the time ({_ci_pct(rnd['ci_low'], rnd['ci_high'])}, {int(rnd['games']):,} games) and "
+        f"three balanced players {_pct(bal['estimate'])} ({_ci_pct(bal['ci_low'], bal['ci_high'])}"
+        f"; fair share {_pct(bal['fair'])})"
+    )
+    resolved = bool(rnd["resolved"])
+    parts = []
+    for opponent in OPPONENTS:
+        ahead = _measure(skill, rule_set, f"games_to_be_ahead_of_{opponent}")
+        h2h = _measure(skill, rule_set, f"head_to_head_vs_{opponent}")
+        if ahead is None or h2h is None:
+            continue
+        if who == opponent:
+            parts.append(f"it is {opponent} itself, so there is no edge over {opponent} to measure")
+        elif bool(ahead["resolved"]):
+            parts.append(
+                f"it needs about {_count(ahead['estimate'])} games (95% CI "
+                f"{_count(ahead['ci_low'])} to {_count(ahead['ci_high'])}) to be ahead of "
+                f"{opponent} with 95% probability (head to head it wins "
+                f"{_pct(h2h['estimate'])}, {_ci_pct(h2h['ci_low'], h2h['ci_high'])})"
+            )
+        else:
+            resolved = False
+            parts.append(
+                f"whether it is better than {opponent} head to head at all is not resolved "
+                f"at this size ({_pct(h2h['estimate'])}, {_ci_pct(h2h['ci_low'], h2h['ci_high'])}"
+                f", {int(h2h['games']):,} decided games)"
+            )
+    return Finding("skill", text + "; " + "; ".join(parts) + ".", resolved)
+
+
+def _spread_findings(spread: pd.DataFrame, order: list[str]) -> list[Any]:
+    from ludosim.findings import Finding
+
+    rows = spread.set_index("rule_set").loc[order]
+    out = []
+    if rows["ci_low"].notna().all() and len(rows) > 1:
+        widest, narrowest = rows["estimate"].idxmax(), rows["estimate"].idxmin()
+        w, n = rows.loc[widest], rows.loc[narrowest]
+        apart = w["ci_low"] > n["ci_high"]
+        out.append(Finding("spread", (
+            f"The ladder's ratings spread widest under {widest} ({w['estimate']:.1f} mu from top "
+            f"to bottom, 95% CI {w['ci_low']:.1f} to {w['ci_high']:.1f}) and narrowest under "
+            f"{narrowest} ({n['estimate']:.1f}, 95% CI {n['ci_low']:.1f} to {n['ci_high']:.1f})"
+            + ("." if apart else "; the intervals overlap, so the order is not resolved at "
+               "this size.")
+        ), bool(apart), headline=True))  # fmt: skip
+    for rule_set, r in rows.iterrows():
+        out.append(Finding("spread", (
+            f"Under {rule_set} rules the ladder's Plackett-Luce ratings span {r['estimate']:.1f} "
+            f"mu (95% bootstrap CI {r['ci_low']:.1f} to {r['ci_high']:.1f}); a rating of mu "
+            "points is on openskill's scale, where every player starts at 25."
+        ), bool(r["resolved"])))  # fmt: skip
+    return out
+
+
+def _mix_text(rows: pd.DataFrame) -> str:
+    support = rows[rows["weight"] > SUPPORT_WEIGHT]
+    if len(support) == 1:
+        return f"pure {support['player'].iloc[0]}"
+    return "a mix of " + ", ".join(
+        f"{r.player} {100 * r.weight:.0f}%" for r in support.itertuples()
+    )
+
+
+def _metagame_findings(meta: pd.DataFrame, order: list[str]) -> list[Any]:
+    from ludosim.findings import Finding
+
+    out = []
+    stable = []
+    for rule_set in order:
+        rows = meta[meta["rule_set"] == rule_set].sort_values("weight", ascending=False)
+        mix = _mix_text(rows)
+        inside = rows["weight"] > SUPPORT_WEIGHT
+        resamples = int(rows["resamples"].iloc[0])
+        if resamples:
+            sure = bool((rows.loc[inside, "support_share"] >= 0.95).all()
+                        and (rows.loc[~inside, "support_share"] <= 0.05).all())  # fmt: skip
+            others = rows[~inside & (rows["support_share"] > 0.05)]
+            kept = ", ".join(
+                f"{r.player} {100 * r.support_share:.0f}%" for r in rows[inside].itertuples()
+            )
+            text = (
+                f"Under {rule_set} rules the equilibrium is {mix}; in the support of {kept} of "
+                f"{resamples:,} resampled head-to-head matrices"
+            )
+            if len(others):
+                text += ", and also sometimes " + ", ".join(
+                    f"{r.player} ({100 * r.support_share:.0f}%)" for r in others.itertuples()
+                )
+            text += (
+                "." if sure else "; which way of playing is stable is not resolved at this size."
+            )
+        else:
+            sure = False
+            text = f"Under {rule_set} rules the equilibrium is {mix} (no resamples: not resolved)."
+        stable.append((rule_set, mix, sure))
+        out.append(Finding("metagame", text, sure))
+    sure_ones = [f"{mix} under {r}" for r, mix, sure in stable if sure]
+    unsure = [r for r, _, sure in stable if not sure]
+    text = "Stable under resampling: " + ("; ".join(sure_ones) if sure_ones else "none")
+    if unsure:
+        text += f". Not resolved at this size under {', '.join(unsure)}"
+    out.insert(0, Finding("metagame", text + ".", not unsure, headline=True))
+    return out
+
+
+# -------------------------------------------------------------------------- page
+def _column(player: str, rule_set: str, tables: SkillTables) -> str:
+    """A player's column in the cross-rule-set figures: `tuned-<preset>` for the tuned one."""
+    return TUNED_COLUMN if player.startswith(TUNED_PREFIX) else player
+
+
+def _skill_rows(skill: pd.DataFrame, measure: str, order: list[str]) -> pd.DataFrame:
+    rows = skill[skill["measure"] == measure].set_index("rule_set")
+    return rows.reindex(order)
+
+
+def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -> Path:
+    """Write `index.html` with its PNG figures beside the study's CSV tables in `out`."""
+    from ludosim import figures
+    from ludosim.figures import Panel
+    from ludosim.report import (
+        PageSection,
+        PageTable,
+        group_findings,
+        html_table,
+        page_figure,
+        render_page,
+    )
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    study = tables.study
+    skill = tables.skill
+    order = list(dict.fromkeys(skill["rule_set"]))
+    command = study.command() + f" --out {shlex.quote(str(folder))}"
+    simulated = (
+        f"Simulated: {len(order)} rule sets ({'; '.join(order)}), seed {study.seed}; "
+        f"ladder {study.games:,} games, matches {study.match_games:,}, pairs "
+        f"{study.pair_games:,} games each, {study.bootstrap} rating refits, "
+        f"{study.resamples:,} resampled matrices."
+    )
+    sections = []
+
+    # Win shares of the strongest player, best first.
+    rnd = _skill_rows(skill, "win_share_vs_random", order)
+    bal = _skill_rows(skill, "win_share_vs_balanced", order)
+    ranked = rnd.sort_values("estimate", ascending=False, kind="stable").index.tolist()
+    both = pd.DataFrame({
+        "random": rnd.loc[ranked, "estimate"], "random_low": rnd.loc[ranked, "ci_low"],
+        "random_high": rnd.loc[ranked, "ci_high"], "balanced": bal.loc[ranked, "estimate"],
+        "balanced_low": bal.loc[ranked, "ci_low"], "balanced_high": bal.loc[ranked, "ci_high"],
+    })  # fmt: skip
+    labels = [f"{r} ({rnd.at[r, 'player']})" for r in ranked]
+    fair = float(rnd["fair"].iloc[0])
+    panels = [
+        Panel("random", "random_low", "random_high", "win share vs three random",
+              reference=fair, fmt="{:.3f}"),
+        Panel("balanced", "balanced_low", "balanced_high", "win share vs three balanced",
+              reference=fair, fmt="{:.3f}"),
+    ]  # fmt: skip
+    shares = page_figure(folder, figures.forest(both, labels, panels), "win_shares.png",
+        "The strongest player against three random and three balanced players",
+        "Win share of each rule set's strongest player (in brackets) over every seat "
+        f"position, Wilson 95% CIs; dashed: the fair share. {simulated}",
+    )  # fmt: skip
+
+    # Games to be ahead, on a log axis (they span decades); an unbounded end is drawn
+    # at the axis edge.
+    ahead = pd.DataFrame(index=ranked)
+    for opponent in OPPONENTS:
+        rows = _skill_rows(skill, f"games_to_be_ahead_of_{opponent}", ranked)
+        ahead[opponent] = rows["estimate"].astype(float)
+        ahead[f"{opponent}_low"] = rows["ci_low"].astype(float)
+        ahead[f"{opponent}_high"] = rows["ci_high"].astype(float)
+    finite = ahead.to_numpy(float)[np.isfinite(ahead.to_numpy(float))]
+    edge = 10 ** math.ceil(math.log10(max(float(finite.max()) if finite.size else 10.0, 10.0)))
+    for opponent in OPPONENTS:
+        unbounded = ahead[f"{opponent}_high"].isna() & ahead[opponent].notna()
+        ahead.loc[unbounded, f"{opponent}_high"] = edge
+    ahead_panels = [
+        Panel(o, f"{o}_low", f"{o}_high", f"games to be ahead of {o} (95%)", reference=None,
+              fmt="{:.0f}", log=True)
+        for o in ("balanced", "random")
+    ]  # fmt: skip
+    games_fig = page_figure(folder, figures.forest(ahead, labels, ahead_panels),
+        "games_to_be_ahead.png", "Games needed to be ahead",
+        "Head-to-head games after which the strongest player (two seats) has more wins than "
+        "the opponent (two seats) with 95% probability, and stays so; log scale; the interval "
+        "comes from the head-to-head share's 95% CI, and one reaching the right edge is "
+        "unbounded (the edge over that opponent is not resolved). No dot: the strongest player "
+        f"is that opponent. {simulated}",
+    )  # fmt: skip
+    table = skill.copy()
+    sections.append(PageSection(
+        "How much each rule set rewards skill", figures=[shares, games_fig],
+        tables=[PageTable("Skill table", SKILL_FILE, html_table(table),
+                          "One row per rule set and measure, with its 95% interval "
+                          "(bootstrap for the rating spread, Wilson otherwise).")],
+    ))  # fmt: skip
+
+    # The ladder: ratings minus each ladder's mean, and the spread.
+    ladder = tables.ladder.copy()
+    ladder["column"] = [_column(p, r, tables) for p, r in zip(ladder["player"], ladder["rule_set"],
+                                                                  strict=True)]  # fmt: skip
+    ladder["centred"] = ladder["mu"] - ladder.groupby("rule_set")["mu"].transform("mean")
+    columns = list(dict.fromkeys(
+        ladder.groupby("column")["centred"].mean().sort_values(ascending=False).index
+    ))  # fmt: skip
+    grid = ladder.assign(rule_set=ladder["rule_set"].astype(str))
+    heat = figures.heatmap_grid(
+        grid, "rule_set", "column", (), {"rule_set": order, "column": columns}, "centred",
+        label="mu minus the ladder's mean", diverging=True, fmt="{:+.1f}",
+    )  # fmt: skip
+    ladder_fig = page_figure(folder, heat, "ladder.png", "The ladder under each rule set",
+        "Plackett-Luce rating mu of each player minus the mean of its ladder; the bootstrap "
+        f"95% CIs of mu are in ladder.csv. {simulated}")  # fmt: skip
+    spread = pd.DataFrame(index=ranked)
+    for measure in ("rating_range", "rating_sd"):
+        rows = _skill_rows(skill, measure, ranked)
+        spread[measure] = rows["estimate"]
+        spread[f"{measure}_low"] = rows["ci_low"]
+        spread[f"{measure}_high"] = rows["ci_high"]
+    spread_panels = [
+        Panel("rating_range", "rating_range_low", "rating_range_high", "top minus bottom mu",
+              reference=None),
+        Panel("rating_sd", "rating_sd_low", "rating_sd_high", "standard deviation of mu",
+              reference=None),
+    ]  # fmt: skip
+    spread_fig = page_figure(folder, figures.forest(spread, labels, spread_panels), "spread.png",
+        "Spread of the ladder's ratings",
+        f"Top minus bottom mu and the standard deviation of mu, bootstrap 95% CIs. {simulated}",
+    )  # fmt: skip
+    shown = tables.ladder.copy()
+    sections.append(PageSection(
+        "Spread of the ladder", figures=[ladder_fig, spread_fig],
+        tables=[PageTable("Ladders", LADDER_FILE, html_table(shown),
+                          "Ratings per rule set, best mu first; ci_low/ci_high: bootstrap 95% "
+                          "interval of mu.")],
+    ))  # fmt: skip
+
+    # The meta-game: weights and support shares, and the head-to-head matrices.
+    meta = tables.metagame.copy()
+    meta["column"] = [_column(p, r, tables) for p, r in zip(meta["player"], meta["rule_set"],
+                                                              strict=True)]  # fmt: skip
+    long = pd.concat([
+        meta.assign(what="equilibrium weight", value=meta["weight"]),
+        meta.assign(what="share of resamples in the support", value=meta["support_share"]),
+    ])  # fmt: skip
+    levels = {"rule_set": order, "column": columns,
+              "what": ["equilibrium weight", "share of resamples in the support"]}  # fmt: skip
+    meta_fig = page_figure(folder, figures.heatmap_grid(
+        long, "rule_set", "column", ("what",), levels, "value", label="weight or share",
+        diverging=False, fmt="{:.2f}"),
+        "metagame.png", "The strategy meta-game",
+        "Left: the symmetric equilibrium mix of the head-to-head game (weights sum to 1 per "
+        "rule set). Right: in how many of the resampled head-to-head matrices each player "
+        f"has weight above {SUPPORT_WEIGHT:g} in the equilibrium. {simulated}",
+    )  # fmt: skip
+    pairs = tables.pairs.copy()
+    pairs["row"] = [_column(p, "", tables) for p in pairs["player"]]
+    pairs["col"] = [_column(p, "", tables) for p in pairs["opponent"]]
+    pairs["edge"] = 100 * (pairs["share"] - 0.5)
+    h2h = figures.heatmap_grid(
+        pairs.assign(rule_set=pairs["rule_set"].astype(str)), "row", "col", ("rule_set",),
+        {"row": columns, "col": columns, "rule_set": order}, "edge",
+        label="head-to-head share − 50% (pp)", diverging=True, fmt="{:+.0f}",
+    )  # fmt: skip
+    h2h_fig = page_figure(folder, h2h, "head_to_head.png", "Head-to-head shares",
+        "Share of the decided games won by the row's way of playing (two seats) against the "
+        "column's (two seats), minus 50%, in pp; Wilson 95% CIs in head_to_head.csv. "
+        f"{simulated}")  # fmt: skip
+    sections.append(PageSection(
+        "The strategy meta-game",
+        text=(
+            "Each pair of ladder players plays head to head: A in half the seats, B in the "
+            "others, every seat position in turn. The symmetric zero-sum game whose payoff is "
+            "A's share of the decided games minus one half has value 0; its equilibrium mix "
+            "breaks even against every pure way of playing. Head-to-head tables: "
+            f"{PAIRS_FILE}."
+        ),
+        figures=[meta_fig, h2h_fig],
+        tables=[PageTable("Meta-game", METAGAME_FILE, html_table(tables.metagame),
+                          "Equilibrium weight per player with the 2.5th and 97.5th "
+                          "percentiles over the resamples, the share of resamples with the "
+                          "player in the support, and its payoff against the mix (0 in the "
+                          "support).")],
+    ))  # fmt: skip
+    for section in sections:
+        for item in section.figures:
+            item.command = command
+    found = skill_findings(tables)
+    intro = (
+        f"How much each of {len(order)} rule sets rewards skill, and which way of playing is "
+        f"stable under it. {simulated} Tables: {SKILL_FILE}, {LADDER_FILE}, {METAGAME_FILE}, "
+        f"{PAIRS_FILE}. Reproduce with: {command}"
+    )
+    page = folder / "index.html"
+    html = render_page(title or f"ludosim skill study: {study.name}", intro, command,
+                       group_findings(found, TITLES), sections)  # fmt: skip
+    page.write_text(html, encoding="utf-8")
+    return page
+
+
+def run_study(
+    study: Study,
+    out: str | Path,
+    *,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> Path:
+    """Play `study` (`skill_study`), write its CSV tables and its page into `out`; the page."""
+    tables = skill_study(study, threads=threads, progress=progress)
+    write_study(tables, out)
+    return skill_page(tables, out)

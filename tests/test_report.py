@@ -23,7 +23,7 @@ import pytest
 
 from ludosim import results
 from ludosim.findings import TITLES, findings
-from ludosim.report import OPEN_DETAILS, SPEC_FILE, html_table, cell_labels, make_report
+from ludosim.report import OPEN_DETAILS, SPEC_FILE, cell_labels, html_table, make_report
 from ludosim.sweep import SweepSpec, spec_hash
 from ludosim.sweep.spec import spec_command
 
