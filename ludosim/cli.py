@@ -687,8 +687,11 @@ def skill(
 ) -> None:
     """How much each rule set rewards skill, and the strategy meta-game: CSV tables and a page.
 
-    Example: ludosim skill --preset app --vary finish=bounce --games 700 --match-games 400
-    --pair-games 200 --bootstrap 10 --resamples 50 --seed 1 --out skill-app
+    Each rule set: a ladder of players rated with Plackett-Luce; its strongest player
+    against three random and three balanced players; every pair head to head, and the
+    equilibrium mix of that game with its support over resampled games.
+
+    Example: ludosim skill --preset app --vary finish=bounce --seed 1 --out skill-app
     """
     load_study, rule_set, study_type, run_study = _lazy(
         "ludosim.skill", "load_study", "RuleSet", "Study", "run_study"
