@@ -634,16 +634,54 @@ def _skill_findings(skill: pd.DataFrame, order: list[str]) -> list[Any]:
         resolved = diff - half > 0
         verdict = "" if resolved else "; the difference is not resolved at this size"
         out.append(Finding("skill", (
-            f"Skill pays most under {best}: its strongest player, {b['player']}, beats three "
+            f"Measured against random players, skill pays most under {best}: its strongest "
+            f"player, {b['player']}, beats three "
             f"random players {_pct(b['estimate'])} of the time "
             f"({_ci_pct(b['ci_low'], b['ci_high'])}), and least under {worst}, where "
             f"{w['player']} does so {_pct(w['estimate'])} "
             f"({_ci_pct(w['ci_low'], w['ci_high'])}): {100 * diff:.1f} pp apart (95% CI "
             f"{100 * (diff - half):.1f} to {100 * (diff + half):.1f} pp){verdict}."
         ), bool(resolved), headline=True))  # fmt: skip
+    out.append(_ahead_headline(skill, order))
     for rule_set in order:
         out.append(_rule_set_sentence(skill, rule_set))
     return out
+
+
+def _ahead_headline(skill: pd.DataFrame, order: list[str]) -> Any:
+    """Where the strongest player is soonest ahead of balanced, and where it is not known."""
+    from ludosim.findings import Finding
+
+    ahead = skill[skill["measure"] == "games_to_be_ahead_of_balanced"].set_index("rule_set")
+    ahead = ahead.reindex(order)
+    known = ahead[ahead["resolved"].astype(bool)].sort_values("estimate", kind="stable")
+    parts = []
+    resolved = True
+    if len(known):
+        best = known.iloc[0]
+        listed = ", ".join(
+            f"{_count(r['estimate'])} under {name} ({_count(r['ci_low'])} to "
+            f"{_count(r['ci_high'])})"
+            for name, r in known.iloc[1:].iterrows()
+        )
+        parts.append(
+            f"Against balanced, the strongest player needs the fewest games to be ahead "
+            f"under {known.index[0]}: about {_count(best['estimate'])} (95% CI "
+            f"{_count(best['ci_low'])} to {_count(best['ci_high'])})"
+            + (f", then {listed}" if listed else "")
+        )
+        if len(known) > 1 and known["ci_low"].iloc[1] <= best["ci_high"]:
+            resolved = False
+            parts.append("where the intervals overlap, the order is not resolved at this size")
+    itself = [r for r in order if r not in known.index and ahead.at[r, "player"] == "balanced"]
+    unknown = [r for r in order if r not in known.index and r not in itself]
+    if unknown:
+        resolved = False
+        parts.append(f"under {', '.join(unknown)} its edge over balanced is not resolved at "
+                     "this size")  # fmt: skip
+    if itself:
+        parts.append(f"under {', '.join(itself)} the strongest player is balanced itself")
+    return Finding("skill", "; ".join(parts) + ".", resolved, headline=True)
 
 
 def _rule_set_sentence(skill: pd.DataFrame, rule_set: str) -> Any:
@@ -734,15 +772,15 @@ def _metagame_findings(meta: pd.DataFrame, order: list[str]) -> list[Any]:
                         and (rows.loc[~inside, "support_share"] <= 0.05).all())  # fmt: skip
             others = rows[~inside & (rows["support_share"] > 0.05)]
             kept = ", ".join(
-                f"{r.player} {100 * r.support_share:.0f}%" for r in rows[inside].itertuples()
+                f"{r.player} in {100 * r.support_share:.0f}%" for r in rows[inside].itertuples()
             )
             text = (
-                f"Under {rule_set} rules the equilibrium is {mix}; in the support of {kept} of "
-                f"{resamples:,} resampled head-to-head matrices"
+                f"Under {rule_set} rules the equilibrium is {mix}. Its support over "
+                f"{resamples:,} resampled head-to-head matrices: {kept}"
             )
             if len(others):
-                text += ", and also sometimes " + ", ".join(
-                    f"{r.player} ({100 * r.support_share:.0f}%)" for r in others.itertuples()
+                text += "; also " + ", ".join(
+                    f"{r.player} in {100 * r.support_share:.0f}%" for r in others.itertuples()
                 )
             text += (
                 "." if sure else "; which way of playing is stable is not resolved at this size."
@@ -848,12 +886,13 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
         "unbounded (the edge over that opponent is not resolved). No dot: the strongest player "
         f"is that opponent. {simulated}",
     )  # fmt: skip
-    table = skill.copy()
+    table = skill.drop(columns=["preset", "set"])
     sections.append(PageSection(
         "How much each rule set rewards skill", figures=[shares, games_fig],
         tables=[PageTable("Skill table", SKILL_FILE, html_table(table),
                           "One row per rule set and measure, with its 95% interval "
-                          "(bootstrap for the rating spread, Wilson otherwise).")],
+                          "(bootstrap for the rating spread, Wilson otherwise); the CSV adds "
+                          "each rule set's preset and --set toggles.")],
     ))  # fmt: skip
 
     # The ladder: ratings minus each ladder's mean, and the spread.
@@ -864,9 +903,9 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
     columns = list(dict.fromkeys(
         ladder.groupby("column")["centred"].mean().sort_values(ascending=False).index
     ))  # fmt: skip
-    grid = ladder.assign(rule_set=ladder["rule_set"].astype(str))
+    grid = ladder.assign(**{"rule set": ladder["rule_set"].astype(str), "player": ladder["column"]})
     heat = figures.heatmap_grid(
-        grid, "rule_set", "column", (), {"rule_set": order, "column": columns}, "centred",
+        grid, "rule set", "player", (), {"rule set": order, "player": columns}, "centred",
         label="mu minus the ladder's mean", diverging=True, fmt="{:+.1f}",
     )  # fmt: skip
     ladder_fig = page_figure(folder, heat, "ladder.png", "The ladder under each rule set",
@@ -884,7 +923,7 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
         Panel("rating_sd", "rating_sd_low", "rating_sd_high", "standard deviation of mu",
               reference=None),
     ]  # fmt: skip
-    spread_fig = page_figure(folder, figures.forest(spread, labels, spread_panels), "spread.png",
+    spread_fig = page_figure(folder, figures.forest(spread, ranked, spread_panels), "spread.png",
         "Spread of the ladder's ratings",
         f"Top minus bottom mu and the standard deviation of mu, bootstrap 95% CIs. {simulated}",
     )  # fmt: skip
@@ -904,10 +943,11 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
         meta.assign(what="equilibrium weight", value=meta["weight"]),
         meta.assign(what="share of resamples in the support", value=meta["support_share"]),
     ])  # fmt: skip
-    levels = {"rule_set": order, "column": columns,
+    long = long.assign(**{"rule set": long["rule_set"].astype(str), "player": long["column"]})
+    levels = {"rule set": order, "player": columns,
               "what": ["equilibrium weight", "share of resamples in the support"]}  # fmt: skip
     meta_fig = page_figure(folder, figures.heatmap_grid(
-        long, "rule_set", "column", ("what",), levels, "value", label="weight or share",
+        long, "rule set", "player", ("what",), levels, "value", label="weight or share",
         diverging=False, fmt="{:.2f}"),
         "metagame.png", "The strategy meta-game",
         "Left: the symmetric equilibrium mix of the head-to-head game (weights sum to 1 per "
@@ -915,12 +955,15 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
         f"has weight above {SUPPORT_WEIGHT:g} in the equilibrium. {simulated}",
     )  # fmt: skip
     pairs = tables.pairs.copy()
-    pairs["row"] = [_column(p, "", tables) for p in pairs["player"]]
-    pairs["col"] = [_column(p, "", tables) for p in pairs["opponent"]]
     pairs["edge"] = 100 * (pairs["share"] - 0.5)
+    pairs = pairs.assign(**{
+        "rule set": pairs["rule_set"].astype(str),
+        "player": [_column(p, "", tables) for p in pairs["player"]],
+        "opponent": [_column(p, "", tables) for p in pairs["opponent"]],
+    })  # fmt: skip
     h2h = figures.heatmap_grid(
-        pairs.assign(rule_set=pairs["rule_set"].astype(str)), "row", "col", ("rule_set",),
-        {"row": columns, "col": columns, "rule_set": order}, "edge",
+        pairs, "player", "opponent", ("rule set",),
+        {"player": columns, "opponent": columns, "rule set": order}, "edge",
         label="head-to-head share − 50% (pp)", diverging=True, fmt="{:+.0f}",
     )  # fmt: skip
     h2h_fig = page_figure(folder, h2h, "head_to_head.png", "Head-to-head shares",
