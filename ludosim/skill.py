@@ -800,7 +800,7 @@ def _metagame_findings(meta: pd.DataFrame, order: list[str]) -> list[Any]:
 
 
 # -------------------------------------------------------------------------- page
-def _column(player: str, rule_set: str, tables: SkillTables) -> str:
+def _column(player: str) -> str:
     """A player's column in the cross-rule-set figures: `tuned-<preset>` for the tuned one."""
     return TUNED_COLUMN if player.startswith(TUNED_PREFIX) else player
 
@@ -897,8 +897,7 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
 
     # The ladder: ratings minus each ladder's mean, and the spread.
     ladder = tables.ladder.copy()
-    ladder["column"] = [_column(p, r, tables) for p, r in zip(ladder["player"], ladder["rule_set"],
-                                                                  strict=True)]  # fmt: skip
+    ladder["column"] = [_column(p) for p in ladder["player"]]
     ladder["centred"] = ladder["mu"] - ladder.groupby("rule_set")["mu"].transform("mean")
     columns = list(dict.fromkeys(
         ladder.groupby("column")["centred"].mean().sort_values(ascending=False).index
@@ -937,8 +936,7 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
 
     # The meta-game: weights and support shares, and the head-to-head matrices.
     meta = tables.metagame.copy()
-    meta["column"] = [_column(p, r, tables) for p, r in zip(meta["player"], meta["rule_set"],
-                                                              strict=True)]  # fmt: skip
+    meta["column"] = [_column(p) for p in meta["player"]]
     long = pd.concat([
         meta.assign(what="equilibrium weight", value=meta["weight"]),
         meta.assign(what="share of resamples in the support", value=meta["support_share"]),
@@ -958,8 +956,8 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
     pairs["edge"] = 100 * (pairs["share"] - 0.5)
     pairs = pairs.assign(**{
         "rule set": pairs["rule_set"].astype(str),
-        "player": [_column(p, "", tables) for p in pairs["player"]],
-        "opponent": [_column(p, "", tables) for p in pairs["opponent"]],
+        "player": [_column(p) for p in pairs["player"]],
+        "opponent": [_column(p) for p in pairs["opponent"]],
     })  # fmt: skip
     h2h = figures.heatmap_grid(
         pairs, "player", "opponent", ("rule set",),
