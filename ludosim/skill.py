@@ -512,7 +512,8 @@ def _rule_set_tables(
             "weight_high": np.percentile(boot, 97.5, axis=0) if len(boot) else math.nan,
             "support_share": (boot > SUPPORT_WEIGHT).mean(axis=0) if len(boot) else math.nan,
             # Each way of playing against the equilibrium mix: 0 in the support, <= 0 outside.
-            "payoff_vs_mix": (share - 0.5) @ mix,
+            # Rounded where the solver's float noise ends, so a support player reads 0.
+            "payoff_vs_mix": np.round((share - 0.5) @ mix, 12) + 0.0,
             "resamples": len(boot),
         }
     )
