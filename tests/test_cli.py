@@ -51,6 +51,7 @@ def test_commands() -> None:
         "bench",
         "tournament",
         "ratings",
+        "skill",
         "sweep",
         "report",
         "exact",
