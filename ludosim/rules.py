@@ -373,6 +373,12 @@ def _validate(r: Rules) -> None:
                 "roll_then_move/six_limit",
                 "roll_then_move rolls sixes without limit; use six_limit=0",
             )
+        if r.bonus_stacking != "stack":
+            _refuse(
+                "roll_then_move/bonus_stacking",
+                "roll_then_move rolls every 6's bonus roll before any move is played, so a move "
+                "cannot trade it against its capture or finish bonus; use bonus_stacking=stack",
+            )
         if r.bonus_on_six != "always":
             _refuse(
                 "roll_then_move/bonus_on_six",

@@ -33,10 +33,12 @@ from ludosim.engine.state import (
     S_SIZE,
     SB_CONTENDERS,
     SB_DONE,
+    SB_ENTERED,
     SB_ORDER,
     SB_SCORE,
     SB_THROWS,
     STATS,
+    YARD,
     counter_at,
     finished,
     progress_at,
@@ -138,6 +140,10 @@ def _open_game(
     first = start_seat if has_start else roll_off(lay, w, stream)
     for s in range(lay[R.PLAYERS]):
         w[seat_list_at(SB_DONE, s)] = 0
+        entered = 0  # a piece of a start position outside the yard has entered
+        for i in range(lay[R.PIECES]):
+            entered |= w[progress_at(s, i)] != YARD
+        w[seat_list_at(SB_ENTERED, s)] = entered
     return first
 
 
