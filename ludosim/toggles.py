@@ -244,7 +244,8 @@ TOGGLES: dict[str, Toggle] = {
                 # The kernel counts rolls in int32: up to 64 rolls a turn stay in range.
                 high=10_000_000),
         _toggle("die_faces", "faces", D6_FACES, "the six faces of the die", (DANISH,), True),
-        _toggle("seating", "ints", (), "arms of the seats, empty for the default seating", (),
+        _toggle("seating", "ints", (),
+                "arms of the seats in turn order, empty for the default seating", (),
                 False, low=0, high=5, ordered=True),
         _toggle("entry", "int", None,
                 "last track progress before the home column (follows `sides` when not given)",

@@ -12,7 +12,7 @@ import pytest
 from scenario_helpers import dice, game, make, move_of, on_square, turn
 
 from ludosim import RulesError, simulate
-from ludosim.board import YARD
+from ludosim.board import YARD, Board
 from ludosim.reference import Game, legal_moves
 from ludosim.rng import ScriptedStream
 from ludosim.rules import Rules
@@ -193,3 +193,25 @@ def test_killer_start_tries_at_the_start_of_the_game_only():
     g = turn(rules, {0: [-1, -1, -1, -1]}, dice(rules, 3, 4, 5))
     assert g.rolls == 3
     _kernel_agrees_from(rules, {0: [-1, -1, -1, 58]}, games=10)
+
+
+# ================================================================ seating
+def test_counter_clockwise_seating_plays_in_the_listed_order():
+    """docs/rules.md section 1 [choice]: seating lists the arms in turn order; 0,3,2,1 passes the
+    turn counter-clockwise: seat 1 sits on arm 3 and plays right after seat 0."""
+    rules = Rules.preset("danish").replace(seating="0,3,2,1", first_player="seat0", max_turns=100)
+    board = Board.from_rules(rules)
+    assert [board.start_square(s) for s in range(4)] == [0, 39, 26, 13]
+    g = Game(rules, SEED, 0, record=True)
+    g.play()
+    order = [int(line.split()[-1]) for line in g.transcript if line.startswith("turn ")]
+    assert order[:8] == [0, 1, 2, 3, 0, 1, 2, 3]
+    # Seat 1 enters on arm 3's start square, the square before seat 0's arm.
+    g = turn(rules, {0: [2, 56, 56, 56]}, [*dice(rules, 6), 0, *dice(rules, 1)], seat=1)
+    assert g.pos.progress[1][0] == 1 and board.square(1, 1) == 40
+    with pytest.raises(RulesError, match="seating/sides"):
+        rules.replace(seating="0,3,3,1")
+    for seating, sides in (("0,3,2,1", 4), ("2,0,1", 4), ("4,2,0", 6), ("5,0,3,1,2", 6)):
+        players = len(seating.split(","))
+        rules = Rules.preset("danish").replace(sides=sides, players=players, seating=seating)
+        _kernel_agrees_from(rules, {}, games=40)

@@ -218,7 +218,7 @@ def _whole_game(
         if nfin >= max(n - 1, 1):
             break
         nxt = seat
-        for _ in range(n):  # the next seat clockwise that has not finished (no division)
+        for _ in range(n):  # the next seat in play order that has not finished (no division)
             nxt = nxt + 1 if nxt + 1 < n else 0
             if not w[seat_list_at(SB_DONE, nxt)]:
                 seat = nxt

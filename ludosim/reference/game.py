@@ -196,7 +196,7 @@ class Game:
         return self.result(first, truncated)
 
     def next_seat(self, seat: int) -> int:
-        """The next seat clockwise that has not finished."""
+        """The next seat in play order (`seating`) that has not finished."""
         n = self.rules.players
         for step in range(1, n + 1):
             s = (seat + step) % n
