@@ -334,7 +334,7 @@ def rules(
         typer.echo(chosen.to_toml(), nl=False)
         return
     table = Table(title=f"Rules: {preset} (hash {chosen.hash()})")
-    table.add_column("toggle", style="bold")
+    table.add_column("toggle", style="bold", no_wrap=True)  # names are copied into --set
     table.add_column("value")
     table.add_column("allowed")
     table.add_column("description")

@@ -156,6 +156,17 @@ BAD_ARGS = [
     (["rules", "-p", "app", "--set", "players=2", "--set", "players=3"], "given twice"),
     (["rules", "-p", "dutch"], "unknown preset 'dutch'"),
     (["play", "-p", "app", "--seed", "1", "--set", "finish=overshoot"], "finish="),
+    (["rules", "-p", "app", "--set", "six_limit=7"], "allowed values: 0, 2, 3, 4, 5, 6"),
+    (["rules", "-p", "app", "--set", "bonus_stacking=two"], "allowed values: stack, one"),
+    (
+        ["rules", "-p", "app", "--set", "block_landing=bounce"],
+        "allowed values: coexist, lander_home, capture, forbidden",
+    ),
+    (
+        ["rules", "-p", "danish", "--set", "start_attempts_when=never"],
+        "start_attempts_when='never' is not allowed; allowed values: always, game_start",
+    ),
+    (["rules", "-p", "killer", "--set", "bonus_stacking=one"], "roll_then_move/bonus_stacking"),
     (["play", "-p", "app", "--seed", "-1"], "seed"),
     (["play", "-p", "app", "--seed", "1", "--policy", "clever"], "unknown policy 'clever'"),
     (["simulate", "-p", "app", "--seed", "1", "--set", "bogus"], "'bogus' is not TOGGLE=VALUE"),

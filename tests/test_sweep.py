@@ -159,7 +159,7 @@ def test_dry_run_plan_lists_cells_and_plays_nothing(calls: list) -> None:
     ("options", "message"),
     [
         ({"vary": ["sixlimit=0,3"]}, "vary.sixlimit: unknown toggle"),
-        ({"vary": ["six_limit=0,4"]}, "vary.six_limit: six_limit='4' is not allowed"),
+        ({"vary": ["six_limit=0,7"]}, "vary.six_limit: six_limit='7' is not allowed"),
         ({"sets": ["finish=maybe"]}, "set.finish: finish='maybe' is not allowed"),
         ({"vary": ["players=4,5"]}, "cell c001 (players=5): players/sides"),
         ({"vary": ["six_limit=0,0"]}, "vary.six_limit lists 0 twice"),

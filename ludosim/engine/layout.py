@@ -56,7 +56,7 @@ _DERIVED_SLOTS = (
     "DETECT_MODE",  # DETECT_NEVER, DETECT_ALWAYS or DETECT_DRAW (from detect_skip)
     "DETECT_THRESHOLD",  # caught when (next64 >> 11) < threshold (see `detect_threshold`)
     "ENTERING_FACE",  # 6, or FACE_GLOBE on the star-globe die
-    "PASS_ALL",  # 1 when no path square can ever bar a move (skip path checks)
+    "PASS_ALL",  # 1 when no square, on the path or where it lands, can bar a move
     "FACE0",  # FACE0 .. FACE0 + 5: the die faces as codes
 )
 _SLOT_NAMES = [n.upper() for n, t in TOGGLES.items() if t.has_slot] + list(_DERIVED_SLOTS)
@@ -152,7 +152,9 @@ def compile_rules(rules: Rules) -> np.ndarray:
     out[R.DETECT_MODE] = DETECT_ALWAYS if p >= 1.0 else (DETECT_NEVER if p <= 0.0 else DETECT_DRAW)
     out[R.DETECT_THRESHOLD] = detect_threshold(p)
     out[R.ENTERING_FACE] = face_code(rules.entering_face)
-    out[R.PASS_ALL] = rules.pass_own and rules.pass_opponents == "all"
+    out[R.PASS_ALL] = (
+        rules.pass_own and rules.pass_opponents == "all" and rules.block_landing != "forbidden"
+    )
     for i, face in enumerate(rules.die_faces):
         out[R.FACE0 + i] = face_code(face)
     return out
