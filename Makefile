@@ -39,14 +39,16 @@ games: $(RUN_STAMP)
 	done
 
 # Every study of analyses/ at the size written in its file, refreshing reports/
-# (`make reports GAMES=50000` plays that many games per cell instead).
-STUDIES := $(basename $(notdir $(wildcard analyses/*.toml)))
+# (`make reports GAMES=50000` plays that many games per cell of the sweeps instead).
+# skill.toml is not a sweep: `ludosim skill` plays it and writes its page itself.
+STUDIES := $(filter-out skill,$(basename $(notdir $(wildcard analyses/*.toml))))
 reports: $(RUN_STAMP)
 	@for study in $(STUDIES); do \
 		$(BIN)/ludosim sweep analyses/$$study.toml --out runs/$$study \
 			$(if $(GAMES),--games $(GAMES)) -q || exit $$?; \
 		$(BIN)/ludosim report runs/$$study --out reports/$$study || exit $$?; \
 	done
+	$(BIN)/ludosim skill analyses/skill.toml --out reports/skill -q
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .

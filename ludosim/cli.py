@@ -334,7 +334,7 @@ def rules(
         typer.echo(chosen.to_toml(), nl=False)
         return
     table = Table(title=f"Rules: {preset} (hash {chosen.hash()})")
-    table.add_column("toggle", style="bold")
+    table.add_column("toggle", style="bold", no_wrap=True)  # names are copied into --set
     table.add_column("value")
     table.add_column("allowed")
     table.add_column("description")
@@ -594,6 +594,145 @@ def ratings(
         f"(ordinal = mu - 3 sigma; 95% bootstrap interval of mu over {bootstrap} resamples)"
     )
     _show(_frame_table(table, title=title))
+
+
+@app.command(cls=_Command)
+@_clean_errors
+def skill(
+    study_file: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="[STUDY]",
+            help="A study file (TOML: seed, sizes, [[rule_set]] tables); instead of the options.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="DIR",
+            help="Folder for skill.csv, ladder.csv, metagame.csv, head_to_head.csv, "
+            "index.html and its PNGs.",
+            show_default=False,
+        ),
+    ] = "",
+    presets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--preset",
+            "-p",
+            metavar="NAME",
+            help="Preset rule set; repeat to compare several (see `ludosim presets`).",
+            show_default=False,
+        ),
+    ] = None,
+    sets: SetOpt = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            metavar="TOGGLE=VALUE,...",
+            help="One more rule set: the first preset (and --set) with these toggles; repeat.",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--players",
+            metavar="A,B,...",
+            help="The ladder, comma-separated (default: random, runner, aggressive, defensive, "
+            "pacifist, balanced and tuned-<preset> when shipped).",
+            show_default=False,
+        ),
+    ] = None,
+    strongest: Annotated[
+        str | None,
+        typer.Option(
+            "--strongest",
+            metavar="NAME",
+            help="The player measured against the fields (default: the ladder's top rating).",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Ladder games per rule set.")
+    ] = 14_000,
+    match_games: Annotated[
+        int,
+        typer.Option(
+            "--match-games", metavar="M", help="Games of the strongest player against each field."
+        ),
+    ] = 20_000,
+    pair_games: Annotated[
+        int, typer.Option("--pair-games", metavar="K", help="Games of each head-to-head pair.")
+    ] = 4_000,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", "-b", metavar="B", help="Rating refits for intervals.")
+    ] = 100,
+    resamples: Annotated[
+        int,
+        typer.Option(
+            "--resamples", metavar="R", help="Head-to-head matrices resampled for the meta-game."
+        ),
+    ] = 1_000,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", metavar="N", help="Master seed (a non-negative integer)."),
+    ] = None,
+    threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """How much each rule set rewards skill, and the strategy meta-game: CSV tables and a page.
+
+    Each rule set: a ladder of players rated with Plackett-Luce; its strongest player
+    against three random and three balanced players; every pair head to head, and the
+    equilibrium mix of that game with its support over resampled games.
+
+    Example: ludosim skill --preset app --vary finish=bounce --seed 1 --out skill-app
+    """
+    load_study, rule_set, study_type, run_study = _lazy(
+        "ludosim.skill", "load_study", "RuleSet", "Study", "run_study"
+    )
+    if not out.strip():
+        raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/skill")
+    if study_file is not None:
+        if presets or sets or vary or players or strongest or seed is not None:
+            raise LudosimError(
+                "STUDY: the study file holds the rule sets, players, sizes and seed; give it "
+                "alone or use --preset/--set/--vary/--players/--seed without it"
+            )
+        study = load_study(study_file)
+    else:
+        if not presets:
+            raise LudosimError("--preset: name at least one preset (see `ludosim presets`)")
+        if seed is None:
+            raise LudosimError("--seed: give a master seed (a non-negative integer)")
+        base = tuple(sets or ())
+        chosen = [rule_set(p, base) for p in presets]
+        chosen += [rule_set(presets[0], base + tuple(_split_sets(v))) for v in vary or ()]
+        names = _policy_list(players) or None
+        study = study_type(
+            tuple(chosen), seed, tuple(names) if names else None, strongest, games=games,
+            match_games=match_games, pair_games=pair_games, bootstrap=bootstrap,
+            resamples=resamples,
+        )  # fmt: skip
+    with _playing("skill", quiet) as progress:
+        page = run_study(study, Path(out), threads=threads, progress=progress)
+    typer.echo(f"wrote {page} with its tables")
+
+
+def _split_sets(text: str) -> list[str]:
+    """`a=1,b=2` -> ["a=1", "b=2"]; a value holding commas (`safe=starts,stars`) stays whole."""
+    items: list[str] = []
+    for token in text.split(","):
+        if "=" in token or not items:
+            items.append(token.strip())
+        else:
+            items[-1] += "," + token.strip()
+    return items
 
 
 class _NoteHandler(logging.Handler):

@@ -320,6 +320,13 @@ class _SoloGame:
     def finished(self, pos: Pos) -> bool:
         return all(p >= self.home_from for p, _ in pos)
 
+    def start_attempts(self, pos: Pos) -> int:
+        """Start tries now (game.py `start_attempts`): alone on the board a piece never goes
+        back to its yard, so a piece has entered exactly when one is out of the yard."""
+        if self.rules.start_attempts_when == "game_start" and any(p != YARD for p, _ in pos):
+            return 1
+        return self.rules.start_attempts
+
     def face_bonus(self, face: int | str, entered: bool) -> int:
         if face == GLOBE:
             return 1
@@ -392,7 +399,7 @@ def _single_roll_turn(game: _SoloGame, state: State) -> Outcomes:
             # board it always enters); it is then played like any roll
             # (game.py `start_tries`). Failed tries end the turn.
             q = 1.0 - p_enter
-            k = rules.start_attempts
+            k = game.start_attempts(pos)
             rolls = [(game.entering, t, q ** (t - 1) * p_enter) for t in range(1, k + 1)]
             out[(_state(pos), n + k)] += w * q**k
         else:
@@ -437,6 +444,8 @@ def _after_roll(
     share = w / len(moves)  # random policy: uniform among the legal moves (by piece)
     for new, entered, finished in moves:
         extra = game.face_bonus(face, entered) + int(rules.bonus_on_finish and finished)
+        if rules.bonus_stacking == "one":
+            extra = min(extra, 1)
         left = pending + extra
         if left > 0 and not game.finished(new):
             frontier[n][(new, left, sixes)] += share
@@ -514,7 +523,7 @@ def _plan_turn(game: _SoloGame, plans: _Plans, state: State) -> Outcomes:
         starts: list[tuple[int, int, float]] = []
         if not game.in_play(pos):
             q = 1.0 - p6
-            k = rules.start_attempts
+            k = game.start_attempts(pos)
             starts = [(1, t, q ** (t - 1) * p6) for t in range(1, k + 1)]
             out[(_state(pos), n + k)] += w * q**k  # the tries failed: the turn ends
         else:

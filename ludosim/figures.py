@@ -57,6 +57,7 @@ class Panel:
     xlabel: str
     reference: float | None = 0.0  # a vertical line (no effect, fair share); None: none
     fmt: str = "{:.1f}"  # the value as hover text shows it
+    log: bool = False  # a logarithmic x axis (values spanning decades, such as game counts)
 
 
 # --------------------------------------------------------------------- static
@@ -101,7 +102,7 @@ def forest(
     that belong together read as a block.
     """
     import matplotlib as mpl
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
     n = len(labels)
     fig = new_figure(WIDTH, rows_height(n))
@@ -120,8 +121,16 @@ def forest(
             for start, stop in _shaded(groups or []):
                 ax.axhspan(start - 0.5, stop - 0.5, color="#f0f0f0", zorder=0, linewidth=0)
             ax.set_xlabel(panel.xlabel, fontsize=FONT_SIZE)
-            # Narrow side-by-side panels: at most five ticks keep their labels apart.
-            ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
+            if panel.log:
+                ax.set_xscale("log")
+                # Ticks at 1 and 3 per decade, written out (10, 30, 100): matplotlib's
+                # labelled minor ticks crowd a narrow panel.
+                ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 3.0)))
+                ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+                ax.xaxis.set_minor_formatter(NullFormatter())
+            else:
+                # Narrow side-by-side panels: at most five ticks keep their labels apart.
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
             ax.grid(axis="x", color="#e6e6e6", linewidth=0.6)
             ax.set_axisbelow(True)
             ax.tick_params(labelsize=FONT_SIZE)
@@ -171,7 +180,10 @@ def heatmap_grid(
     longest = max(len(str(v)) for v in cl)
     turn = longest * len(cl) > 36
     column = 0.75 if turn else max(0.75, 0.09 * longest)
-    width = min(WIDTH * 1.4, 1.6 + ncols * (1.3 + column * len(cl)))
+    wanted = 1.6 + ncols * (1.3 + column * len(cl))
+    width = min(WIDTH * 1.4, wanted)
+    # Columns squeezed below their size by the width cap: upright labels stay apart.
+    angle = 90 if turn and width < wanted else (30 if turn else 0)
     height = 1.0 + nrows * (1.0 + 0.42 * len(rl))
     fig = new_figure(width, height)
     axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
@@ -203,8 +215,8 @@ def heatmap_grid(
                 if np.isfinite(v):
                     ax.text(j, i, fmt.format(v), ha="center", va="center",
                             fontsize=FONT_SIZE - 1, color=_text_on(image, norm, v))  # fmt: skip
-            ax.set_xticks(range(len(cl)), cl, rotation=30 if turn else 0,
-                          ha="right" if turn else "center")  # fmt: skip
+            ax.set_xticks(range(len(cl)), cl, rotation=angle,
+                          ha="right" if angle == 30 else "center")  # fmt: skip
             ax.set_yticks(range(len(rl)), rl)
             ax.tick_params(length=0)
             if panel_factors:
@@ -212,8 +224,13 @@ def heatmap_grid(
                     ", ".join(f"{f}={v}" for f, v in zip(panel_factors, combo, strict=True)),
                     fontsize=FONT_SIZE,
                 )
-        for ax in axes[-1, :]:
-            ax.set_xlabel(col)
+        for j in range(ncols):
+            # The lowest drawn panel of each column carries its labels (a last row may be short).
+            shown = [i for i in range(nrows) if i * ncols + j < len(combos)]
+            if shown:
+                lowest = axes[shown[-1], j]
+                lowest.tick_params(labelbottom=True)
+                lowest.set_xlabel(col)
         for ax in axes[:, 0]:
             ax.set_ylabel(row)
         if image is not None:

@@ -274,8 +274,26 @@ def _verdict(
 
 
 # ------------------------------------------------------------------ length
+def _seatings_only(df: pd.DataFrame, cells: pd.DataFrame) -> bool:
+    """A tournament whose cells differ only in where the same policies sit."""
+    if not analysis.rotated_policies(df) or "policies" not in cells.columns:
+        return False
+    rules = [c for c in analysis.toggle_columns(cells) if c != "policies"]
+    return all(cells[c].astype(str).nunique() == 1 for c in rules)
+
+
 def _length(df: pd.DataFrame, cells: pd.DataFrame) -> list[Finding]:
-    """Which cell has the longest and the shortest games; then every cell's mean and median."""
+    """Which cell has the longest and the shortest games; then every cell's mean and median.
+
+    In a tournament whose cells are only seatings of the same policies, which
+    seating has the longest games is not a question anyone asks: the cells are
+    pooled into one statement about the game the policies play.
+    """
+    if _seatings_only(df, cells):
+        seatings = cells["policies"].nunique()
+        pooled = _length(df.assign(cell="all"), cells.iloc[:0])[0]
+        text = pooled.text[0].lower() + pooled.text[1:]
+        return [Finding("length", f"Over all {seatings} seatings, {text}", True, headline=True)]
     label, name = _labeller(cells), _namer(cells)
     table = analysis.game_length(df, by="cell")
     turns = table[table["measure"] == "turns"].reset_index(drop=True)

@@ -153,6 +153,38 @@ def _fit(
     return np.array([(r.mu, r.sigma) for r in ratings])
 
 
+def _encode(results: pd.DataFrame, players: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(who, place): per game, the index in `players` and the place of each seat."""
+    index = {name: i for i, name in enumerate(players)}
+    n = sum(1 for c in results.columns if c.startswith("who_"))
+    who = np.array([[index[w] for w in results[f"who_{s}"]] for s in range(n)]).T.reshape(-1, n)
+    place = results[[f"place_{s}" for s in range(n)]].to_numpy(dtype=np.int64)
+    return who, place
+
+
+def bootstrap_mu(
+    results: pd.DataFrame, players: Sequence[str], bootstrap: int, seed: int = 0
+) -> np.ndarray:
+    """`mu` of every player (columns, in `players` order) refitted on `bootstrap` resamples.
+
+    Each resample draws the games of `results` (rows of `play_ladder`) with
+    replacement from a generator seeded with `seed` and rates them from scratch in
+    game order; row b is resample b. `rate_games` takes its intervals from these.
+    """
+    if bootstrap < 0:
+        raise RatingsError(f"bootstrap: must be 0 or more resamples, got {bootstrap}")
+    model = _model()
+    who, place = _encode(results, players)
+    rng = np.random.default_rng(seed)
+    size = len(results)
+    mus = [
+        # Sorted, so each resample is rated in the same order as the games.
+        _fit(model, who, place, len(players), np.sort(rng.integers(0, size, size)))[:, 0]
+        for _ in range(bootstrap)
+    ]
+    return np.array(mus).reshape(bootstrap, len(players))
+
+
 def rate_games(
     results: pd.DataFrame, players: Sequence[str], bootstrap: int = 100, seed: int = 0
 ) -> pd.DataFrame:
@@ -160,28 +192,17 @@ def rate_games(
 
     With `bootstrap` B > 0, `ci_low`/`ci_high` are the 2.5th and 97.5th
     percentiles of `mu` over B refits on games resampled with replacement
-    (generator seeded with `seed`); with B = 0 they are NaN.
+    (`bootstrap_mu`, generator seeded with `seed`); with B = 0 they are NaN.
     """
     if bootstrap < 0:
         raise RatingsError(f"bootstrap: must be 0 or more resamples, got {bootstrap}")
-    model = _model()
-    index = {name: i for i, name in enumerate(players)}
-    n = sum(1 for c in results.columns if c.startswith("who_"))
-    who = np.array([[index[w] for w in results[f"who_{s}"]] for s in range(n)]).T.reshape(-1, n)
-    place = results[[f"place_{s}" for s in range(n)]].to_numpy(dtype=np.int64)
-    fit = _fit(model, who, place, len(players), np.arange(len(results)))
+    who, place = _encode(results, players)
+    fit = _fit(_model(), who, place, len(players), np.arange(len(results)))
     low = high = np.full(len(players), np.nan)
     if bootstrap:
-        rng = np.random.default_rng(seed)
-        size = len(results)
-        mus = np.array(
-            [
-                # Sorted, so each resample is rated in the same order as the games.
-                _fit(model, who, place, len(players), np.sort(rng.integers(0, size, size)))[:, 0]
-                for _ in range(bootstrap)
-            ]
+        low, high = np.percentile(
+            bootstrap_mu(results, players, bootstrap, seed), [2.5, 97.5], axis=0
         )
-        low, high = np.percentile(mus, [2.5, 97.5], axis=0)
     table = pd.DataFrame(
         {
             "player": list(players),

@@ -33,7 +33,7 @@ import math
 import os
 import shlex
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -74,7 +74,7 @@ class ReportError(LudosimError, ValueError):
 
 
 @dataclass
-class _Figure:
+class PageFigure:
     file: str
     title: str
     caption: str
@@ -85,7 +85,7 @@ class _Figure:
 
 
 @dataclass
-class _Table:
+class PageTable:
     title: str
     csv: str
     html: str
@@ -94,15 +94,15 @@ class _Table:
 
 
 @dataclass
-class _Section:
+class PageSection:
     title: str
     text: str = ""
-    figures: list[_Figure] = field(default_factory=list)
-    tables: list[_Table] = field(default_factory=list)
+    figures: list[PageFigure] = field(default_factory=list)
+    tables: list[PageTable] = field(default_factory=list)
 
 
 @dataclass
-class _Topic:
+class Topic:
     """A findings topic on the page: its heading, headline sentences and details."""
 
     title: str
@@ -193,7 +193,7 @@ def _write_report(results_path: Path, out: Path, stage: Path, title: str | None)
     for section in sections:
         # Every figure, and every table whose caption says what was simulated, says how.
         for item in [*section.figures, *section.tables]:
-            if isinstance(item, _Figure) or "Simulated:" in item.caption:
+            if isinstance(item, PageFigure) or "Simulated:" in item.caption:
                 item.command = res.command
     name = res.manifest.get("spec", {}).get("name") if res.manifest else None
     page_title = title or f"ludosim report: {name or res.path.name}"
@@ -315,11 +315,15 @@ def _findings(res: _Results) -> list[Finding]:
     return findings(res.df, res.cells)
 
 
-def _topics(found: Sequence[Finding]) -> list[_Topic]:
-    """Findings grouped under a heading per topic, headlines first, in their order."""
-    topics: dict[str, _Topic] = {}
+def _topics(found: Sequence[Finding]) -> list[Topic]:
+    return group_findings(found, TITLES)
+
+
+def group_findings(found: Sequence[Finding], titles: Mapping[str, str]) -> list[Topic]:
+    """Findings grouped under a heading per topic (`titles[topic]`), headlines first."""
+    topics: dict[str, Topic] = {}
     for f in found:
-        topic = topics.setdefault(f.topic, _Topic(TITLES.get(f.topic, f.topic), [], []))
+        topic = topics.setdefault(f.topic, Topic(titles.get(f.topic, f.topic), [], []))
         (topic.headlines if f.headline else topic.details).append(f)
     return list(topics.values())
 
@@ -364,10 +368,10 @@ def _precision(res: _Results) -> _Precision | None:
         table[column] = table[column].map(lambda v: f"{v:.3f}" if math.isfinite(v) else "")
     table = table.rename(columns={"estimate": f"estimate ({target.unit})",
                                   "half_width": f"half_width ({target.unit})"})  # fmt: skip
-    return _Precision(sentence + ".", _html_table(table), len(table))
+    return _Precision(sentence + ".", html_table(table), len(table))
 
 
-def _cells(res: _Results, out: Path) -> _Section:
+def _cells(res: _Results, out: Path) -> PageSection:
     shown = [
         c
         for c in ("cell", "name", "variant", "preset", "policies", "games", "seed", "rules_hash")
@@ -387,10 +391,11 @@ def _cells(res: _Results, out: Path) -> _Section:
         written[column] = [value_text(v, column) for v in written[column]]
     written.to_csv(out / "cells.csv", index=False)
     caption = "One row per cell: its toggles that differ between cells, policies, games, seed."
-    return _Section("Cells", tables=[_Table("Cells", "cells.csv", _html_table(table), caption)])
+    shown_table = PageTable("Cells", "cells.csv", html_table(table), caption)
+    return PageSection("Cells", tables=[shown_table])
 
 
-def _lengths(res: _Results, out: Path) -> _Section | None:
+def _lengths(res: _Results, out: Path) -> PageSection | None:
     if "turns" not in res.df.columns:
         return None
     stats = analysis.game_length(res.df, by="cell")
@@ -400,7 +405,7 @@ def _lengths(res: _Results, out: Path) -> _Section | None:
     dist.to_csv(out / "length_distribution.csv", index=False)
     turns = stats[stats["measure"] == "turns"].reset_index(drop=True)
     ids = _cell_ids(res)
-    section = _Section(
+    section = PageSection(
         "Game length",
         text=(
             "Player turns until the winner finished. Means with 95% normal-approximation "
@@ -426,7 +431,7 @@ def _lengths(res: _Results, out: Path) -> _Section | None:
             "dotted lines and triangles mark the means."
         )
         section.figures.append(
-            _figure(
+            page_figure(
                 out,
                 fig,
                 "length_distribution.png",
@@ -439,12 +444,12 @@ def _lengths(res: _Results, out: Path) -> _Section | None:
          "median_ci_low", "median_ci_high", "q05", "q95"]
     ]  # fmt: skip
     section.tables.append(
-        _Table("Turns per game", "game_length.csv", _html_table(table), "95% CIs.")
+        PageTable("Turns per game", "game_length.csv", html_table(table), "95% CIs.")
     )
     return section
 
 
-def _win_rates(res: _Results, out: Path) -> _Section | None:
+def _win_rates(res: _Results, out: Path) -> PageSection | None:
     if not {"winner", "first"} <= set(res.df.columns):
         return None
     by_position = analysis.first_player_advantage(res.df, by="cell")
@@ -454,7 +459,7 @@ def _win_rates(res: _Results, out: Path) -> _Section | None:
     ids = _cell_ids(res)
     first = by_position[by_position["position"] == 0].copy().reset_index(drop=True)
     first.insert(1, "name", first["cell"].astype(str).map(res.label))
-    section = _Section(
+    section = PageSection(
         "Win rates by position and seat",
         text=(
             "First-player advantage: the win rate of the player who took the first turn "
@@ -489,7 +494,7 @@ def _win_rates(res: _Results, out: Path) -> _Section | None:
             "first_player_advantage.csv and seat_win_rates.csv."
         )
     section.figures.append(
-        _figure(
+        page_figure(
             out, fig, "win_rates.png", "Win rates by position and seat", _caption(res, ids, what)
         )
     )
@@ -498,10 +503,10 @@ def _win_rates(res: _Results, out: Path) -> _Section | None:
          "advantage_ci_low", "advantage_ci_high", "chi2", "dof", "p_value"]
     ]  # fmt: skip
     section.tables.append(
-        _Table(
+        PageTable(
             "First-player advantage",
             "first_player_advantage.csv",
-            _html_table(shown),
+            html_table(shown),
             "Advantage = win rate of position 0 minus 1/players, in percentage points, "
             "with 95% CI; chi-square test of equal chances for every position.",
         )
@@ -509,7 +514,7 @@ def _win_rates(res: _Results, out: Path) -> _Section | None:
     return section
 
 
-def _toggles(res: _Results, out: Path) -> _Section | None:
+def _toggles(res: _Results, out: Path) -> PageSection | None:
     if not _per_game(res) or len(res.cells) < 2 or not analysis.find_baselines(res.cells):
         return None
     effects = analysis.toggle_effects(res.df, res.cells)
@@ -542,7 +547,7 @@ def _toggles(res: _Results, out: Path) -> _Section | None:
         "(common random numbers); largest length effect first, dashed line at no effect."
     )
     fig = figures.forest(ordered, ordered["label"].tolist(), panels)
-    item = _figure(out, fig, "toggle_effects.png", "Toggle effects", _caption(res, ids, what))
+    item = page_figure(out, fig, "toggle_effects.png", "Toggle effects", _caption(res, ids, what))
     item.interactive = figures.bokeh_forest(
         ordered, ordered["label"].tolist(), panels, {"cell": "cell", "games": "games"}
     )
@@ -550,14 +555,14 @@ def _toggles(res: _Results, out: Path) -> _Section | None:
         ["base", "cell", "toggle", "base_value", "value", "turns_effect", "turns_ci_low",
          "turns_ci_high", "fpa_effect_pp", "fpa_ci_low", "fpa_ci_high", "method"]
     ]  # fmt: skip
-    return _Section(
+    return PageSection(
         "Toggle effects",
         figures=[item],
-        tables=[_Table("Toggle effects", "toggle_effects.csv", _html_table(shown), "95% CIs.")],
+        tables=[PageTable("Toggle effects", "toggle_effects.csv", html_table(shown), "95% CIs.")],
     )
 
 
-def _skip(res: _Results, out: Path) -> _Section | None:
+def _skip(res: _Results, out: Path) -> PageSection | None:
     """Skip cost whenever a skipper plays, at every `detect_skip` present (one included)."""
     df = res.df
     if not _per_game(res) or "policies" not in df.columns:
@@ -580,16 +585,16 @@ def _skip(res: _Results, out: Path) -> _Section | None:
         "policy, by detection probability (detect_skip), with 95% CIs paired by game; the "
         "dotted line marks where skipping stops paying (linear interpolation)."
     )
-    return _Section(
+    return PageSection(
         "Cost of skipping forced captures",
         figures=[
-            _figure(out, fig, "skip_cost.png", "Skip cost", _caption(res, _cell_ids(res), what))
+            page_figure(out, fig, "skip_cost.png", "Skip cost", _caption(res, _cell_ids(res), what))
         ],
-        tables=[_Table("Skip cost", "skip_cost.csv", _html_table(curve), "95% CIs.")],
+        tables=[PageTable("Skip cost", "skip_cost.csv", html_table(curve), "95% CIs.")],
     )
 
 
-def _tournament(res: _Results, out: Path) -> _Section | None:
+def _tournament(res: _Results, out: Path) -> PageSection | None:
     if not _per_game(res) or "policies" not in res.df.columns:
         return None
     table = analysis.win_table(res.df)
@@ -603,21 +608,21 @@ def _tournament(res: _Results, out: Path) -> _Section | None:
     )
     caption = _caption(res, _cell_ids(res), what)
     fig = figures.ranking(table)
-    item = _figure(out, fig, "policy_ranking.png", "Policy ranking", caption)
+    item = page_figure(out, fig, "policy_ranking.png", "Policy ranking", caption)
     panel = Panel("win_rate", "ci_low", "ci_high", "win rate", reference=None, fmt="{:.3f}")
     ordered = table.sort_values("win_rate", ascending=False, kind="stable")
     item.interactive = figures.bokeh_forest(
         ordered, ordered["policy"].astype(str).tolist(), [panel],
         {"seat_games": "seat-games", "wins": "wins"},
     )  # fmt: skip
-    return _Section(
+    return PageSection(
         "Policies",
         figures=[item],
-        tables=[_Table("Win rate per policy", "win_table.csv", _html_table(table), caption)],
+        tables=[PageTable("Win rate per policy", "win_table.csv", html_table(table), caption)],
     )
 
 
-def _factorial(res: _Results, out: Path) -> _Section | None:
+def _factorial(res: _Results, out: Path) -> PageSection | None:
     if not _per_game(res) or (res.manifest or {}).get("spec", {}).get("mode") != "grid":
         return None
     vary = (res.manifest.get("spec") or {}).get("vary") or {}
@@ -639,9 +644,11 @@ def _factorial(res: _Results, out: Path) -> _Section | None:
         "Main effects and two-way interactions (±1 coding: mean at the second level minus "
         "mean at the first) on turns and on the first player's win rate, with 95% CIs.",
     )
-    section = _Section(
+    section = PageSection(
         "Factorial effects",
-        tables=[_Table("Factorial effects", "factorial_effects.csv", _html_table(table), caption)],
+        tables=[
+            PageTable("Factorial effects", "factorial_effects.csv", html_table(table), caption)
+        ],
     )
     turns, first = (p.reset_index(drop=True) for p in parts)
     if len(turns) != len(first) or list(turns["term"]) != list(first["term"]):
@@ -668,7 +675,7 @@ def _factorial(res: _Results, out: Path) -> _Section | None:
         "interactions on mean game length and on the first player's win rate, with 95% "
         "CIs; dashed line at no effect."
     )
-    item = _figure(out, fig, "factorial_effects.png", "Factorial effects",
+    item = page_figure(out, fig, "factorial_effects.png", "Factorial effects",
                    _caption(res, _cell_ids(res), what))  # fmt: skip
     item.interactive = figures.bokeh_forest(both, labels, panels)
     section.figures.append(item)
@@ -676,11 +683,11 @@ def _factorial(res: _Results, out: Path) -> _Section | None:
 
 
 # ----------------------------------------------------------------- figures
-def _figure(out: Path, fig: Figure, file: str, title: str, caption: str) -> _Figure:
+def page_figure(out: Path, fig: Figure, file: str, title: str, caption: str) -> PageFigure:
     """Write the figure as PNG beside the page and keep it for embedding."""
     png = figures.png_bytes(fig)
     (out / file).write_bytes(png)
-    return _Figure(file, title, caption, src=figures.data_uri(png))
+    return PageFigure(file, title, caption, src=figures.data_uri(png))
 
 
 def _per_cell_figures(
@@ -694,7 +701,7 @@ def _per_cell_figures(
     *,
     diverging: bool,
     fmt: str,
-) -> list[_Figure]:
+) -> list[PageFigure]:
     """One measure per cell: a forest of every cell (largest first) and, for a full
     factorial grid, its heatmap panels. `forest` is (title, caption), `grid_text`
     (title, colour-bar label); the PNGs are `<stem>.png` and `<stem>_grid.png`."""
@@ -718,11 +725,11 @@ def _forest_figure(
     file: str,
     title: str,
     what: str,
-) -> _Figure:
+) -> PageFigure:
     """A forest plot of one row per cell (static and interactive)."""
     ids = table["cell"].astype(str).tolist()
     labels = [res.label(c) for c in ids]
-    item = _figure(out, figures.forest(table, labels, panels), file, title,
+    item = page_figure(out, figures.forest(table, labels, panels), file, title,
                    _caption(res, ids, what))  # fmt: skip
     item.interactive = figures.bokeh_forest(
         table, labels, panels, {"cell": "cell", "games": "games"}
@@ -780,7 +787,7 @@ def _grid_figure(
     *,
     diverging: bool,
     fmt: str,
-) -> _Figure:
+) -> PageFigure:
     table = grid.table.assign(value=grid.table["cell"].map(values))
     fig = figures.heatmap_grid(
         table, grid.row, grid.col, grid.panels, grid.levels, "value",
@@ -791,7 +798,7 @@ def _grid_figure(
         f"{label.capitalize()} for every cell of the grid: {grid.row} down, {grid.col} "
         f"across{panels}; one colour scale for all panels. CIs are in the forest plot above."
     )
-    return _figure(out, fig, file, title, _caption(res, grid.table["cell"].tolist(), what))
+    return page_figure(out, fig, file, title, _caption(res, grid.table["cell"].tolist(), what))
 
 
 # ------------------------------------------------------------------ helpers
@@ -804,7 +811,7 @@ def _cell_ids(res: _Results) -> list[str]:
     return [str(c) for c in res.cells["cell"]]
 
 
-def _html_table(df: pd.DataFrame) -> str:
+def html_table(df: pd.DataFrame) -> str:
     shown = df.copy()
     for column in [c for c in shown.columns if str(c).startswith("p_")]:
         shown[column] = shown[column].map(_p_cell)
@@ -871,7 +878,7 @@ details summary { cursor: pointer; font-size: 0.9em; color: #444; }
 <body>
 <h1>{{ title }}</h1>
 <p>{{ intro }}</p>
-<p>Generated by <code>ludosim report {{ results }} --out {{ out }}</code>. Every interval is 95%.
+<p>Generated by <code>{{ command }}</code>. Every interval is 95%.
 Figures are also written as PNG and tables as CSV beside this page.</p>
 <section id="findings">
 <h2>Findings</h2>
@@ -943,15 +950,9 @@ def _render(
     title: str,
     res: _Results,
     found: Sequence[Finding],
-    sections: Sequence[_Section],
+    sections: Sequence[PageSection],
     out: Path,
 ) -> str:
-    import jinja2
-
-    shown = [f for s in sections for f in s.figures if f.interactive is not None]
-    resources, script, divs = figures.bokeh_page([f.interactive for f in shown])
-    for item, div in zip(shown, divs, strict=True):
-        item.div = div
     intro = (
         f"{len(res.df):,} games in {len(res.cells)} cell(s), read from {res.path}. "
         f"Reproduce the results with: {res.command}"
@@ -962,15 +963,37 @@ def _render(
             f"version {res.manifest.get('semantics_version', '?')}; the sweep as a file: "
             f"{SPEC_FILE})"
         )
+    command = f"ludosim report {shlex.quote(str(res.path))} --out {shlex.quote(str(out))}"
+    return render_page(title, intro, command, _topics(found), sections, _precision(res))
+
+
+def render_page(
+    title: str,
+    intro: str,
+    command: str,
+    topics: Sequence[Topic],
+    sections: Sequence[PageSection],
+    precision: _Precision | None = None,
+) -> str:
+    """The single-file HTML page: title, intro, the command that wrote it, findings, sections.
+
+    `topics` are the findings grouped by `group_findings`; figures with an
+    interactive Bokeh model get it drawn above their PNG.
+    """
+    import jinja2
+
+    shown = [f for s in sections for f in s.figures if f.interactive is not None]
+    resources, script, divs = figures.bokeh_page([f.interactive for f in shown])
+    for item, div in zip(shown, divs, strict=True):
+        item.div = div
     # autoescape: captions hold toggle values and file names, not trusted HTML.
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
     return env.from_string(_TEMPLATE).render(
         title=title,
         intro=intro,
-        results=shlex.quote(str(res.path)),
-        out=shlex.quote(str(out)),
-        topics=_topics(found),
-        precision=_precision(res),
+        command=command,
+        topics=list(topics),
+        precision=precision,
         sections=sections,
         resources=resources,
         script=script,

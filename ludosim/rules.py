@@ -335,11 +335,11 @@ def _validate(r: Rules) -> None:
             _refuse(
                 "seating/players", f"seating lists {len(r.seating)} arms for {r.players} players"
             )
-        if list(r.seating) != sorted(set(r.seating)) or max(r.seating) >= r.sides:
-            # Seats are numbered in clockwise play order (docs/api.md), so arms must increase.
+        if len(set(r.seating)) != len(r.seating) or max(r.seating) >= r.sides:
+            # Seats play in the order listed, whatever way round the table that goes.
             _refuse(
                 "seating/sides",
-                f"seating={format_value(r.seating)} must list increasing arms in 0..{r.sides - 1}",
+                f"seating={format_value(r.seating)} must list distinct arms in 0..{r.sides - 1}",
             )
     if not r.track_len - r.arm_length <= r.entry <= r.track_len:
         _refuse(
@@ -413,6 +413,12 @@ def _validate(r: Rules) -> None:
             _refuse(
                 "roll_then_move/six_limit",
                 "roll_then_move rolls sixes without limit; use six_limit=0",
+            )
+        if r.bonus_stacking != "stack":
+            _refuse(
+                "roll_then_move/bonus_stacking",
+                "roll_then_move rolls every 6's bonus roll before any move is played, so a move "
+                "cannot trade it against its capture or finish bonus; use bonus_stacking=stack",
             )
         if r.bonus_on_six != "always":
             _refuse(

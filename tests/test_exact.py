@@ -439,3 +439,40 @@ def test_kernel_agrees_with_exact_solution_when_pieces_finish_in_their_home_squa
     rules = _solo("maedn", pieces=2, finish_in_home=True)
     df = simulate(rules, games=50_000, seed=2026)
     _check_agreement(solve(rules), df["turns"].to_numpy(), df["rolls"].to_numpy())
+
+
+# Toggles of other Ludo apps that change a solo race. `game_start` moves the
+# two-piece App mean by 0.47 turns (13 standard errors of 50,000 games) and
+# six_limit=2 by 5.5 turns; bonuses that do not stack move the Italian mean by
+# only 0.04 turns (one standard error): there the solver is checked for
+# reading the toggle, and the games for agreeing with its distribution.
+FAMILY_CASES = [
+    ("app", {"start_attempts": 3, "start_attempts_when": "game_start"}),
+    ("app", {"six_limit": 2}),
+    ("italian", {"bonus_stacking": "one"}),
+]
+
+
+@pytest.mark.parametrize(("name", "changes"), FAMILY_CASES)
+def test_kernel_agrees_with_exact_solution_on_family_toggles(name: str, changes: dict) -> None:
+    """Two-piece solo races: 50,000 kernel games (seed 2026), checked as in
+    `test_kernel_agrees_with_exact_solution`."""
+    from ludosim.simulate import simulate
+
+    rules = _solo(name, pieces=2, **changes)
+    exact = solve(rules)
+    base = solve(
+        _solo(name, pieces=2, **{k: v for k, v in changes.items() if k == "start_attempts"})
+    )
+    assert abs(exact.mean_turns - base.mean_turns) > 0.01  # the toggle changes the race
+    df = simulate(rules, games=50_000, seed=2026)
+    _check_agreement(exact, df["turns"].to_numpy(), df["rolls"].to_numpy())
+
+
+def test_reference_engine_agrees_with_the_exact_start_tries_at_game_start() -> None:
+    """2,000 reference games of the two-piece App race with three tries until a piece entered."""
+    rules = _solo("app", pieces=2, start_attempts=3, start_attempts_when="game_start")
+    results = [play_game(rules, seed=2028, game=g, record=False) for g in range(2000)]
+    turns = np.array([r.turns for r in results])
+    rolls = np.array([r.rolls for r in results])
+    _check_agreement(solve(rules), turns, rolls)

@@ -368,6 +368,29 @@ def test_policy_ranking_of_a_tournament() -> None:
     assert not of(findings(df, cells), "toggles")  # seatings are ranked, not toggles
 
 
+def test_a_tournament_of_seatings_has_one_pooled_game_length() -> None:
+    games = 500
+    order = ["aggressive", "defensive", "runner", "balanced"]
+    seatings = [",".join(order[r:] + order[:r]) for r in range(4)]
+
+    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        return {
+            "first": np.zeros(games, "int8"),
+            "winner": rng.integers(0, 4, games).astype("int8"),
+            "turns": rng.integers(100, 200, games),
+        }
+
+    vary = "policies=" + ",".join(f"[{s}]" for s in seatings)
+    df, cells = sweep(rows, games, preset="app", vary=[vary])
+    (only,) = of(findings(df, cells), "length")
+    pooled = analysis.game_length(df.assign(cell="all"), by="cell")
+    turns = pooled[pooled["measure"] == "turns"].iloc[0]
+    assert only.headline and only.text.startswith(
+        f"Over all 4 seatings, games last {turns['mean']:.1f} turns on average"
+    )
+    assert "2,000 games" in only.text
+
+
 def _interacting_rows(games: int) -> Callable[[pd.Series, np.random.Generator], dict]:
     """Rows of `games` games whose turns grow by 12 only with six_limit=3 and finish=bounce."""
 

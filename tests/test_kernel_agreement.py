@@ -303,3 +303,46 @@ def test_kernel_agrees_on_the_section_8_readings(variant: str) -> None:
     rules = Rules.preset(preset).replace(**changes)
     bad = _differences(rules, SEED, range(games))
     assert not bad, f"{len(bad)} games differ under {variant}:\n" + "\n".join(bad[:5])
+
+
+# Values of the toggles that other Ludo apps play, each on a preset where it
+# changes games: bonuses that do not stack (with every bonus source on),
+# forbidden block landings (also with star jumps and the star-and-globe die),
+# six limits other than 3, start tries only until a first piece entered and
+# seats listed in any order of arms.
+FAMILY_VARIANTS = {
+    "bonus-one-italian": ("italian", {"bonus_stacking": "one"}, 300),
+    "bonus-one-globe": (
+        "danish-globe",
+        {"bonus_stacking": "one", "bonus_on_capture": True, "bonus_on_finish": True},
+        300,
+    ),
+    "block-forbidden-danish": ("danish", {"block_landing": "forbidden"}, 300),
+    "block-forbidden-globe": ("danish-globe", {"block_landing": "forbidden"}, 300),
+    "block-forbidden-killer": ("killer", {"block_landing": "forbidden"}, 120),
+    "block-forbidden-free": ("app", {"block_landing": "forbidden", "pass_opponents": "all"}, 300),
+    "six-limit-2": ("app", {"six_limit": 2}, 300),
+    "six-limit-4": ("danish", {"six_limit": 4}, 300),
+    "six-limit-6": ("italian", {"six_limit": 6}, 300),
+    "start-tries-game-start": ("danish", {"start_attempts_when": "game_start"}, 300),
+    "start-tries-game-start-killer": ("killer", {"start_attempts_when": "game_start"}, 120),
+    "seating-counter-clockwise": ("danish", {"seating": "0,3,2,1"}, 300),
+    "seating-counter-clockwise-italian": ("italian", {"seating": "3,2,1,0"}, 300),
+    "seating-counter-clockwise-killer": ("killer", {"seating": "0,3,2,1"}, 120),
+    "seating-any-order-six-sides": (
+        "app",
+        {"sides": 6, "players": 5, "seating": "0,4,5,2,1", "pass_opponents": "all"},
+        300,
+    ),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(FAMILY_VARIANTS))
+def test_kernel_agrees_on_the_family_toggles(variant: str) -> None:
+    preset, changes, games = FAMILY_VARIANTS[variant]
+    rules = Rules.preset(preset).replace(**changes)
+    bad = _differences(rules, SEED, range(games))
+    assert not bad, f"{len(bad)} games differ under {variant}:\n" + "\n".join(bad[:5])
+    mixed = (["runner", "balanced", "skipper:0.5"] + ["random"] * rules.players)[: rules.players]
+    bad = _differences(rules, SEED, range(games // 10), mixed)
+    assert not bad, f"{len(bad)} games differ under {variant}, {mixed}:\n" + "\n".join(bad[:5])

@@ -23,7 +23,7 @@ import pytest
 
 from ludosim import results
 from ludosim.findings import TITLES, findings
-from ludosim.report import OPEN_DETAILS, SPEC_FILE, _html_table, cell_labels, make_report
+from ludosim.report import OPEN_DETAILS, SPEC_FILE, cell_labels, html_table, make_report
 from ludosim.sweep import SweepSpec, spec_hash
 from ludosim.sweep.spec import spec_command
 
@@ -422,7 +422,7 @@ def test_no_precision_sentence_without_a_target(reports: dict[str, Path]) -> Non
 
 
 def test_p_values_in_tables_are_never_zero() -> None:
-    html = _html_table(pd.DataFrame({"cell": ["c0", "c1", "c2"], "p_value": [0.0, 3e-20, 0.0123]}))
+    html = html_table(pd.DataFrame({"cell": ["c0", "c1", "c2"], "p_value": [0.0, 3e-20, 0.0123]}))
     cells = re.findall(r"<td>([^<]*)</td>", html)
     assert cells == ["c0", "&lt; 1e-16", "c1", "&lt; 1e-16", "c2", "0.0123"]
 

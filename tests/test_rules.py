@@ -228,6 +228,7 @@ IMPOSSIBLE: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("danish", {"roll_then_move": True, "die": "star-globe"}, ("roll_then_move", "die")),
     ("killer", {"six_limit": 3}, ("roll_then_move", "six_limit")),
     ("killer", {"bonus_on_six": "never"}, ("roll_then_move", "bonus_on_six")),
+    ("killer", {"bonus_stacking": "one"}, ("roll_then_move", "bonus_stacking")),
     ("app", {"star_jump": "goal"}, ("star_jump", "star_offsets")),
     ("killer", {"star_offsets": ""}, ("star_jump", "star_offsets")),
     ("danish-globe", {"star_offsets": ""}, ("die_faces", "star_offsets")),

@@ -33,10 +33,12 @@ from ludosim.engine.state import (
     S_SIZE,
     SB_CONTENDERS,
     SB_DONE,
+    SB_ENTERED,
     SB_ORDER,
     SB_SCORE,
     SB_THROWS,
     STATS,
+    YARD,
     counter_at,
     finished,
     progress_at,
@@ -138,6 +140,10 @@ def _open_game(
     first = start_seat if has_start else roll_off(lay, w, stream)
     for s in range(lay[R.PLAYERS]):
         w[seat_list_at(SB_DONE, s)] = 0
+        entered = 0  # a piece of a start position outside the yard has entered
+        for i in range(lay[R.PIECES]):
+            entered |= w[progress_at(s, i)] != YARD
+        w[seat_list_at(SB_ENTERED, s)] = entered
     return first
 
 
@@ -212,7 +218,7 @@ def _whole_game(
         if nfin >= max(n - 1, 1):
             break
         nxt = seat
-        for _ in range(n):  # the next seat clockwise that has not finished (no division)
+        for _ in range(n):  # the next seat in play order that has not finished (no division)
             nxt = nxt + 1 if nxt + 1 < n else 0
             if not w[seat_list_at(SB_DONE, nxt)]:
                 seat = nxt

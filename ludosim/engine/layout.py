@@ -62,8 +62,9 @@ _DERIVED_SLOTS = (
     "DETECT_MODE",  # DETECT_NEVER, DETECT_ALWAYS or DETECT_DRAW (from detect_skip)
     "DETECT_THRESHOLD",  # caught when (next64 >> 11) < threshold (see `detect_threshold`)
     "ENTERING_FACE",  # 6, or FACE_GLOBE on the star-globe die
-    # 1 when no path square can ever bar a move and no landing or compulsory rule
-    # limits the moves: path checks are skipped, and a roll's moves are `free_movers`
+    # 1 when no square, on the path or where it lands, can bar a move and no
+    # compulsory rule limits the moves: path checks are skipped, and a roll's
+    # moves are `free_movers`
     "PASS_ALL",
     "FACE0",  # FACE0 .. FACE0 + 5: the die faces as codes
 )
@@ -164,6 +165,7 @@ def compile_rules(rules: Rules) -> np.ndarray:
     out[R.PASS_ALL] = (
         rules.pass_own
         and rules.pass_opponents == "all"
+        and rules.block_landing != "forbidden"
         and rules.land_on_own
         and not (rules.must_enter or rules.clear_start)
     )

@@ -24,6 +24,7 @@ from numba import njit
 
 from ludosim.engine.layout import (
     BLOCK_LANDING_COEXIST,
+    BLOCK_LANDING_FORBIDDEN,
     BLOCK_LANDING_LANDER_HOME,
     CAPTURE_RULE_LONE_OPPONENT,
     FACE_GLOBE,
@@ -68,6 +69,7 @@ from ludosim.engine.state import (
 LAND = 0  # the piece stays (alone, with own pieces, or sharing with opponents)
 CAPTURE = 1  # the opponent pieces there go back to their yards
 HOME = 2  # the mover itself goes back to its yard
+BARRED = 3  # the mover may not arrive there (a block under block_landing=forbidden)
 
 # Flags of a move.
 BACKWARDS = 1  # the last step went backwards (a bounce or a reversed piece)
@@ -154,7 +156,7 @@ def _walk_numbers(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, steps: 
 def resolve_landing(
     lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int, entering: bool
 ) -> int:
-    """How arriving on track square `sq` resolves: LAND, CAPTURE or HOME.
+    """How arriving on track square `sq` resolves: LAND, CAPTURE, HOME or BARRED.
 
     `sq0` is the mover's current square (-1 off the track), so that the mover
     is never counted among the own pieces there.
@@ -175,6 +177,8 @@ def resolve_landing(
             return LAND
         if rule == BLOCK_LANDING_LANDER_HOME:
             return HOME
+        if rule == BLOCK_LANDING_FORBIDDEN:
+            return BARRED
         return CAPTURE
     if lay[ix(SAFE + sq)]:
         return HOME if lay[R.SAFE_LANDING] == SAFE_LANDING_LANDER_HOME else LAND
@@ -190,8 +194,9 @@ def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     capacity = lay[R.START_CAPACITY]
     if capacity > 0 and w[count_at(seat, sq)] >= capacity:
         return False
-    # Entering straight back into the yard is not a move.
-    return resolve_landing(lay, w, seat, sq, np.int64(-1), YES) != HOME
+    # Entering straight back into the yard, or onto a forbidden block, is not a move.
+    kind = resolve_landing(lay, w, seat, sq, np.int64(-1), YES)
+    return kind != HOME and kind != BARRED
 
 
 @njit(**HOT)
@@ -229,13 +234,21 @@ def _reach(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> 
             return NONE, 0
         return 0, ENTERING
     if face <= 6:
-        return _walk_numbers(lay, w, seat, piece, face)
-    # Globe and star faces always go forwards, reversed or not.
-    row = T.GLOBE_MOVE if face == FACE_GLOBE else T.STAR_MOVE
-    q = lay[ix(TABLE + STRIDE * row + p)]
-    if q == NONE or _path_barred(lay, w, seat, p, q):
+        q, flags = _walk_numbers(lay, w, seat, piece, face)
+    else:
+        # Globe and star faces always go forwards, reversed or not.
+        row = T.GLOBE_MOVE if face == FACE_GLOBE else T.STAR_MOVE
+        q = lay[ix(TABLE + STRIDE * row + p)]
+        flags = 0
+        if q != NONE and _path_barred(lay, w, seat, p, q):
+            q = NONE
+    if q == NONE:
         return NONE, 0
-    return q, 0
+    if lay[R.BLOCK_LANDING] == BLOCK_LANDING_FORBIDDEN and _arrives_on_block(
+        lay, w, seat, p, q, flags
+    ):
+        return NONE, 0
+    return q, flags
 
 
 @njit(**HOT)
@@ -428,6 +441,28 @@ def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
     if flags & BACKWARDS:
         return lay[ix(TABLE + STRIDE * T.STAR_BACK + p)]
     return lay[ix(TABLE + STRIDE * T.STAR_FWD + p)]
+
+
+@njit(**HOT)
+def _arrives_on_block(
+    lay: np.ndarray, w: np.ndarray, seat: int, p: int, q: int, flags: int
+) -> bool:
+    """Under `block_landing = forbidden`: the move from `p` to `q` would arrive on a block.
+
+    Its landing square counts, and so does the square its star jump goes on
+    to, if the piece survives the landing (a block there is as forbidden).
+    """
+    sq0 = square_of(lay, seat, p)
+    kind = resolve_landing(lay, w, seat, square_of(lay, seat, q), sq0, NO)
+    if kind == BARRED:
+        return True
+    if kind == HOME:
+        return False
+    jump = _star_jump(lay, q, flags)
+    return (
+        jump != NONE
+        and resolve_landing(lay, w, seat, square_of(lay, seat, jump), sq0, NO) == BARRED
+    )
 
 
 @njit(**HOT)

@@ -69,7 +69,8 @@ SB_THROWS = 1  # their throws (0-5)
 SB_DONE = 2  # 1 once the seat has every piece home
 SB_ORDER = 3  # seats in finishing order, first `nfin` in use
 SB_SCORE = 4  # ranking score of the seats that did not finish
-SB_SIZE = 5
+SB_ENTERED = 5  # 1 once a piece of the seat has left its yard (start_attempts_when)
+SB_SIZE = 6
 
 # A legal move of the current roll (`move_at`).
 M_PIECE = 0  # piece index

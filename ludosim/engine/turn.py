@@ -12,12 +12,14 @@ from numba import njit
 from ludosim.engine.layout import (
     BONUS_ON_SIX_ALWAYS,
     BONUS_ON_SIX_UNLESS_ENTERED,
+    BONUS_STACKING_ONE,
     DETECT_ALWAYS,
     DETECT_DRAW,
     FACE_GLOBE,
     FINISH_BOUNCE_ON,
     FINISH_EXACT,
     NONE,
+    START_ATTEMPTS_WHEN_GAME_START,
     R,
 )
 from ludosim.engine.memo import choose_plan
@@ -46,6 +48,7 @@ from ludosim.engine.state import (
     NO,
     S_CAUGHT,
     S_SKIPPED,
+    SB_ENTERED,
     SK_FIRST,
     SK_MOST,
     SK_UNION,
@@ -62,6 +65,7 @@ from ludosim.engine.state import (
     put,
     reversed_at,
     roll_at,
+    seat_list_at,
     skip_at,
     stat_at,
 )
@@ -122,15 +126,28 @@ def _puster(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> No
 
 
 @njit(**HOT)
-def _start_tries(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> tuple:
+def start_attempts(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """Start tries the seat has now (`Game.start_attempts`): one once a piece has entered
+    under `start_attempts_when = game_start`."""
+    if (
+        lay[R.START_ATTEMPTS_WHEN] == START_ATTEMPTS_WHEN_GAME_START
+        and w[seat_list_at(SB_ENTERED, seat)]
+    ):
+        return 1
+    return lay[R.START_ATTEMPTS]
+
+
+@njit(**HOT)
+def _start_tries(
+    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, attempts: int
+) -> tuple:
     """Start tries with no piece in play: (the entering face or -1 when all failed, failed tries).
 
-    Up to `start_attempts` rolls; a try succeeds when its face can enter a
-    piece now (`Game.start_tries`): a face that cannot is a failed try and
-    earns nothing.
+    Up to `attempts` rolls; a try succeeds when its face can enter a piece
+    now (`Game.start_tries`): a face that cannot is a failed try and earns
+    nothing.
     """
     entering = lay[R.ENTERING_FACE]
-    attempts = lay[R.START_ATTEMPTS]
     piece = 0  # every piece is in the yard or the goal: the first in the yard enters
     while piece < lay[R.PIECES] - 1 and w[progress_at(seat, piece)] != YARD:
         piece += 1
@@ -175,13 +192,17 @@ def single_roll_turn(
     # the turn below. Only several attempts need the tries up front, so the hot
     # loop skips the in-play check on every roll of one-attempt rules.
     several_tries = lay[R.START_ATTEMPTS] > 1
+    # Only `start_attempts_when = game_start` needs to know whether a piece entered.
+    note_entry = several_tries and lay[R.START_ATTEMPTS_WHEN] == START_ATTEMPTS_WHEN_GAME_START
+    # Bonus rolls one move earns: every source counts, or one at most.
+    most = 1 if lay[R.BONUS_STACKING] == BONUS_STACKING_ONE else 3
     pending = 1
     sixes = 0
     home = False
     while pending > 0:
         pending -= 1
-        if several_tries and not in_play(lay, w, seat):
-            face, failed = _start_tries(lay, w, seat, stream)
+        if several_tries and not in_play(lay, w, seat) and start_attempts(lay, w, seat) > 1:
+            face, failed = _start_tries(lay, w, seat, stream, lay[R.START_ATTEMPTS])
             if face < 0:
                 break  # the tries failed: the turn ends, pending bonus rolls are lost
             if failed:
@@ -212,11 +233,14 @@ def single_roll_turn(
         captures, reached = apply_move_inline(
             lay, w, seat, piece, target, flags, np.int64(STATS), NO
         )
-        pending += face_bonus(lay, face, (flags & ENTERING) != 0)
+        if note_entry and flags & ENTERING:
+            w[seat_list_at(SB_ENTERED, seat)] = 1
+        earned = face_bonus(lay, face, (flags & ENTERING) != 0)
         if captures > 0 and lay[R.BONUS_ON_CAPTURE]:
-            pending += 1
+            earned += 1
         if reached and lay[R.BONUS_ON_FINISH]:
-            pending += 1
+            earned += 1
+        pending += min(earned, most)
         # With finish_in_home any move into or inside the home column may finish the seat.
         if (reached or lay[R.FINISH_IN_HOME]) and finished(lay, w, seat):
             home = True
@@ -237,7 +261,7 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, sco
     while pending > 0:
         pending -= 1
         if not in_play(lay, w, seat):
-            face, _ = _start_tries(lay, w, seat, stream)
+            face, _ = _start_tries(lay, w, seat, stream, start_attempts(lay, w, seat))
             if face < 0:
                 break  # the tries failed: the turn ends, pending sequences are lost
         else:
@@ -259,6 +283,8 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, sco
                 took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
                 captures += took > 0
                 reached += home
+                if flags & ENTERING:
+                    w[seat_list_at(SB_ENTERED, seat)] = 1
         else:
             choose_plan(lay, w, seat, n, stream)
             for step in range(w[best_at(B_STEPS)]):
@@ -268,6 +294,8 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, sco
                 took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
                 captures += took > 0
                 reached += home
+                if flags & ENTERING:
+                    w[seat_list_at(SB_ENTERED, seat)] = 1
         if lay[R.BONUS_ON_CAPTURE]:
             pending += captures
         if lay[R.BONUS_ON_FINISH]:

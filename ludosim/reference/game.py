@@ -99,6 +99,9 @@ class Game:
         self.win_turns = self.win_rolls = -1
         # Games played on from a given position start with a given seat: no roll-off.
         self.start_seat = start_seat
+        # Whether a piece of each seat has left its yard (`start_attempts_when`);
+        # a start position's pieces outside the yard have.
+        self.entered = [any(p != YARD for p in row) for row in self.pos.progress]
 
     # ------------------------------------------------------------ utilities
     def log(self, event: Event | str) -> None:
@@ -193,7 +196,7 @@ class Game:
         return self.result(first, truncated)
 
     def next_seat(self, seat: int) -> int:
-        """The next seat clockwise that has not finished."""
+        """The next seat in play order (`seating`) that has not finished."""
         n = self.rules.players
         for step in range(1, n + 1):
             s = (seat + step) % n
@@ -209,6 +212,13 @@ class Game:
         else:
             self.single_roll_turn(seat)
 
+    def start_attempts(self, seat: int) -> int:
+        """Start tries the seat has now: one once a piece has entered under
+        `start_attempts_when = game_start` (docs/rules.md section 2)."""
+        if self.rules.start_attempts_when == "game_start" and self.entered[seat]:
+            return 1
+        return self.rules.start_attempts
+
     def start_tries(self, seat: int) -> tuple[int | str | None, int]:
         """Start tries with no piece in play: (the entering face or None when all failed, tries).
 
@@ -216,7 +226,7 @@ class Game:
         piece now. A face that cannot (not the entering face, or the start
         square barred) is a failed try and earns nothing (docs/rules.md section 8.2).
         """
-        attempts = self.rules.start_attempts
+        attempts = self.start_attempts(seat)
         for attempt in range(1, attempts + 1):
             face = self.roll(seat, f"start try {attempt}")
             if is_entering_face(self.rules, face) and legal_moves(self.rules, self.pos, seat, face):
@@ -226,6 +236,8 @@ class Game:
     def single_roll_turn(self, seat: int) -> None:
         rules, pos = self.rules, self.pos
         pending, sixes = 1, 0
+        # Bonus rolls one move earns: every source counts, or one at most.
+        most = 1 if rules.bonus_stacking == "one" else 3
         skips: list[list[Plan]] = []
         while pending > 0:
             pending -= 1
@@ -252,9 +264,10 @@ class Game:
             for _move, result in play_plan(rules, pos, seat, plan):
                 self.account(seat, result)
                 entered, captured, finished = result.entered, result.captures > 0, result.finished
-            pending += self.face_bonus(face, entered)
-            pending += int(rules.bonus_on_capture and captured)
-            pending += int(rules.bonus_on_finish and finished)
+            earned = self.face_bonus(face, entered)
+            earned += int(rules.bonus_on_capture and captured)
+            earned += int(rules.bonus_on_finish and finished)
+            pending += min(earned, most)
             if pos.finished(seat):
                 break
         self.end_turn(seat, skips)
@@ -302,6 +315,8 @@ class Game:
         return int(rule == "always" or (rule == "unless_entered" and not entered))
 
     def account(self, seat: int, result: MoveResult) -> None:
+        if result.entered:
+            self.entered[seat] = True
         for event in result.events:
             self.log(event)
             if isinstance(event, Captured):

@@ -19,6 +19,7 @@ from ludosim.rules import GLOBE, STAR, Rules
 LAND = "land"  # the piece stays (alone, with own pieces, or sharing with opponents)
 CAPTURE = "capture"  # the opponent pieces there go back to their yards
 HOME = "home"  # the mover itself goes back to its yard
+BARRED = "barred"  # the mover may not arrive there (a block under block_landing=forbidden)
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,11 @@ def _path_barred(rules: Rules, pos: Position, seat: int, piece: int, path: list[
 def resolve_landing(
     rules: Rules, pos: Position, seat: int, piece: int, p: int, entering: bool = False
 ) -> tuple[str, list[Piece]]:
-    """How the mover's arrival at progress `p` resolves: (LAND | CAPTURE | HOME, victims)."""
+    """How the mover's arrival at progress `p` resolves: (LAND | CAPTURE | HOME | BARRED, victims).
+
+    BARRED (a block under `block_landing = forbidden`) makes the move illegal,
+    so `play_move` never meets it.
+    """
     board = pos.board
     square = board.square(seat, p)
     if square < 0:
@@ -142,6 +147,8 @@ def resolve_landing(
             return LAND, []
         if rules.block_landing == "lander_home":
             return HOME, []
+        if rules.block_landing == "forbidden":
+            return BARRED, []
         return CAPTURE, opponents
     if board.is_safe(square):
         return (HOME, []) if rules.safe_landing == "lander_home" else (LAND, [])
@@ -244,8 +251,8 @@ def _each_piece_moves(rules: Rules, pos: Position, seat: int, face: int | str) -
                 own_on_start = sum(1 for s, _ in pos.at(start_square) if s == seat)
                 if own_on_start >= rules.start_capacity:
                     continue
-            if resolve_landing(rules, pos, seat, piece, 0, entering=True)[0] == HOME:
-                continue  # entering straight back into the yard is not a move
+            if resolve_landing(rules, pos, seat, piece, 0, entering=True)[0] in (HOME, BARRED):
+                continue  # entering straight back into the yard, or onto a forbidden block
             if not rules.land_on_own and _lands_on_own(pos, seat, piece, 0):
                 continue
             moves.append(Move(seat, piece, face, (0,), entering=True))
@@ -273,8 +280,29 @@ def _each_piece_moves(rules: Rules, pos: Position, seat: int, face: int | str) -
             continue
         if not rules.land_on_own and _lands_on_own(pos, seat, piece, walk[-1]):
             continue
+        if rules.block_landing == "forbidden" and _arrives_on_block(
+            rules, pos, seat, piece, walk[-1], backwards
+        ):
+            continue
         moves.append(Move(seat, piece, face, tuple(walk), backwards, bounced))
     return moves
+
+
+def _arrives_on_block(
+    rules: Rules, pos: Position, seat: int, piece: int, p: int, backwards: bool
+) -> bool:
+    """Under `block_landing = forbidden`: a move landing on `p` would arrive on a block.
+
+    Its landing square counts, and so does the square its star jump goes on
+    to, if the piece survives the landing (docs/rules.md section 3).
+    """
+    kind, _ = resolve_landing(rules, pos, seat, piece, p)
+    if kind == BARRED:
+        return True
+    if kind == HOME or rules.star_jump == "none" or not pos.board.is_star(p):
+        return False
+    q = _star_jump_target(rules, pos, p, backwards)
+    return q is not None and resolve_landing(rules, pos, seat, piece, q)[0] == BARRED
 
 
 def play_move(rules: Rules, pos: Position, move: Move) -> MoveResult:
