@@ -34,7 +34,7 @@ PINNED_HASHES = {
     "danish": "b67387c1f4e593b4",
     "danish-globe": "a1ef9f529f33292c",
     "killer": "a9222f668c536c77",
-    "maedn": "47b51112f9f843ed",
+    "maedn": "ea6aebd10eca7611",
 }
 
 
