@@ -7,10 +7,13 @@ Positions are kept as *progress* relative to the piece's owner:
     entry+1 .. entry+home_len     own home column
     GOAL = entry+home_len+1       finished
 
-Because every seat starts at offset 0 of its own arm and special squares are
-given as offsets inside an arm, whether track progress `p` is a star or globe
-does not depend on the seat: it is `p % 13 in offsets`. Only the absolute
-square (needed to find who else stands there) depends on the seat.
+The board is data: `arm_length` squares per arm on `sides` arms, each seat's
+start square at offset `start_offset` of its arm, special squares as offsets
+inside every arm. Because every seat starts at the same offset of its own arm,
+whether track progress `p` is a star or globe does not depend on the seat: it
+is `(p + start_offset) % arm_length in offsets` (`arm_offset`). Only the
+absolute square (needed to find who else stands there) depends on the seat:
+`(arm_length * arm + start_offset + p) % track_len`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ import numpy as np
 from ludosim.rules import Rules
 
 YARD = -1
-ARM = 13
 
 
 def default_seating(players: int, sides: int) -> tuple[int, ...]:
@@ -41,6 +43,9 @@ class Board:
     entry: int
     home_len: int
     goal: int
+    home_from: int  # a seat whose pieces all have this progress has finished (`Rules.home_from`)
+    arm_length: int
+    start_offset: int
     globe_offsets: tuple[int, ...]
     star_offsets: tuple[int, ...]
     safe_square: np.ndarray  # bool[track_len]: a lone piece here cannot be captured
@@ -52,21 +57,24 @@ class Board:
         """Compute the board of `rules`."""
         arms = rules.seating or default_seating(rules.players, rules.sides)
         track_len = rules.track_len
-        offsets = np.arange(track_len) % ARM
+        arm_len = rules.arm_length
+        offsets = np.arange(track_len) % arm_len  # of every absolute square inside its arm
         safe = np.zeros(track_len, dtype=bool)
         if "starts" in rules.safe:
-            safe |= offsets == 0
+            safe |= offsets == rules.start_offset
         if "globes" in rules.safe:
             safe |= np.isin(offsets, rules.globe_offsets)
         if "stars" in rules.safe:
             safe |= np.isin(offsets, rules.star_offsets)
         owner = np.full(track_len, -1, dtype=np.int64)
         for seat, arm in enumerate(arms):
-            owner[ARM * arm] = seat
+            owner[arm_len * arm + rules.start_offset] = seat
         goal = rules.goal
         squares = tuple(
             tuple(
-                (ARM * arm + p) % track_len if 0 <= p <= rules.entry else -1
+                (arm_len * arm + rules.start_offset + p) % track_len
+                if 0 <= p <= rules.entry
+                else -1
                 for p in range(-1, goal + 1)
             )
             for arm in arms
@@ -81,6 +89,9 @@ class Board:
             entry=rules.entry,
             home_len=rules.home_len,
             goal=rules.goal,
+            home_from=rules.home_from,
+            arm_length=arm_len,
+            start_offset=rules.start_offset,
             globe_offsets=rules.globe_offsets,
             star_offsets=rules.star_offsets,
             safe_square=safe,
@@ -103,16 +114,20 @@ class Board:
 
     def start_square(self, seat: int) -> int:
         """Absolute square where `seat` enters its pieces."""
-        return ARM * self.arms[seat]
+        return self.arm_length * self.arms[seat] + self.start_offset
+
+    def arm_offset(self, progress: int) -> int:
+        """Offset inside its arm of the square at track progress `progress` (any seat)."""
+        return (progress + self.start_offset) % self.arm_length
 
     # ---------------------------------------------------------- special squares
     def is_star(self, progress: int) -> bool:
         """Track progress `progress` is a star square."""
-        return self.on_track(progress) and progress % ARM in self.star_offsets
+        return self.on_track(progress) and self.arm_offset(progress) in self.star_offsets
 
     def is_globe(self, progress: int) -> bool:
         """Track progress `progress` is a globe square."""
-        return self.on_track(progress) and progress % ARM in self.globe_offsets
+        return self.on_track(progress) and self.arm_offset(progress) in self.globe_offsets
 
     def is_safe(self, square: int) -> bool:
         """A lone piece on absolute square `square` cannot be captured."""
@@ -121,21 +136,21 @@ class Board:
     def star_after(self, progress: int) -> int:
         """Progress of the first star strictly ahead (may lie beyond `entry`)."""
         q = progress + 1
-        while q % ARM not in self.star_offsets:
+        while self.arm_offset(q) not in self.star_offsets:
             q += 1
         return q
 
     def star_before(self, progress: int) -> int:
         """Progress of the first star strictly behind (may be negative)."""
         q = progress - 1
-        while q % ARM not in self.star_offsets:
+        while self.arm_offset(q) not in self.star_offsets:
             q -= 1
         return q
 
     def globe_after(self, progress: int) -> int | None:
         """Progress of the next globe ahead on the track; None if none before the home column."""
         for q in range(progress + 1, self.entry + 1):
-            if q % ARM in self.globe_offsets:
+            if self.arm_offset(q) in self.globe_offsets:
                 return q
         return None
 
@@ -146,9 +161,9 @@ class Board:
         ("Du må ikke passere et globusfelt i den flytning", seed 002).
         """
         for q in range(progress + 1, self.entry + 1):
-            if q % ARM in self.star_offsets:
+            if self.arm_offset(q) in self.star_offsets:
                 return q
-            if q % ARM in self.globe_offsets:
+            if self.arm_offset(q) in self.globe_offsets:
                 return None
         return None
 

@@ -48,7 +48,6 @@ from ludosim.errors import RulesError
 from ludosim.rules import GLOBE, STAR, Rules
 
 YARD = -1
-ARM = 13
 
 # Supported piece counts: the state space grows as goal^pieces and the plan
 # enumeration of Killer turns as well; two pieces already cover every
@@ -140,6 +139,9 @@ class _SoloGame:
         self.track_len = rules.track_len
         self.entry = rules.entry
         self.goal = rules.goal
+        self.home_from = rules.home_from
+        self.arm_length = rules.arm_length
+        self.start_offset = rules.start_offset
         self.globes = frozenset(rules.globe_offsets)
         self.stars = frozenset(rules.star_offsets)
         self.entering = rules.entering_face
@@ -148,10 +150,14 @@ class _SoloGame:
     # --------------------------------------------------------------- squares
     def square(self, p: int) -> int:
         """Absolute square of own progress `p` (seat 0 sits on arm 0), -1 off the track."""
-        return p % self.track_len if 0 <= p <= self.entry else -1
+        return (self.start_offset + p) % self.track_len if 0 <= p <= self.entry else -1
+
+    def arm_offset(self, p: int) -> int:
+        """Offset inside its arm of the square at progress `p` (as `Board.arm_offset`)."""
+        return (p + self.start_offset) % self.arm_length
 
     def is_star(self, p: int) -> bool:
-        return 0 <= p <= self.entry and p % ARM in self.stars
+        return 0 <= p <= self.entry and self.arm_offset(p) in self.stars
 
     def _step_back(self, p: int) -> int | None:
         if p - 1 >= 0:
@@ -170,7 +176,7 @@ class _SoloGame:
     def _star_jump(self, p: int, backwards: bool) -> int | None:
         if backwards:
             q = p - 1
-            while q % ARM not in self.stars:
+            while self.arm_offset(q) not in self.stars:
                 q -= 1
             if q >= 0:
                 return q
@@ -180,13 +186,16 @@ class _SoloGame:
             wrapped = q + self.track_len
             return wrapped if wrapped <= self.entry else None
         q = p + 1
-        while q % ARM not in self.stars:
+        while self.arm_offset(q) not in self.stars:
             q += 1
         if q <= self.entry:
             return q
         if self.rules.star_jump == "goal":
             return self.goal
-        return q - self.track_len  # next_lap: first star of the next lap
+        # next_lap: the first star of the next lap; none where that star lies behind
+        # the own start square (a board whose entry lies before the lap's last star).
+        q -= self.track_len
+        return q if q >= 0 else None
 
     # ----------------------------------------------------------------- moves
     def _walk(self, pos: Pos, i: int, face: int | str) -> tuple[list[int], bool, bool] | None:
@@ -196,16 +205,16 @@ class _SoloGame:
             if self.entry < p < self.goal:
                 return list(range(p + 1, self.goal + 1)), False, False
             for q in range(p + 1, self.entry + 1):
-                if q % ARM in self.globes:
+                if self.arm_offset(q) in self.globes:
                     return list(range(p + 1, q + 1)), False, False
             return None
         if face == STAR:
             if not 0 <= p <= self.entry:
                 return None
             for q in range(p + 1, self.entry + 1):
-                if q % ARM in self.stars:
+                if self.arm_offset(q) in self.stars:
                     return list(range(p + 1, q + 1)), False, False
-                if q % ARM in self.globes:
+                if self.arm_offset(q) in self.globes:
                     return None  # a star move may not pass a globe
             return None
         steps = int(face)
@@ -231,6 +240,30 @@ class _SoloGame:
         return found
 
     def _legal(self, pos: Pos, face: int | str) -> list[tuple[Pos, bool, bool]]:
+        moves = self._each_piece(pos, face)
+        if self.rules.must_enter:
+            entering = [m for i, m in moves if m[1]]
+            if entering:
+                return entering
+        if self.rules.clear_start and any(p == YARD for p, _ in pos):
+            start = self.square(0)
+            clearing = [m for i, m in moves if not m[1] and self.square(pos[i][0]) == start]
+            if clearing:
+                return clearing
+        return [m for _, m in moves]
+
+    def _lands_on_own(self, pos: Pos, i: int, target: int) -> bool:
+        """Another own piece stands where `target` ends (as `reference.moves._lands_on_own`)."""
+        if target == self.goal and self.home_from == self.goal:
+            return False
+        square = self.square(target)
+        others = [q for j, (q, _) in enumerate(pos) if j != i]
+        if square < 0:
+            return target in others
+        return any(self.square(q) == square for q in others)
+
+    def _each_piece(self, pos: Pos, face: int | str) -> list[tuple[int, tuple[Pos, bool, bool]]]:
+        """(piece, move) of every piece the board, passing and landing rules let move."""
         rules = self.rules
         out = []
         for i, (p, _rev) in enumerate(pos):
@@ -246,7 +279,9 @@ class _SoloGame:
                     )
                     if on_start >= rules.start_capacity:
                         continue
-                out.append((self._put(pos, i, 0, False), True, False))
+                if not rules.land_on_own and self._lands_on_own(pos, i, 0):
+                    continue
+                out.append((i, (self._put(pos, i, 0, False), True, False)))
                 continue
             found = self._walk(pos, i, face)
             if found is None:
@@ -255,12 +290,14 @@ class _SoloGame:
             if not rules.pass_own and self._barred(pos, i, walk[:-1]):
                 continue
             target = walk[-1]
+            if not rules.land_on_own and self._lands_on_own(pos, i, target):
+                continue
             if rules.star_jump != "none" and self.is_star(target):
                 jumped = self._star_jump(target, backwards)
                 if jumped is not None:
                     target = jumped
             rev = pos[i][1] or (bounced and rules.finish == "bounce_on")
-            out.append((self._put(pos, i, target, rev), False, target == self.goal))
+            out.append((i, (self._put(pos, i, target, rev), False, target == self.goal)))
         return out
 
     def _barred(self, pos: Pos, i: int, path: list[int]) -> bool:
@@ -281,7 +318,7 @@ class _SoloGame:
         return any(p != YARD and p != self.goal for p, _ in pos)
 
     def finished(self, pos: Pos) -> bool:
-        return all(p == self.goal for p, _ in pos)
+        return all(p >= self.home_from for p, _ in pos)
 
     def start_attempts(self, pos: Pos) -> int:
         """Start tries now (game.py `start_attempts`): alone on the board a piece never goes
@@ -548,6 +585,8 @@ def _build_chain(rules: Rules) -> _Chain:
         for (end, n), p in outcomes.items():
             if p <= 0.0:
                 continue
+            if game.finished(_pos(end)):
+                end = goal_state  # with finish_in_home every finished position is one state
             j = index.get(end)
             if j is None:
                 j = index[end] = len(states)

@@ -5,7 +5,8 @@
 with its default. The table is the single place a toggle is declared: the
 fields, the parsing of values, the CLI, the docs and the reports all follow
 it. `PRESETS` bundles toggles into the five seed rule sets, each naming the
-seed file it comes from.
+seed file it comes from, and `maedn`, the rules sold with the game Mensch
+ärgere Dich nicht.
 
 The engines never read a `Rules` object in their hot loops: the compiled
 kernel receives `ludosim.engine.layout.compile_rules(rules)`, a flat integer
@@ -199,13 +200,19 @@ class Rules:
     # ----------------------------------------------------------------- derived
     @property
     def track_len(self) -> int:
-        """Squares on the shared track: 13 per arm."""
-        return 13 * self.sides
+        """Squares on the shared track: `arm_length` per arm."""
+        return self.arm_length * self.sides
 
     @property
     def goal(self) -> int:
         """Progress value of a finished piece."""
         return self.entry + self.home_len + 1
+
+    @property
+    def home_from(self) -> int:
+        """Least progress at which a piece counts as home: a seat whose pieces all have
+        it has finished. The goal, or with `finish_in_home` the first home-column square."""
+        return self.entry + 1 if self.finish_in_home else self.goal
 
     @property
     def entering_face(self) -> int | str:
@@ -225,7 +232,8 @@ class Rules:
 
         Two toggles follow others unless given in the same call: `die_faces`
         follows `die` (the default faces of the new die), and `entry` keeps
-        its distance from the end of the track when `sides` changes.
+        its distance from the end of the track when `sides` or `arm_length`
+        changes.
         """
         for name in changes:
             if name not in TOGGLES:
@@ -234,9 +242,10 @@ class Rules:
         if "die" in changes and "die_faces" not in changes:
             die = parse_value("die", changes["die"])
             values["die_faces"] = list(DEFAULT_FACES[die])
-        if "sides" in changes and "entry" not in changes:
-            sides = parse_value("sides", changes["sides"])
-            values["entry"] = self.entry - self.track_len + 13 * sides
+        if ("sides" in changes or "arm_length" in changes) and "entry" not in changes:
+            sides = parse_value("sides", changes.get("sides", self.sides))
+            arm = parse_value("arm_length", changes.get("arm_length", self.arm_length))
+            values["entry"] = self.entry - self.track_len + arm * sides
         values.update(changes)
         return type(self).from_dict(values)
 
@@ -332,12 +341,21 @@ def _validate(r: Rules) -> None:
                 "seating/sides",
                 f"seating={format_value(r.seating)} must list distinct arms in 0..{r.sides - 1}",
             )
-    if not r.track_len - 13 <= r.entry <= r.track_len:
+    if not r.track_len - r.arm_length <= r.entry <= r.track_len:
         _refuse(
             "entry/sides",
             f"entry={r.entry} must lie in the last arm of the lap, "
-            f"{r.track_len - 13}..{r.track_len} for sides={r.sides}",
+            f"{r.track_len - r.arm_length}..{r.track_len} for sides={r.sides} "
+            f"and arm_length={r.arm_length}",
         )
+    for name in ("start_offset", "globe_offsets", "star_offsets"):
+        value = getattr(r, name)
+        if max(value if isinstance(value, tuple) else (value,), default=0) >= r.arm_length:
+            _refuse(
+                f"{name}/arm_length",
+                f"{name}={format_value(value)} must be offsets inside an arm, "
+                f"0..{r.arm_length - 1} for arm_length={r.arm_length}",
+            )
     numbers = [f for f in r.die_faces if isinstance(f, int)]
     if r.die == "d6":
         if len(numbers) != 6 or 6 not in numbers:
@@ -362,7 +380,30 @@ def _validate(r: Rules) -> None:
             "star_jump/star_offsets",
             f"star_jump={r.star_jump} needs stars on the board; set star_offsets or star_jump=none",
         )
+    if r.finish_in_home and r.land_on_own:
+        _refuse(
+            "finish_in_home/land_on_own",
+            "pieces finish on home squares of their own, one per square; "
+            "use land_on_own=false or finish_in_home=false",
+        )
+    if r.finish_in_home and r.roll_then_move:
+        _refuse(
+            "finish_in_home/roll_then_move",
+            "finishing in the home column needs single rolls; "
+            "use roll_then_move=false or finish_in_home=false",
+        )
+    if not r.land_on_own and r.star_jump != "none":
+        _refuse(
+            "land_on_own/star_jump",
+            "a star jump may end on an own piece; use land_on_own=true or star_jump=none",
+        )
     if r.roll_then_move:
+        for name in ("must_enter", "clear_start"):
+            if getattr(r, name):
+                _refuse(
+                    f"roll_then_move/{name}",
+                    f"{name} chooses among the moves of one roll; use roll_then_move=false",
+                )
         if r.die != "d6":
             _refuse(
                 "roll_then_move/die",
@@ -481,6 +522,24 @@ PRESETS: dict[str, Preset] = {
                 star_jump="next_lap", finish="bounce_on", forced_capture=True,
                 detect_skip=0.5, play_to_end=True, scoring="none", die_faces=D6_FACES,
                 entry=52, home_len=5, globe_offsets=(0, 8), star_offsets=(4, 11),
+            ),
+        ),
+        Preset(
+            "maedn",
+            (),
+            "Mensch ärgere Dich nicht, the rules sold with the game (Schmidt Spiele): "
+            "40 squares, enter and clear the start, no landing on own pieces",
+            dict(
+                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
+                start_attempts=3, bonus_on_six="always", start_capacity=0,
+                bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
+                no_move_ends_turn=False, roll_then_move=False, pass_own=True,
+                pass_opponents="all", safe=(), safe_landing="coexist",
+                capture_rule="lone_opponent", block_landing="capture", start_capture=False,
+                star_jump="none", finish="exact", forced_capture=False, play_to_end=False,
+                scoring="none", die_faces=D6_FACES, entry=39, home_len=3,
+                globe_offsets=(), star_offsets=(), arm_length=10, start_offset=0,
+                land_on_own=False, must_enter=True, clear_start=True, finish_in_home=True,
             ),
         ),
     ]

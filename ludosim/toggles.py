@@ -44,6 +44,11 @@ DANISH = "002_2a0b1dd0fe1ad9ac.txt"
 ITALIAN = "003_eb55f38c4a940e30.txt"
 ALL_SEEDS = (KILLER, *APP, DANISH, ITALIAN)
 
+# Squares per arm (`arm_length`). The kernel's fixed-size sections hold the
+# longest board, 17 squares on six arms (`engine.layout.STRIDE`).
+MIN_ARM = 7
+MAX_ARM = 17
+
 KINDS = ("bool", "int", "choice", "float", "set", "faces", "ints")
 # Kinds held in one kernel slot each (`ludosim.engine.layout.R`); the others
 # are compiled into the layout's board sections.
@@ -248,14 +253,32 @@ TOGGLES: dict[str, Toggle] = {
                 "arms of the seats in turn order, empty for the default seating", (),
                 False, low=0, high=5, ordered=True),
         _toggle("entry", "int", None,
-                "last track progress before the home column (follows `sides` when not given)",
+                "last track progress before the home column (follows the track when not given)",
                 (KILLER, DANISH), True, low=1),
         _toggle("home_len", "int", 5, "squares in each home column", ALL_SEEDS, True,
                 low=1, high=10),
-        _toggle("globe_offsets", "ints", (0, 8), "globe squares, as offsets 0-12 inside every arm",
-                (*APP, DANISH, ITALIAN), True, low=0, high=12),
-        _toggle("star_offsets", "ints", (4, 11), "star squares, as offsets 0-12 inside every arm",
-                (*APP, DANISH, ITALIAN), True, low=0, high=12),
+        _toggle("globe_offsets", "ints", (0, 8),
+                "globe squares, as offsets inside every arm (below arm_length)",
+                (*APP, DANISH, ITALIAN), True, low=0, high=MAX_ARM - 1),
+        _toggle("star_offsets", "ints", (4, 11),
+                "star squares, as offsets inside every arm (below arm_length)",
+                (*APP, DANISH, ITALIAN), True, low=0, high=MAX_ARM - 1),
+        _toggle("arm_length", "int", 13, "track squares per arm (the track has arm_length * sides)",
+                ALL_SEEDS, True, low=MIN_ARM, high=MAX_ARM),
+        _toggle("start_offset", "int", 0,
+                "offset of each start square inside its arm (below arm_length)",
+                ALL_SEEDS, True, low=0, high=MAX_ARM - 1),
+        _toggle("land_on_own", "bool", True,
+                "a move may end on a square holding an own piece (track and home column)",
+                ALL_SEEDS, True),
+        _toggle("must_enter", "bool", False,
+                "the entering face must bring a piece out when one can enter", (), True),
+        _toggle("clear_start", "bool", False,
+                "a piece on its own start square must move on while pieces wait in the yard",
+                (), True),
+        _toggle("finish_in_home", "bool", False,
+                "a seat has finished once every piece stands in its home column or goal, "
+                "one per square (needs land_on_own=false)", (), True),
     ]
 }  # fmt: skip
 

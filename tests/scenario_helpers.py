@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from ludosim.board import YARD, Board
+from ludosim.engine import compile_layout, new_work
+from ludosim.engine.moves import legal_moves as kernel_legal_moves
+from ludosim.engine.policy import compile_policies
+from ludosim.engine.state import M_PIECE, M_TARGET, move_at, reset_state
+from ludosim.policies import parse_policy
 from ludosim.reference import Game, Move, Position, legal_moves
 from ludosim.rng import ScriptedStream, faces_to_script
 from ludosim.rules import Rules
@@ -34,7 +41,7 @@ def random_position(rules: Rules, rng: random.Random) -> Position:
 def on_square(rules: Rules, seat: int, square: int) -> int:
     """Progress that puts a piece of `seat` on absolute track square `square`."""
     board = Board.from_rules(rules)
-    p = (square - 13 * board.arms[seat]) % board.track_len
+    p = (square - board.start_square(seat)) % board.track_len
     assert p <= rules.entry, f"seat {seat} never visits square {square}"
     return p
 
@@ -65,3 +72,18 @@ def turn(rules: Rules, placed: dict[int, list[int]], script: list, seat: int = 0
     g.play_turn(seat)
     assert g.stream.exhausted(), f"only {g.stream.draws} of {len(script)} draws used"
     return g
+
+
+def kernel_targets(rules: Rules, placed: dict[int, list[int]], seat: int, face: int) -> dict:
+    """The compiled kernel's legal moves of `seat` for number `face`: {piece: landing progress}."""
+    rows = make(rules, placed).progress
+    lay = compile_layout(rules)
+    w = new_work(compile_policies([parse_policy("random")] * rules.players), np.array(rows))
+    reset_state(lay, w, True)
+    k = kernel_legal_moves(lay, w, seat, face)
+    return {int(w[move_at(j, M_PIECE)]): int(w[move_at(j, M_TARGET)]) for j in range(k)}
+
+
+def reference_targets(rules: Rules, placed: dict[int, list[int]], seat: int, face: int) -> dict:
+    """The reference engine's legal moves of `seat` for `face`: {piece: landing progress}."""
+    return {m.piece: m.target for m in legal_moves(rules, make(rules, placed), seat, face)}

@@ -46,6 +46,11 @@ RULES = {
     "danish": Rules.preset("danish"),
     "killer-single": Rules.preset("killer").replace(roll_then_move=False),
     "six-sides": Rules.preset("danish").replace(sides=6, players=5),
+    # 102 squares: squares 64 and up have no occupancy bit
+    "six-long-arms": Rules.preset("danish").replace(sides=6, players=6, arm_length=17),
+    "short-arms": Rules.preset("killer").replace(
+        roll_then_move=False, arm_length=7, globe_offsets=(0, 4), star_offsets=(2, 5)
+    ),
 }
 
 

@@ -48,7 +48,7 @@ from ludosim.reference.position import Position
 from ludosim.rules import Rules
 from ludosim.stats import chi2_sf
 
-PRESETS = ("app", "italian", "danish", "danish-globe", "killer")
+PRESETS = ("app", "italian", "danish", "danish-globe", "killer", "maedn")
 
 CHI2_LEVEL = 1e-3
 Z_LIMIT = 3.0
@@ -278,7 +278,19 @@ MOVE_RULES = [
     ("danish", {"finish": "bounce_on", "star_jump": "next_lap"}),
     ("danish-globe", {"pass_own": True, "star_jump": "goal", "finish": "bounce_on"}),
     ("app", {"start_capacity": 1, "pass_own": False}),
-]
+    # other boards: 10 squares per arm with the start square at offset 2, and 7 per arm
+    ("killer", {"arm_length": 10, "globe_offsets": (0, 6), "star_offsets": (3, 8),
+                "start_offset": 2}),
+    ("danish-globe", {"arm_length": 7, "globe_offsets": (0, 4), "star_offsets": (2, 6),
+                      "start_offset": 3, "star_jump": "next_lap"}),
+    # the rules of Mensch ärgere Dich nicht, alone and together
+    ("app", {"land_on_own": False, "must_enter": True, "clear_start": True}),
+    ("danish", {"land_on_own": False, "pass_own": True, "finish": "bounce_on"}),
+    ("danish-globe", {"must_enter": True, "start_capacity": 2}),
+    ("italian", {"clear_start": True}),
+    ("app", {"land_on_own": False, "must_enter": True, "clear_start": True,
+             "finish_in_home": True}),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("name", "changes"), MOVE_RULES)
@@ -330,7 +342,12 @@ def test_killer_plan_outcomes_match_the_plan_listing(changes: dict) -> None:
 
 
 # ====================================================== agreement with the engine
-AGREEMENT = [(name, 1, 2000) for name in PRESETS] + [("app", 2, 1000), ("italian", 2, 1000)]
+# Two maedn pieces exercise must_enter, clear_start and land_on_own at the turn level.
+AGREEMENT = [(name, 1, 2000) for name in PRESETS] + [
+    ("app", 2, 1000),
+    ("italian", 2, 1000),
+    ("maedn", 2, 1000),
+]
 
 
 @pytest.mark.parametrize(("name", "pieces", "games"), AGREEMENT)
@@ -395,7 +412,7 @@ def test_chi_square_detects_a_wrong_distribution() -> None:
 
 # ------------------------------------------------------------ against the kernel
 # Two-piece chains of danish and killer take about a minute to solve: `make verify` only.
-KERNEL_CASES = [(name, 1) for name in PRESETS] + [("app", 2), ("italian", 2)]
+KERNEL_CASES = [(name, 1) for name in PRESETS] + [("app", 2), ("italian", 2), ("maedn", 2)]
 if os.environ.get("LUDOSIM_VERIFY"):
     KERNEL_CASES += [("danish", 2), ("danish-globe", 2), ("killer", 2)]
 
@@ -411,6 +428,15 @@ def test_kernel_agrees_with_exact_solution(name: str, pieces: int) -> None:
     from ludosim.simulate import simulate
 
     rules = _solo(name, pieces=pieces)
+    df = simulate(rules, games=50_000, seed=2026)
+    _check_agreement(solve(rules), df["turns"].to_numpy(), df["rolls"].to_numpy())
+
+
+def test_kernel_agrees_with_exact_solution_when_pieces_finish_in_their_home_squares() -> None:
+    """`finish_in_home` (docs/rules.md section 3): two pieces, as the test above."""
+    from ludosim.simulate import simulate
+
+    rules = _solo("maedn", pieces=2, finish_in_home=True)
     df = simulate(rules, games=50_000, seed=2026)
     _check_agreement(solve(rules), df["turns"].to_numpy(), df["rolls"].to_numpy())
 

@@ -55,6 +55,9 @@ RULES = {
     "block-capture": DANISH.replace(block_landing="capture", pass_opponents="singles"),
     # six sides: a 78-square track, too long for the occupancy mask
     "six-sides": DANISH.replace(sides=6, players=5),
+    # other boards: 4 arms of 14 squares fill the mask, 4 of 7 leave most of it empty
+    "fourteen-squares-an-arm": DANISH.replace(arm_length=14, start_offset=3),
+    "seven-squares-an-arm": DANISH.replace(arm_length=7, globe_offsets=(0, 4), star_offsets=(2,)),
 }
 POLICIES = [
     "balanced",

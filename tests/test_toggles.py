@@ -31,6 +31,8 @@ BASES = [
     Rules.preset("danish").replace(players=2),
     Rules.preset("danish").replace(players=1),
     Rules.preset("danish").replace(sides=6),
+    Rules.preset("danish").replace(arm_length=17),  # room for every offset inside an arm
+    Rules.preset("maedn").replace(finish_in_home=False),  # one piece per square
 ]
 
 

@@ -13,7 +13,8 @@ The layout array `lay` (int64[LAY_SIZE]) holds, at fixed offsets:
 - `lay[SQUARE + STRIDE * seat + p + 1]`: absolute track square of seat `seat`
   at progress `p` (`YARD` included); -1 in the yard, home column and goal;
 - `lay[TABLE + STRIDE * T.* + p]`: per-progress targets of special moves,
-  the same for every seat because special squares repeat on every arm;
+  the same for every seat because special squares repeat on every arm and
+  every start square sits at the same offset of its arm;
 - `lay[SAFE + square]`: 1 where a lone piece cannot be captured.
 
 Choice codes are module-level ints named `<TOGGLE>_<VALUE>` in capitals
@@ -34,7 +35,7 @@ import numpy as np
 
 from ludosim.board import YARD, Board
 from ludosim.rules import GLOBE, STAR, Rules
-from ludosim.toggles import TOGGLES, choice_codes
+from ludosim.toggles import MAX_ARM, TOGGLES, choice_codes
 
 # Face codes: numbers are themselves; the symbols follow 6 (as `face_rank`).
 FACE_GLOBE = 7
@@ -46,17 +47,25 @@ NONE = -2
 # Fixed maximum sizes, so that every offset below is a compile-time constant.
 MAX_PLAYERS = 6
 MAX_PIECES = 4
-STRIDE = 96  # >= goal + 2 (at most 78 + 10 + 2) and >= track_len (at most 78)
+# >= goal + 2 (the longest lap, six arms of MAX_ARM squares, then the longest
+# home column and the goal) and >= track_len
+STRIDE = 128
+if MAX_PLAYERS * MAX_ARM + TOGGLES["home_len"].high + 2 > STRIDE:
+    raise AssertionError(f"the longest board does not fit in STRIDE = {STRIDE}")
 
 
 # Slots computed from several toggles, after the toggles' own slots.
 _DERIVED_SLOTS = (
-    "TRACK_LEN",  # 13 * sides
+    "TRACK_LEN",  # arm_length * sides
     "GOAL",  # progress of a finished piece
+    "HOME_FROM",  # a seat has finished when every piece has at least this progress
     "DETECT_MODE",  # DETECT_NEVER, DETECT_ALWAYS or DETECT_DRAW (from detect_skip)
     "DETECT_THRESHOLD",  # caught when (next64 >> 11) < threshold (see `detect_threshold`)
     "ENTERING_FACE",  # 6, or FACE_GLOBE on the star-globe die
-    "PASS_ALL",  # 1 when no square, on the path or where it lands, can bar a move
+    # 1 when no square, on the path or where it lands, can bar a move and no
+    # compulsory rule limits the moves: path checks are skipped, and a roll's
+    # moves are `free_movers`
+    "PASS_ALL",
     "FACE0",  # FACE0 .. FACE0 + 5: the die faces as codes
 )
 _SLOT_NAMES = [n.upper() for n, t in TOGGLES.items() if t.has_slot] + list(_DERIVED_SLOTS)
@@ -148,12 +157,17 @@ def compile_rules(rules: Rules) -> np.ndarray:
             out[R[name.upper()]] = toggle.code(getattr(rules, name))
     out[R.TRACK_LEN] = rules.track_len
     out[R.GOAL] = rules.goal
+    out[R.HOME_FROM] = rules.home_from
     p = rules.detect_skip
     out[R.DETECT_MODE] = DETECT_ALWAYS if p >= 1.0 else (DETECT_NEVER if p <= 0.0 else DETECT_DRAW)
     out[R.DETECT_THRESHOLD] = detect_threshold(p)
     out[R.ENTERING_FACE] = face_code(rules.entering_face)
     out[R.PASS_ALL] = (
-        rules.pass_own and rules.pass_opponents == "all" and rules.block_landing != "forbidden"
+        rules.pass_own
+        and rules.pass_opponents == "all"
+        and rules.block_landing != "forbidden"
+        and rules.land_on_own
+        and not (rules.must_enter or rules.clear_start)
     )
     for i, face in enumerate(rules.die_faces):
         out[R.FACE0 + i] = face_code(face)

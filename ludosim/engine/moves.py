@@ -199,9 +199,33 @@ def _can_enter(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     return kind != HOME and kind != BARRED
 
 
+@njit(**HOT)
+def _lands_on_own(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, q: int) -> bool:
+    """Another piece of `seat` stands where progress `q` ends (the goal holds any number,
+    except with `finish_in_home`, where it is the last home square)."""
+    if q == lay[R.GOAL] and not lay[R.FINISH_IN_HOME]:
+        return False
+    sq = square_of(lay, seat, q)
+    if sq >= 0:
+        return w[count_at(seat, sq)] - (square_of(lay, seat, w[progress_at(seat, piece)]) == sq) > 0
+    for i in range(lay[R.PIECES]):  # home column: squares of the owner alone, by progress
+        if i != piece and w[progress_at(seat, i)] == q:
+            return True
+    return False
+
+
 @njit(**HOT, inline="always")
 def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """(landing progress, flags) of piece `piece` playing `face`, or (NONE, 0) if illegal."""
+    q, flags = _reach(lay, w, seat, piece, face)
+    if q != NONE and not lay[R.LAND_ON_OWN] and _lands_on_own(lay, w, seat, piece, q):
+        return NONE, 0
+    return q, flags
+
+
+@njit(**HOT, inline="always")
+def _reach(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
+    """`move_target` before the landing rule of `land_on_own`."""
     p = w[progress_at(seat, piece)]
     if p == lay[R.GOAL]:
         return NONE, 0
@@ -228,9 +252,50 @@ def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int
 
 
 @njit(**HOT)
-def move_target_call(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
-    """`move_target` as an ordinary call, for callers off the hot path (one compiled copy)."""
+def _target_call(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
+    """`move_target` as an ordinary call."""
     return move_target(lay, w, seat, piece, face)
+
+
+@njit(**HOT)
+def compulsory_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
+    """Mask of the pieces `must_enter` and `clear_start` leave to move for `face`; -1: any.
+
+    As `reference.moves._compulsory`: with `must_enter` the pieces that can
+    enter, when there are any; else with `clear_start`, while a piece waits in
+    the yard, the pieces on the own start square that can move, when there are any.
+    """
+    start = square_of(lay, seat, np.int64(0))
+    entering = 0
+    clearing = 0
+    waiting = False
+    for piece in range(lay[R.PIECES]):
+        p = w[progress_at(seat, piece)]
+        waiting |= p == YARD
+        if _target_call(lay, w, seat, piece, face)[0] == NONE:
+            continue
+        if p == YARD:
+            entering |= np.int64(1) << piece
+        elif square_of(lay, seat, p) == start:
+            clearing |= np.int64(1) << piece
+    if lay[R.MUST_ENTER] and entering:
+        return entering
+    if lay[R.CLEAR_START] and waiting and clearing:
+        return clearing
+    return -1
+
+
+@njit(**HOT)
+def move_target_call(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
+    """`move_target` as an ordinary call, for callers off the hot path (one compiled copy).
+
+    A legal move of the roll, so `must_enter` and `clear_start` apply too.
+    """
+    q, flags = move_target(lay, w, seat, piece, face)
+    if q != NONE and (lay[R.MUST_ENTER] or lay[R.CLEAR_START]):
+        if not (compulsory_movers(lay, w, seat, face) >> piece) & 1:
+            return NONE, 0
+    return q, flags
 
 
 @njit(**HOT)
@@ -300,7 +365,20 @@ def legal_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
         if target != NONE:
             _add_move(w, k, piece, target, flags)
             k += 1
+    if lay[R.MUST_ENTER] or lay[R.CLEAR_START]:
+        k = _keep_movers(w, k, compulsory_movers(lay, w, seat, face))
     return k
+
+
+@njit(**HOT)
+def _keep_movers(w: np.ndarray, k: int, movers: int) -> int:
+    """Keep the moves of the list whose piece is in the mask `movers`, in order; count them."""
+    n = np.int64(0)
+    for j in range(k):
+        if (movers >> w[move_at(j, M_PIECE)]) & 1:
+            _add_move(w, n, w[move_at(j, M_PIECE)], w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)])
+            n += 1
+    return n
 
 
 @njit(**HOT)

@@ -617,9 +617,9 @@ def in_play(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
 
 @njit(**HOT)
 def finished(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
-    """Every piece of `seat` is in the goal."""
-    goal = lay[R.GOAL]
+    """Every piece of `seat` is home: in the goal, or with `finish_in_home` past its entry."""
+    home_from = lay[R.HOME_FROM]
     for piece in range(lay[R.PIECES]):
-        if w[progress_at(seat, piece)] != goal:
+        if w[progress_at(seat, piece)] < home_from:  # YARD (-1) is below any
             return False
     return True

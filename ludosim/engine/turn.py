@@ -241,7 +241,8 @@ def single_roll_turn(
         if reached and lay[R.BONUS_ON_FINISH]:
             earned += 1
         pending += min(earned, most)
-        if reached and finished(lay, w, seat):
+        # With finish_in_home any move into or inside the home column may finish the seat.
+        if (reached or lay[R.FINISH_IN_HOME]) and finished(lay, w, seat):
             home = True
             break
     end_turn(lay, w, seat, stream)

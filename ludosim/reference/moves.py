@@ -197,8 +197,47 @@ def _star_jump_target(rules: Rules, pos: Position, p: int, backwards: bool) -> i
 
 
 # --------------------------------------------------------------- the moves
+def _lands_on_own(pos: Position, seat: int, piece: int, p: int) -> bool:
+    """Another piece of `seat` stands where progress `p` ends (the goal holds any number,
+    except with `finish_in_home`, where it is the last home square)."""
+    if p == pos.goal and pos.board.home_from == pos.goal:
+        return False
+    square = pos.board.square(seat, p)
+    if square < 0:  # home column: squares of the owner alone, compared by progress
+        return any(q == p for i, q in enumerate(pos.progress[seat]) if i != piece)
+    return any(s == seat and i != piece for s, i in pos.at(square))
+
+
+def _compulsory(rules: Rules, pos: Position, seat: int, moves: list[Move]) -> list[Move]:
+    """The moves `must_enter` and `clear_start` leave: entering first, then clearing the start.
+
+    With `must_enter` an entering move, when there is one, must be played. With
+    `clear_start`, while a piece waits in the yard, a piece on its own start square
+    that can move must be the one to move.
+    """
+    if rules.must_enter:
+        entering = [m for m in moves if m.entering]
+        if entering:
+            return entering
+    if rules.clear_start and YARD in pos.progress[seat]:
+        start = pos.board.start_square(seat)
+        square = pos.board.square
+        clearing = [m for m in moves if square(seat, pos.progress[seat][m.piece]) == start]
+        if clearing:
+            return clearing
+    return moves
+
+
 def legal_moves(rules: Rules, pos: Position, seat: int, face: int | str) -> list[Move]:
     """Every legal move of `seat` for `face`, by piece index."""
+    moves = _each_piece_moves(rules, pos, seat, face)
+    if rules.must_enter or rules.clear_start:
+        return _compulsory(rules, pos, seat, moves)
+    return moves
+
+
+def _each_piece_moves(rules: Rules, pos: Position, seat: int, face: int | str) -> list[Move]:
+    """The move of each piece that the board, the passing and the landing rules allow."""
     board = pos.board
     moves = []
     start_square = board.start_square(seat)
@@ -214,6 +253,8 @@ def legal_moves(rules: Rules, pos: Position, seat: int, face: int | str) -> list
                     continue
             if resolve_landing(rules, pos, seat, piece, 0, entering=True)[0] in (HOME, BARRED):
                 continue  # entering straight back into the yard, or onto a forbidden block
+            if not rules.land_on_own and _lands_on_own(pos, seat, piece, 0):
+                continue
             moves.append(Move(seat, piece, face, (0,), entering=True))
             continue
         backwards = bounced = False
@@ -236,6 +277,8 @@ def legal_moves(rules: Rules, pos: Position, seat: int, face: int | str) -> list
                 continue
             walk, backwards, bounced = found
         if _path_barred(rules, pos, seat, piece, walk[:-1]):
+            continue
+        if not rules.land_on_own and _lands_on_own(pos, seat, piece, walk[-1]):
             continue
         if rules.block_landing == "forbidden" and _arrives_on_block(
             rules, pos, seat, piece, walk[-1], backwards

@@ -73,8 +73,8 @@ class Position:
         return any(p != YARD and p != self.goal for p in self.progress[seat])
 
     def finished(self, seat: int) -> bool:
-        """Every piece of `seat` is in the goal."""
-        return all(p == self.goal for p in self.progress[seat])
+        """Every piece of `seat` is home: in the goal, or with `finish_in_home` past its entry."""
+        return all(p >= self.board.home_from for p in self.progress[seat])
 
     def pieces_home(self, seat: int) -> int:
         """Pieces of `seat` in the goal."""
