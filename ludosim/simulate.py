@@ -25,6 +25,7 @@ import pandas as pd
 from ludosim._version import __version__
 from ludosim.errors import LudosimError
 from ludosim.policies import parse_policy, resolve_policies
+from ludosim.position import GamePosition
 from ludosim.reference.position import Position
 from ludosim.results import schema
 from ludosim.results.summary import Summary, build_summary
@@ -108,7 +109,8 @@ def _start_array(rules: Rules, start: Any) -> np.ndarray | None:
     """The start position as int64[players, pieces], validated, or None."""
     if start is None:
         return None
-    rows = start.progress if isinstance(start, Position) else start
+    # A `Position`, a parsed `GamePosition` (`ludosim.position`), or plain rows.
+    rows = start.progress if isinstance(start, (Position, GamePosition)) else start
     try:
         array = np.asarray(rows, dtype=np.int64)
     except (TypeError, ValueError):
@@ -136,7 +138,7 @@ def _prepare(
     seed: int,
     policies: str | Sequence[str],
     start: Any,
-    start_seat: int,
+    start_seat: int | None,
     threads: int | None,
     chunk_size: int | None,
     first_game: int,
@@ -160,6 +162,8 @@ def _prepare(
     seed = _check_seed(seed)
     names = resolve_policies(policies, rules.players)
     start_rows = _start_array(rules, start)
+    if start_seat is None:
+        start_seat = start.to_move if isinstance(start, GamePosition) else 0
     start_seat = _check_int("start_seat", start_seat, 0, rules.players - 1)
     import numba
 
@@ -357,7 +361,7 @@ def simulate(
     *,
     summary: bool = False,
     start: Any = None,
-    start_seat: int = 0,
+    start_seat: int | None = None,
     threads: int | None = None,
     chunk_size: int | None = None,
     first_game: int = 0,
@@ -366,15 +370,17 @@ def simulate(
     """Play `games` games with the compiled kernel; one row per game (docs/api.md columns).
 
     `policies` is one policy name for every seat or one per seat. `start` (a
-    `ludosim.reference.Position` or rows of progress, one per seat) plays
-    every game on from that position, seat `start_seat` moving first, with no
-    roll-off. `threads` (default: all) and `chunk_size` (games per parallel
-    task) change speed only, never the rows. `first_game` offsets the game
-    indices, so runs can be split and concatenated. With `summary=True` a
-    `Summary` of aggregates is returned instead of the rows. `progress`, if
-    given, is called as `progress(games_done, games)` at the start and while
-    the games are played: the kernel then runs on slices of about `SLICE_SECONDS` of games
-    each, which gives the same rows (game g depends only on the seed and g).
+    `ludosim.position.GamePosition`, a `ludosim.reference.Position` or rows of
+    progress, one per seat) plays every game on from that position, seat
+    `start_seat` moving first, with no roll-off; `start_seat=None` is the
+    `GamePosition`'s seat to move, else seat 0. `threads` (default: all) and
+    `chunk_size` (games per parallel task) change speed only, never the rows.
+    `first_game` offsets the game indices, so runs can be split and concatenated.
+    With `summary=True` a `Summary` of aggregates is returned instead of the rows.
+    `progress`, if given, is called as `progress(games_done, games)` at the start
+    and while the games are played: the kernel then runs on slices of about
+    `SLICE_SECONDS` of games each, which gives the same rows (game g depends only on
+    the seed and g).
 
     `df.attrs` records the rules (dict and hash), seed, policies, start,
     ludosim version and `SEMANTICS_VERSION`.
@@ -455,7 +461,7 @@ def kernel_game(
     policies: str | Sequence[str] = "random",
     *,
     start: Any = None,
-    start_seat: int = 0,
+    start_seat: int | None = None,
 ) -> tuple[dict[str, Any], list[list[int]]]:
     """One game with the compiled kernel: (its per-game row as a dict, final progress).
 

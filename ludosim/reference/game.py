@@ -160,10 +160,15 @@ class Game:
             contenders = [s for s, t in zip(contenders, throws, strict=False) if t == best]
         return contenders[0]
 
-    def play(self, after_turn: Callable[[Game, int], None] | None = None) -> GameResult:
+    def play(
+        self,
+        after_turn: Callable[[Game, int], None] | None = None,
+        before_turn: Callable[[Game, int], None] | None = None,
+    ) -> GameResult:
         """Play the game to its end (or to `max_turns`) and return its result.
 
-        `after_turn(game, seat)` is called after every turn (invariant checks).
+        `after_turn(game, seat)` is called after every turn (invariant checks),
+        `before_turn(game, seat)` before it, once its heading is in the transcript.
         """
         rules, n = self.rules, self.rules.players
         first = self.roll_off() if self.start_seat is None else self.start_seat
@@ -177,6 +182,8 @@ class Game:
             self.turns += 1
             if self.record:
                 self.transcript.append(f"turn {self.turns}: seat {seat}")
+            if before_turn is not None:
+                before_turn(self, seat)
             self.play_turn(seat)
             if after_turn is not None:
                 after_turn(self, seat)
