@@ -216,7 +216,31 @@ def _attrs(rules: Rules, prep: dict[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ per-game rows
-def _frame(rules: Rules, first_game: int, head: np.ndarray, seats: np.ndarray) -> pd.DataFrame:
+def _flow_columns(flows: np.ndarray) -> dict[str, np.ndarray]:
+    """The game-flow columns of the kernel's `flows` rows (`state.F_*` order, docs/flow.md)."""
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine.state import F_BEHIND_SUM, F_TURNS_BEHIND
+
+    data = {
+        name: np.ascontiguousarray(flows[:, j]).astype(schema.FLOW_DTYPES[name])
+        for j, name in enumerate(schema.FLOW_COLUMNS[:-1])
+    }
+    behind = flows[:, F_TURNS_BEHIND].astype(np.float64)
+    behind_sum = flows[:, F_BEHIND_SUM].astype(np.float64)
+    # Drama: the winner's mean deficit while another seat led; 0 if it never trailed,
+    # -1 when no seat finished (as every other winner's measure).
+    drama = np.divide(behind_sum, behind, out=np.zeros(len(flows)), where=behind > 0)
+    data["drama"] = np.where(flows[:, F_TURNS_BEHIND] < 0, -1.0, drama)
+    return data
+
+
+def _frame(
+    rules: Rules,
+    first_game: int,
+    head: np.ndarray,
+    seats: np.ndarray,
+    flows: np.ndarray | None = None,
+) -> pd.DataFrame:
     """Package the kernel's output arrays as the per-game DataFrame (`results.schema` dtypes).
 
     `returned_<s>` is int8 when every value of the run fits, else int16: self-inflicted
@@ -242,6 +266,8 @@ def _frame(rules: Rules, first_game: int, head: np.ndarray, seats: np.ndarray) -
     if schema.has_points(rules):
         for s in range(n):
             data[f"points_{s}"] = np.ascontiguousarray(seats[:, 6, s])
+    if flows is not None:
+        data.update(_flow_columns(flows))
     return pd.DataFrame(data, copy=False)
 
 
@@ -366,6 +392,7 @@ def simulate(
     chunk_size: int | None = None,
     first_game: int = 0,
     progress: Progress | None = None,
+    flow: bool = False,
 ) -> pd.DataFrame | Summary:
     """Play `games` games with the compiled kernel; one row per game (docs/api.md columns).
 
@@ -382,6 +409,10 @@ def simulate(
     `SLICE_SECONDS` of games each, which gives the same rows (game g depends only on
     the seed and g).
 
+    With `flow=True` the rows also hold the game-flow columns of docs/flow.md
+    (lead changes, when the game was decided, the winner's deficits); the
+    kernel counts them only then, so a run without them pays nothing.
+
     `df.attrs` records the rules (dict and hash), seed, policies, start,
     ludosim version and `SEMANTICS_VERSION`.
     """
@@ -389,6 +420,14 @@ def simulate(
 
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, run_batch
+    from ludosim.engine.state import F_SIZE
+
+    if not isinstance(flow, (bool, np.bool_)):
+        raise SimulationError(f"flow must be True or False, got {flow!r}")
+    if flow and summary:
+        raise SimulationError(
+            "flow=True counts game-flow columns into per-game rows; summary=True keeps none"
+        )
 
     prep = _prepare(
         rules, games, seed, policies, start, start_seat, threads, chunk_size, first_game
@@ -404,6 +443,7 @@ def simulate(
             return result
         head = np.zeros((prep["games"], H_SIZE), dtype=np.int32)
         seats = np.zeros((prep["games"], K_SIZE, rules.players), dtype=np.int16)
+        flows = np.zeros((prep["games"] if flow else 0, F_SIZE), dtype=np.int32)
         for start, stop in _slices(prep, progress):
             # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
             # rows start..stop-1 in place, with the same compiled signature.
@@ -417,13 +457,15 @@ def simulate(
                 prep["start_seat"],
                 head[start:stop],
                 seats[start:stop],
+                flows[start:stop] if flow else flows,
                 rules.roll_then_move,
                 prep["free"],
                 prep["scoring"],
+                bool(flow),
             )
     finally:
         numba.set_num_threads(previous)
-    df = _frame(rules, prep["first_game"], head, seats)
+    df = _frame(rules, prep["first_game"], head, seats, flows if flow else None)
     df.attrs.update(_attrs(rules, prep))
     return df
 
@@ -462,20 +504,24 @@ def kernel_game(
     *,
     start: Any = None,
     start_seat: int | None = None,
+    flow: bool = False,
 ) -> tuple[dict[str, Any], list[list[int]]]:
     """One game with the compiled kernel: (its per-game row as a dict, final progress).
 
     The kernel's counterpart of `ludosim.reference.play_game(...)` `.row()` and
-    `.final`, for the differential tests.
+    `.final`, for the differential tests; with `flow` the row has the game-flow
+    columns too (the game itself always counts them).
     """
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, play_one
+    from ludosim.engine.state import F_SIZE
 
     prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)
     n = rules.players
     head = np.zeros(H_SIZE, dtype=np.int64)
     seats = np.zeros((K_SIZE, n), dtype=np.int64)
     final = np.zeros((n, rules.pieces), dtype=np.int64)
+    flows = np.zeros(F_SIZE, dtype=np.int64)
     play_one(
         prep["lay"],
         prep["work"],
@@ -486,7 +532,14 @@ def kernel_game(
         head,
         seats,
         final,
+        flows,
     )
-    df = _frame(rules, game, head[None, :].astype(np.int32), seats[None].astype(np.int16))
+    df = _frame(
+        rules,
+        game,
+        head[None, :].astype(np.int32),
+        seats[None].astype(np.int16),
+        flows[None, :] if flow else None,
+    )
     row = {k: v.item() for k, v in df.iloc[0].items()}
     return row, final.tolist()
