@@ -26,101 +26,119 @@ from ludosim.engine.state import (
     FL_LEADER,
     FS_BEHIND,
     FS_BEHIND_SUM,
+    FS_CAPTURES,
     FS_DEFICIT,
     FS_LAST,
     FS_NOT_LED,
     FS_SIZE,
     FS_TOTAL,
     HOT,
+    S_CAPTURES,
+    STATS,
     flow_at,
     flow_result_at,
     progress_at,
     seat_flow_at,
+    stat_at,
 )
 
 
 @njit(**HOT)
-def _seat_total(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
-    """Progress + 1 per piece of `seat`: yard 0, goal goal + 1."""
-    total = 0
-    for piece in range(lay[R.PIECES]):
-        total += w[progress_at(seat, piece)] + 1
-    return total
+def _count_totals(lay: np.ndarray, w: np.ndarray, first: int, stop: int) -> None:
+    """`FS_TOTAL` of seats first .. stop - 1: progress + 1 per piece (yard 0, goal goal + 1)."""
+    pieces = lay[R.PIECES]
+    for s in range(first, stop):
+        t = pieces
+        for piece in range(pieces):
+            t += w[progress_at(s, piece)]
+        w[seat_flow_at(FS_TOTAL, s)] = t
 
 
 @njit(**HOT)
-def _next_leader(lay: np.ndarray, w: np.ndarray, top: int, leader: int) -> int:
-    """The leader given the totals (`FS_TOTAL`) and the one before (`leader`, -1: none yet).
+def count_boundary(lay: np.ndarray, w: np.ndarray, mover: int) -> None:
+    """Count the turn boundary after `mover`'s turn (as `Flow.boundary`).
 
-    The one seat with the `top` total; on a tie the leader before keeps the
-    lead if tied, nobody leads while nobody has led, else the first tied seat.
+    Only the mover's total is counted afresh unless its turn captured: an
+    opponent's piece moves only when it is captured (`moves._capture_at`,
+    which counts the capture), so the other totals stand. (The reference
+    counts every seat at every boundary; the agreement test holds the two
+    together.)
     """
-    first = -1
-    tied = 0
-    for s in range(lay[R.PLAYERS]):
-        if w[seat_flow_at(FS_TOTAL, s)] == top:
-            tied += 1
-            if first < 0:
-                first = s
-    if tied == 1 or leader < 0:
-        return first if tied == 1 else leader
-    if w[seat_flow_at(FS_TOTAL, leader)] == top:
-        return leader
-    return first
+    n = lay[R.PLAYERS]
+    captures = w[stat_at(STATS, S_CAPTURES, mover)]
+    if captures != w[seat_flow_at(FS_CAPTURES, mover)]:
+        w[seat_flow_at(FS_CAPTURES, mover)] = captures
+        _count_totals(lay, w, 0, n)
+    else:
+        _count_totals(lay, w, mover, mover + 1)
+    _count_leads(lay, w)
 
 
 @njit(**HOT)
-def count_boundary(lay: np.ndarray, w: np.ndarray) -> None:
-    """Count one turn boundary of the current position (as `Flow.boundary`)."""
+def _count_leads(lay: np.ndarray, w: np.ndarray) -> None:
+    """The leader and every seat's counters at this boundary, from the totals `FS_TOTAL`.
+
+    One pass finds the largest total and the least, a second how many seats
+    share the largest and the first of them; the leader follows
+    (`reference.flow.next_leader`). A seat's deficit is `top - own` for every
+    seat: for the leader it is 0 where the reference's "most of the others
+    minus own" is at most 0, which changes no largest deficit (they start at
+    0) and is summed for no seat behind. The per-seat updates are flags times
+    values, without branches.
+    """
     n = lay[R.PLAYERS]
     b = w[flow_at(FL_BOUNDARY)]
     w[flow_at(FL_BOUNDARY)] = b + 1
-    # The largest total, the first seat with it, the largest of the others, the least.
+    # Selects rather than branches: which seat is ahead changes unpredictably.
     top = -1
-    top_seat = 0
-    second = -1
     low = 1 << 62
     for s in range(n):
-        t = _seat_total(lay, w, s)
-        w[seat_flow_at(FS_TOTAL, s)] = t
-        if t > top:
-            second = top
-            top = t
-            top_seat = s
-        elif t > second:
-            second = t
+        t = w[seat_flow_at(FS_TOTAL, s)]
+        top = max(top, t)
         low = min(low, t)
+    top_seat = 0
+    tied = 0
+    for s in range(n - 1, -1, -1):
+        at_top = w[seat_flow_at(FS_TOTAL, s)] == top
+        tied += at_top
+        top_seat = s if at_top else top_seat
     before = w[flow_at(FL_LEADER)]
-    leader = _next_leader(lay, w, top, before)
-    if before >= 0 and leader != before:
-        w[flow_at(FL_CHANGES)] += 1
+    # The one seat with the top total; on a tie the leader before keeps the lead if
+    # tied, nobody leads while nobody has led, else the first tied seat.
+    leader = top_seat
+    if tied > 1 and before >= 0 and w[seat_flow_at(FS_TOTAL, before)] == top:
+        leader = before
+    elif tied > 1 and before < 0:
+        leader = -1
+    w[flow_at(FL_CHANGES)] += (before >= 0) & (leader != before)
     w[flow_at(FL_LEADER)] = leader
+    someone_more = np.int64(low < top)
     for s in range(n):
         own = w[seat_flow_at(FS_TOTAL, s)]
-        # The most total of the other seats: the second largest for the first top seat.
-        others = second if s == top_seat else top
-        deficit = others - own if n > 1 else 0  # a solo race has no deficit
+        deficit = top - own
         w[seat_flow_at(FS_DEFICIT, s)] = max(w[seat_flow_at(FS_DEFICIT, s)], deficit)
-        if own == low and low < top:
-            w[seat_flow_at(FS_LAST, s)] += 1
-        if leader != s:
-            w[seat_flow_at(FS_NOT_LED, s)] = b
-            if leader >= 0:
-                w[seat_flow_at(FS_BEHIND, s)] += 1
-                w[seat_flow_at(FS_BEHIND_SUM, s)] += deficit
+        w[seat_flow_at(FS_LAST, s)] += np.int64(own == low) & someone_more
+        led = np.int64(leader == s)
+        w[seat_flow_at(FS_NOT_LED, s)] = led * w[seat_flow_at(FS_NOT_LED, s)] + (1 - led) * b
+        behind = (1 - led) & np.int64(leader >= 0)
+        w[seat_flow_at(FS_BEHIND, s)] += behind
+        w[seat_flow_at(FS_BEHIND_SUM, s)] += behind * deficit
 
 
 @njit(**HOT)
 def open_flow(lay: np.ndarray, w: np.ndarray) -> None:
     """Zero the counters and count boundary 0, the position the game starts from."""
+    n = lay[R.PLAYERS]
     w[flow_at(FL_LEADER)] = -1
     w[flow_at(FL_CHANGES)] = 0
     w[flow_at(FL_BOUNDARY)] = 0
-    for s in range(lay[R.PLAYERS]):
+    for s in range(n):
         for field in range(FS_SIZE):
             w[seat_flow_at(field, s)] = 0
         w[seat_flow_at(FS_NOT_LED, s)] = -1
-    count_boundary(lay, w)
+        w[seat_flow_at(FS_CAPTURES, s)] = w[stat_at(STATS, S_CAPTURES, s)]
+    _count_totals(lay, w, 0, n)
+    _count_leads(lay, w)
 
 
 @njit(**HOT)
@@ -146,10 +164,10 @@ def open_flow_if(lay: np.ndarray, w: np.ndarray, flow: bool) -> None:
         open_flow(lay, w)
 
 
-def count_boundary_if(lay: np.ndarray, w: np.ndarray, flow: bool) -> None:
+def count_boundary_if(lay: np.ndarray, w: np.ndarray, mover: int, flow: bool) -> None:
     """`count_boundary` when `flow`."""
     if flow:
-        count_boundary(lay, w)
+        count_boundary(lay, w, mover)
 
 
 def close_flow_if(w: np.ndarray, winner: int, flow: bool) -> None:
@@ -176,13 +194,13 @@ def _open_flow_if(lay, w, flow):
 
 
 @overload(count_boundary_if, prefer_literal=True, inline="always")
-def _count_boundary_if(lay, w, flow):
+def _count_boundary_if(lay, w, mover, flow):
     if _literal(flow) is False:
-        return lambda lay, w, flow: None
+        return lambda lay, w, mover, flow: None
 
-    def impl(lay, w, flow):
+    def impl(lay, w, mover, flow):
         if flow:
-            count_boundary(lay, w)
+            count_boundary(lay, w, mover)
 
     return impl
 

@@ -206,7 +206,7 @@ def _whole_game(
                 # before its turn: it is done after that turn, as in `Game.play`.
                 home = finished(lay, w, seat)
         if nfin == 0:
-            count_boundary_if(lay, w, flow)
+            count_boundary_if(lay, w, seat, flow)
         if home and not w[seat_list_at(SB_DONE, seat)]:
             w[seat_list_at(SB_DONE, seat)] = 1
             w[seat_list_at(SB_ORDER, nfin)] = seat

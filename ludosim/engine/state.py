@@ -194,7 +194,8 @@ FS_DEFICIT = 2  # largest deficit: the most total of another seat minus its own,
 FS_LAST = 3  # boundaries with the least total (ties included) while some seat had more
 FS_BEHIND = 4  # boundaries at which another seat led
 FS_BEHIND_SUM = 5  # the seat's deficits summed over those boundaries
-FS_SIZE = 6
+FS_CAPTURES = 6  # the seat's captures (S_CAPTURES) when the totals were last counted
+FS_SIZE = 7
 
 # The game's flow results (`flow_result_at`), for the winner; -1 but F_LEAD_CHANGES without one.
 F_LEAD_CHANGES = 0
