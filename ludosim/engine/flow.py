@@ -43,7 +43,7 @@ from ludosim.engine.state import (
 )
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def _count_totals(lay: np.ndarray, w: np.ndarray, first: int, stop: int) -> None:
     """`FS_TOTAL` of seats first .. stop - 1: progress + 1 per piece (yard 0, goal goal + 1)."""
     pieces = lay[R.PIECES]
@@ -54,7 +54,7 @@ def _count_totals(lay: np.ndarray, w: np.ndarray, first: int, stop: int) -> None
         w[seat_flow_at(FS_TOTAL, s)] = t
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def count_boundary(lay: np.ndarray, w: np.ndarray, mover: int) -> None:
     """Count the turn boundary after `mover`'s turn (as `Flow.boundary`).
 
@@ -74,7 +74,7 @@ def count_boundary(lay: np.ndarray, w: np.ndarray, mover: int) -> None:
     _count_leads(lay, w)
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def _count_leads(lay: np.ndarray, w: np.ndarray) -> None:
     """The leader and every seat's counters at this boundary, from the totals `FS_TOTAL`.
 
