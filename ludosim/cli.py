@@ -353,16 +353,24 @@ def play(
     ] = 0,
     sets: SetOpt = None,
     policy: PolicyOpt = None,
+    positions: Annotated[
+        bool,
+        typer.Option(
+            "--positions",
+            help="Print the position before every turn, in the notation `ludosim whatif` "
+            "reads (docs/positions.md).",
+        ),
+    ] = False,
 ) -> None:
     """Play one game with the reference engine, turn by turn, then the final ranking.
 
-    Example: ludosim play --preset killer --seed 7
+    Example: ludosim play --preset killer --seed 7 --positions
     """
     (play_game,) = _lazy("ludosim.play", "play")
 
     chosen = rules_from_options(preset, sets or ())
     policies = _policies(policy)
-    result = play_game(chosen, seed, policies=policies, game=game)
+    result = play_game(chosen, seed, policies=policies, game=game, positions=positions)
     for line in result.transcript:
         typer.echo(line)
     names = resolve_policies(policies, chosen.players)
@@ -441,6 +449,52 @@ def simulate(
     headline = _headline(preset, len(result), result["turns"].mean(), truncated)
     (summarise,) = _lazy("ludosim.analysis", "summarise")
     _show(_frame_table(summarise(result, chosen.players), title=headline))
+
+
+@app.command(cls=_Command)
+@_clean_errors
+def whatif(
+    position: Annotated[
+        str,
+        typer.Argument(
+            metavar="POSITION",
+            help="The position: MOVER:SEAT0/SEAT1/..., pieces Y, 0..entry, H1.., G "
+            "(docs/positions.md; `ludosim play --positions` prints them).",
+            show_default=False,
+        ),
+    ],
+    preset: PresetOpt,
+    seed: SeedOpt,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Number of games.")
+    ] = 10_000,
+    sets: SetOpt = None,
+    policy: PolicyOpt = None,
+    threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """From a position, who wins? Each seat's win chance and the likeliest finishing order.
+
+    Example: ludosim whatif 1:20,Y,Y,Y/5,Y,Y,Y/Y,Y,Y,Y/30,Y,Y,Y --preset app --games 2000 --seed 1
+    """
+    chosen = rules_from_options(preset, sets or ())
+    parse_position, run_whatif = _lazy("ludosim.whatif", "parse_position", "whatif")
+    # Bad notation fails now, before the kernel is compiled.
+    start = parse_position(position, chosen)
+    kwargs: dict[str, Any] = {"policies": _policies(policy)}
+    if threads is not None:
+        kwargs["threads"] = threads
+    with _playing("whatif", quiet) as progress:
+        result = run_whatif(chosen, start, games, seed, progress=progress, **kwargs)
+    title = f"{preset}: {result.games} games from {result.position} (seat {start.to_move} to move)"
+    _show(_frame_table(result.table(), title=title))
+    order = " > ".join(f"seat {s}" for s in result.order)
+    typer.echo(
+        f"most likely finishing order: {order} "
+        f"({result.order_share:.1%} of games, {result.order_games} of {result.games})"
+    )
+    if result.no_winner:
+        typer.echo(f"{result.no_winner} games reached max_turns with no winner")
 
 
 def _headline(preset: str, games: int, mean_turns: float, truncated: int) -> str:

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ludosim.errors import LudosimError
-from ludosim.reference import GameResult, Position, play_game
+from ludosim.position import GamePosition, format_position
+from ludosim.reference import Game, GameResult, Position
 from ludosim.results.schema import GAME_MAX, SEED_MAX
 from ludosim.rules import Rules
 
@@ -25,19 +26,37 @@ def _check(name: str, value: Any, high: int, high_text: str) -> int:
     return int(value)
 
 
+def _log_position(game: Game, seat: int) -> None:
+    """Write the position before `seat`'s turn into the transcript, in the notation."""
+    game.transcript.append(f"  position {format_position(game.rules, game.pos.progress, seat)}")
+
+
 def play(
     rules: Rules,
     seed: int,
     policies: str | Sequence[str] = "random",
     game: int = 0,
-    start: Position | None = None,
+    start: Position | GamePosition | None = None,
+    *,
+    start_seat: int | None = None,
+    positions: bool = False,
 ) -> GameResult:
     """Play game `game` of seed `seed`: `.transcript` (lines), `.row()` (per-game columns).
 
     The compiled kernel plays the very same game for the same (rules, seed,
     game, policies), so a transcript explains any row of `ludosim.simulate`.
     `seed` is in 0..2**64-1 and `game` in 0..2**63-1 (the `game` column's range).
+    From a `start` position the game begins with seat `start_seat`'s turn (a
+    `GamePosition`'s seat to move when None), as `simulate(start=...)` plays it.
+    With `positions=True` every turn's heading is followed by the position
+    before the turn, in the notation of `ludosim.position`.
     """
     seed = _check("seed", seed, SEED_MAX, "2**64-1")
     game = _check("game", game, GAME_MAX, "2**63-1")
-    return play_game(rules, seed, game, policies, start, record=True)
+    if isinstance(start, GamePosition):
+        start_seat = start.to_move if start_seat is None else start_seat
+        start = start.reference(rules)
+    elif start is not None and start_seat is None:
+        start_seat = 0  # as `simulate`: a start position has no roll-off
+    players = Game(rules, seed, game, policies, start, record=True, start_seat=start_seat)
+    return players.play(before_turn=_log_position if positions else None)

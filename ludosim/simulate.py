@@ -25,6 +25,7 @@ import pandas as pd
 from ludosim._version import __version__
 from ludosim.errors import LudosimError
 from ludosim.policies import parse_policy, resolve_policies
+from ludosim.position import GamePosition
 from ludosim.reference.position import Position
 from ludosim.results import schema
 from ludosim.results.summary import Summary, build_summary
@@ -108,7 +109,8 @@ def _start_array(rules: Rules, start: Any) -> np.ndarray | None:
     """The start position as int64[players, pieces], validated, or None."""
     if start is None:
         return None
-    rows = start.progress if isinstance(start, Position) else start
+    # A `Position`, a parsed `GamePosition` (`ludosim.position`), or plain rows.
+    rows = start.progress if isinstance(start, (Position, GamePosition)) else start
     try:
         array = np.asarray(rows, dtype=np.int64)
     except (TypeError, ValueError):
@@ -136,7 +138,7 @@ def _prepare(
     seed: int,
     policies: str | Sequence[str],
     start: Any,
-    start_seat: int,
+    start_seat: int | None,
     threads: int | None,
     chunk_size: int | None,
     first_game: int,
@@ -160,6 +162,8 @@ def _prepare(
     seed = _check_seed(seed)
     names = resolve_policies(policies, rules.players)
     start_rows = _start_array(rules, start)
+    if start_seat is None:
+        start_seat = start.to_move if isinstance(start, GamePosition) else 0
     start_seat = _check_int("start_seat", start_seat, 0, rules.players - 1)
     import numba
 
@@ -212,7 +216,31 @@ def _attrs(rules: Rules, prep: dict[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ per-game rows
-def _frame(rules: Rules, first_game: int, head: np.ndarray, seats: np.ndarray) -> pd.DataFrame:
+def _flow_columns(flows: np.ndarray) -> dict[str, np.ndarray]:
+    """The game-flow columns of the kernel's `flows` rows (`state.F_*` order, docs/flow.md)."""
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine.state import F_BEHIND_SUM, F_TURNS_BEHIND
+
+    data = {
+        name: np.ascontiguousarray(flows[:, j]).astype(schema.FLOW_DTYPES[name])
+        for j, name in enumerate(schema.FLOW_COLUMNS[:-1])
+    }
+    behind = flows[:, F_TURNS_BEHIND].astype(np.float64)
+    behind_sum = flows[:, F_BEHIND_SUM].astype(np.float64)
+    # Drama: the winner's mean deficit while another seat led; 0 if it never trailed,
+    # -1 when no seat finished (as every other winner's measure).
+    drama = np.divide(behind_sum, behind, out=np.zeros(len(flows)), where=behind > 0)
+    data["drama"] = np.where(flows[:, F_TURNS_BEHIND] < 0, -1.0, drama)
+    return data
+
+
+def _frame(
+    rules: Rules,
+    first_game: int,
+    head: np.ndarray,
+    seats: np.ndarray,
+    flows: np.ndarray | None = None,
+) -> pd.DataFrame:
     """Package the kernel's output arrays as the per-game DataFrame (`results.schema` dtypes).
 
     `returned_<s>` is int8 when every value of the run fits, else int16: self-inflicted
@@ -238,6 +266,8 @@ def _frame(rules: Rules, first_game: int, head: np.ndarray, seats: np.ndarray) -
     if schema.has_points(rules):
         for s in range(n):
             data[f"points_{s}"] = np.ascontiguousarray(seats[:, 6, s])
+    if flows is not None:
+        data.update(_flow_columns(flows))
     return pd.DataFrame(data, copy=False)
 
 
@@ -357,24 +387,31 @@ def simulate(
     *,
     summary: bool = False,
     start: Any = None,
-    start_seat: int = 0,
+    start_seat: int | None = None,
     threads: int | None = None,
     chunk_size: int | None = None,
     first_game: int = 0,
     progress: Progress | None = None,
+    flow: bool = False,
 ) -> pd.DataFrame | Summary:
     """Play `games` games with the compiled kernel; one row per game (docs/api.md columns).
 
     `policies` is one policy name for every seat or one per seat. `start` (a
-    `ludosim.reference.Position` or rows of progress, one per seat) plays
-    every game on from that position, seat `start_seat` moving first, with no
-    roll-off. `threads` (default: all) and `chunk_size` (games per parallel
-    task) change speed only, never the rows. `first_game` offsets the game
-    indices, so runs can be split and concatenated. With `summary=True` a
-    `Summary` of aggregates is returned instead of the rows. `progress`, if
-    given, is called as `progress(games_done, games)` at the start and while
-    the games are played: the kernel then runs on slices of about `SLICE_SECONDS` of games
-    each, which gives the same rows (game g depends only on the seed and g).
+    `ludosim.position.GamePosition`, a `ludosim.reference.Position` or rows of
+    progress, one per seat) plays every game on from that position, seat
+    `start_seat` moving first, with no roll-off; `start_seat=None` is the
+    `GamePosition`'s seat to move, else seat 0. `threads` (default: all) and
+    `chunk_size` (games per parallel task) change speed only, never the rows.
+    `first_game` offsets the game indices, so runs can be split and concatenated.
+    With `summary=True` a `Summary` of aggregates is returned instead of the rows.
+    `progress`, if given, is called as `progress(games_done, games)` at the start
+    and while the games are played: the kernel then runs on slices of about
+    `SLICE_SECONDS` of games each, which gives the same rows (game g depends only on
+    the seed and g).
+
+    With `flow=True` the rows also hold the game-flow columns of docs/flow.md
+    (lead changes, when the game was decided, the winner's deficits); the
+    kernel counts them only then, so a run without them pays nothing.
 
     `df.attrs` records the rules (dict and hash), seed, policies, start,
     ludosim version and `SEMANTICS_VERSION`.
@@ -383,6 +420,14 @@ def simulate(
 
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, run_batch
+    from ludosim.engine.state import F_SIZE
+
+    if not isinstance(flow, (bool, np.bool_)):
+        raise SimulationError(f"flow must be True or False, got {flow!r}")
+    if flow and summary:
+        raise SimulationError(
+            "flow=True counts game-flow columns into per-game rows; summary=True keeps none"
+        )
 
     prep = _prepare(
         rules, games, seed, policies, start, start_seat, threads, chunk_size, first_game
@@ -398,6 +443,7 @@ def simulate(
             return result
         head = np.zeros((prep["games"], H_SIZE), dtype=np.int32)
         seats = np.zeros((prep["games"], K_SIZE, rules.players), dtype=np.int16)
+        flows = np.zeros((prep["games"] if flow else 0, F_SIZE), dtype=np.int32)
         for start, stop in _slices(prep, progress):
             # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
             # rows start..stop-1 in place, with the same compiled signature.
@@ -411,13 +457,15 @@ def simulate(
                 prep["start_seat"],
                 head[start:stop],
                 seats[start:stop],
+                flows[start:stop] if flow else flows,
                 rules.roll_then_move,
                 prep["free"],
                 prep["scoring"],
+                bool(flow),
             )
     finally:
         numba.set_num_threads(previous)
-    df = _frame(rules, prep["first_game"], head, seats)
+    df = _frame(rules, prep["first_game"], head, seats, flows if flow else None)
     df.attrs.update(_attrs(rules, prep))
     return df
 
@@ -455,21 +503,25 @@ def kernel_game(
     policies: str | Sequence[str] = "random",
     *,
     start: Any = None,
-    start_seat: int = 0,
+    start_seat: int | None = None,
+    flow: bool = False,
 ) -> tuple[dict[str, Any], list[list[int]]]:
     """One game with the compiled kernel: (its per-game row as a dict, final progress).
 
     The kernel's counterpart of `ludosim.reference.play_game(...)` `.row()` and
-    `.final`, for the differential tests.
+    `.final`, for the differential tests; with `flow` the row has the game-flow
+    columns too (the game itself always counts them).
     """
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, play_one
+    from ludosim.engine.state import F_SIZE
 
     prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)
     n = rules.players
     head = np.zeros(H_SIZE, dtype=np.int64)
     seats = np.zeros((K_SIZE, n), dtype=np.int64)
     final = np.zeros((n, rules.pieces), dtype=np.int64)
+    flows = np.zeros(F_SIZE, dtype=np.int64)
     play_one(
         prep["lay"],
         prep["work"],
@@ -480,7 +532,14 @@ def kernel_game(
         head,
         seats,
         final,
+        flows,
     )
-    df = _frame(rules, game, head[None, :].astype(np.int32), seats[None].astype(np.int16))
+    df = _frame(
+        rules,
+        game,
+        head[None, :].astype(np.int32),
+        seats[None].astype(np.int16),
+        flows[None, :] if flow else None,
+    )
     row = {k: v.item() for k, v in df.iloc[0].items()}
     return row, final.tolist()

@@ -48,6 +48,7 @@ def test_commands() -> None:
         "rules",
         "play",
         "simulate",
+        "whatif",
         "bench",
         "tournament",
         "ratings",
@@ -170,6 +171,7 @@ BAD_ARGS = [
     (["play", "-p", "app", "--seed", "-1"], "seed"),
     (["play", "-p", "app", "--seed", "1", "--policy", "clever"], "unknown policy 'clever'"),
     (["simulate", "-p", "app", "--seed", "1", "--set", "bogus"], "'bogus' is not TOGGLE=VALUE"),
+    (["whatif", "0:Y/Y/Y/Y", "-p", "app", "--seed", "1"], "seat 0 has 1 pieces; these rules"),
 ]
 
 

@@ -1,6 +1,7 @@
 """Differential test: the compiled kernel plays the reference engine's games, game for game.
 
-Every per-game column and the final position of every piece must agree for
+Every per-game column (with the game-flow columns of docs/flow.md in the
+per-preset check) and the final position of every piece must agree for
 the same (rules, seed, game, policies): 2,000 games per preset in the
 everyday suite, 20,000 with `LUDOSIM_VERIFY=1` (as in `make verify`), which
 also plays 300 instead of 40 games per preset and policy mix.
@@ -35,13 +36,22 @@ SEED = 20240611
 
 
 def _differences(
-    rules: Rules, seed: int, games: range, policies: str | list[str] = "random"
+    rules: Rules,
+    seed: int,
+    games: range,
+    policies: str | list[str] = "random",
+    flow: bool = False,
 ) -> list[str]:
-    """Games whose kernel row or final position differs from the reference (described)."""
-    rows = simulate(rules, games=len(games), seed=seed, first_game=games.start, policies=policies)
+    """Games whose kernel row or final position differs from the reference (described).
+
+    With `flow` the rows hold the game-flow columns too (docs/flow.md).
+    """
+    rows = simulate(
+        rules, games=len(games), seed=seed, first_game=games.start, policies=policies, flow=flow
+    )
     out = []
     for game, kernel in zip(games, rows.to_dict("records"), strict=True):
-        ref = play_game(rules, seed, game, policies=policies, record=False)
+        ref = play_game(rules, seed, game, policies=policies, record=False, flow=flow)
         expected = ref.row()
         diff = {c: (expected[c], kernel[c]) for c in expected if expected[c] != kernel[c]}
         if set(kernel) != set(expected):
@@ -58,7 +68,8 @@ def _differences(
 def test_kernel_agrees_with_reference_per_preset(preset: str, start: int) -> None:
     rules = Rules.preset(preset)
     games = range(start, min(start + SLICE[preset], GAMES))
-    bad = _differences(rules, SEED, games)
+    # The game-flow counters are compared too: every column of every game.
+    bad = _differences(rules, SEED, games, flow=True)
     assert not bad, f"{len(bad)} games differ under {preset}:\n" + "\n".join(bad[:5])
 
 

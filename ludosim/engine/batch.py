@@ -11,7 +11,9 @@ Output of `run_batch` (docs/api.md column order):
 
 - `head`  int32[games, H_SIZE]: first, winner, turns, rolls, end_turns, truncated;
 - `seats` int16[games, K_SIZE, players]: place, captures, captured, returned,
-  skipped, caught, points.
+  skipped, caught, points;
+- `flows` int32[games, F_SIZE]: the game-flow results (`state.F_*`), filled
+  only with `flow=True` (docs/flow.md); a run without them passes zero rows.
 
 `run_summary` plays the same games but only accumulates, per chunk, the
 counts, sums, sums of squares and histograms described in
@@ -28,6 +30,7 @@ from ludosim.engine.game import play_free_game, play_game, play_listed_game, pla
 from ludosim.engine.layout import R
 from ludosim.engine.rng import stream_key
 from ludosim.engine.state import (
+    F_SIZE,
     H_END_TURNS,
     H_FIRST,
     H_ROLLS,
@@ -38,6 +41,7 @@ from ludosim.engine.state import (
     HOT,
     K_PLACE,
     K_SIZE,
+    flow_result_at,
     progress_at,
     result_at,
     seat_result_at,
@@ -86,14 +90,18 @@ def play_one(
     head: np.ndarray,
     seats: np.ndarray,
     final: np.ndarray,
+    flows: np.ndarray,
 ) -> None:
     """Play game `game` of `seed` on `work` into `head` (int64[H_SIZE]),
-    `seats` (int64[K_SIZE, players]) and `final` (int64[players, pieces], final progress)."""
+    `seats` (int64[K_SIZE, players]), `final` (int64[players, pieces], final progress)
+    and `flows` (int64[F_SIZE], the game-flow results)."""
     stream = np.zeros(2, dtype=np.uint64)
     _start_stream(stream, seed, game)
     play_game(lay, work, stream, has_start, start_seat)
     for j in range(H_SIZE):
         head[j] = work[result_at(j)]
+    for j in range(F_SIZE):
+        flows[j] = work[flow_result_at(j)]
     for s in range(lay[R.PLAYERS]):
         for j in range(K_SIZE):
             seats[j, s] = work[seat_result_at(j, s)]
@@ -110,6 +118,7 @@ def _play(
     plans: bool,
     free: bool,
     scoring: bool,
+    flow: bool,
 ) -> None:
     """One game of the kind the literals `plans` and `free` name; compiled code only.
 
@@ -121,23 +130,23 @@ def _play(
     code gets `_play_kind`.
     """
     if plans:
-        play_plan_game(lay, w, stream, has_start, start_seat, scoring)
+        play_plan_game(lay, w, stream, has_start, start_seat, scoring, flow)
     elif free:
-        play_free_game(lay, w, stream, has_start, start_seat, scoring)
+        play_free_game(lay, w, stream, has_start, start_seat, scoring, flow)
     else:
-        play_listed_game(lay, w, stream, has_start, start_seat, scoring)
+        play_listed_game(lay, w, stream, has_start, start_seat, scoring, flow)
 
 
 @overload(_play, prefer_literal=True, inline="always")
-def _play_kind(lay, w, stream, has_start, start_seat, plans, free, scoring):
+def _play_kind(lay, w, stream, has_start, start_seat, plans, free, scoring, flow):
     if not isinstance(plans, types.BooleanLiteral) or not isinstance(free, types.BooleanLiteral):
         raise TypeError("_play needs `plans` and `free` as literals (numba.literally)")
     if plans.literal_value:
         game = play_plan_game
     else:
         game = play_free_game if free.literal_value else play_listed_game
-    return lambda lay, w, stream, has_start, start_seat, plans, free, scoring: game(
-        lay, w, stream, has_start, start_seat, scoring
+    return lambda lay, w, stream, has_start, start_seat, plans, free, scoring, flow: game(
+        lay, w, stream, has_start, start_seat, scoring, flow
     )
 
 
@@ -152,22 +161,26 @@ def run_batch(
     start_seat: int,
     head: np.ndarray,
     seats: np.ndarray,
+    flows: np.ndarray,
     plans: bool,
     free: bool,
     scoring: bool,
+    flow: bool,
 ) -> None:
-    """Play `head.shape[0]` games, chunks in parallel, into `head` and `seats`.
+    """Play `head.shape[0]` games, chunks in parallel, into `head`, `seats` and `flows`.
 
     `plans` is `roll_then_move`; `free` is `turn.free_play` of the rules
-    (False with `plans`); `scoring` is False when every seat plays random.
-    All three are compiled in as constants (`literally`: one cached copy per
+    (False with `plans`); `scoring` is False when every seat plays random;
+    `flow` counts the game-flow results into `flows` (else it may have no rows).
+    All four are compiled in as constants (`literally`: one cached copy per
     combination), so a run compiles only the code its games can reach: an
     `app` run never the Killer plan search nor the free loop, a random run
-    no scoring.
+    no scoring, a run without `flow` no counters.
     """
     literally(plans)
     literally(free)
     literally(scoring)
+    literally(flow)
     games = head.shape[0]
     players = lay[R.PLAYERS]
     chunks = (games + chunk - 1) // chunk
@@ -177,12 +190,15 @@ def run_batch(
         stream = np.zeros(2, dtype=np.uint64)
         for g in range(c * chunk, min(games, (c + 1) * chunk)):
             _start_stream(stream, seed, first_game + g)
-            _play(mine, w, stream, has_start, start_seat, plans, free, scoring)
+            _play(mine, w, stream, has_start, start_seat, plans, free, scoring, flow)
             for j in range(H_SIZE):
                 head[g, j] = w[result_at(j)]
             for j in range(K_SIZE):
                 for s in range(players):
                     seats[g, j, s] = w[seat_result_at(j, s)]
+            if flow:
+                for j in range(F_SIZE):
+                    flows[g, j] = w[flow_result_at(j)]
 
 
 @njit(**HOT)
@@ -257,5 +273,5 @@ def run_summary(
         stream = np.zeros(2, dtype=np.uint64)
         for g in range(c * chunk, min(games, (c + 1) * chunk)):
             _start_stream(stream, seed, first_game + g)
-            _play(mine, w, stream, has_start, start_seat, plans, free, scoring)
+            _play(mine, w, stream, has_start, start_seat, plans, free, scoring, False)
             _accumulate(mine, w, totals[c], per_seat[c], places[c], hist[c])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ludosim.engine.flow import close_flow_if, count_boundary_if, open_flow_if
 from ludosim.engine.layout import (
     FIRST_PLAYER_RANDOM,
     FIRST_PLAYER_SEAT0,
@@ -179,14 +180,18 @@ def _whole_game(
     start_seat: int,
     mode: int,
     scoring: bool,
+    flow: bool,
 ) -> None:
     """One game: who starts, the turns until the game ends, the results.
 
     Finishing order goes to `SB_ORDER`, and the winner's turns and rolls to
     `w[HEAD]`. Inlined once per `mode`, a literal in each copy, so that every
-    copy is a tight loop with only its own kind of turn in it.
+    copy is a tight loop with only its own kind of turn in it. With `flow`
+    the game-flow counters are kept at every turn boundary until the winner
+    finishes, and their results go to `w[FLOWRES]`.
     """
     first = _open_game(lay, w, stream, has_start, start_seat)
+    open_flow_if(lay, w, flow)
     n = lay[R.PLAYERS]
     nfin = 0
     turns = 0
@@ -206,6 +211,8 @@ def _whole_game(
                 # A seat of a start position may have had every piece home
                 # before its turn: it is done after that turn, as in `Game.play`.
                 home = finished(lay, w, seat)
+        if nfin == 0:
+            count_boundary_if(lay, w, seat, flow)
         if home and not w[seat_list_at(SB_DONE, seat)]:
             w[seat_list_at(SB_DONE, seat)] = 1
             w[seat_list_at(SB_ORDER, nfin)] = seat
@@ -224,13 +231,15 @@ def _whole_game(
                 seat = nxt
                 break
     _close_game(lay, w, first, nfin, turns, truncated)
+    close_flow_if(w, w[seat_list_at(SB_ORDER, 0)] if nfin > 0 else -1, flow)
 
 
 # Each kind of game is its own compiled function with only its own copy of
 # the turn loop: a run compiles one kind only, and numba never even inlines
 # (copies the IR of) another kind's loop. `scoring` (see `policy.choose_for`)
 # comes as a literal from the batch runners: numba compiles one copy per
-# value, and the all-random copy has no scoring code in it.
+# value, and the all-random copy has no scoring code in it; so does `flow`
+# (the game-flow counters), and the copy without them has no counting code.
 @njit(**HOT)
 def play_free_game(
     lay: np.ndarray,
@@ -239,9 +248,10 @@ def play_free_game(
     has_start: bool,
     start_seat: int,
     scoring: bool,
+    flow: bool,
 ) -> None:
     """`play_game` for single-roll rules where `turn.free_play` holds (moves as a piece mask)."""
-    _whole_game(lay, w, stream, has_start, start_seat, FREE, scoring)
+    _whole_game(lay, w, stream, has_start, start_seat, FREE, scoring, flow)
 
 
 @njit(**HOT)
@@ -252,9 +262,10 @@ def play_listed_game(
     has_start: bool,
     start_seat: int,
     scoring: bool,
+    flow: bool,
 ) -> None:
     """`play_game` for the other single-roll rules (each roll's moves as a move list)."""
-    _whole_game(lay, w, stream, has_start, start_seat, SINGLE, scoring)
+    _whole_game(lay, w, stream, has_start, start_seat, SINGLE, scoring, flow)
 
 
 @njit(**HOT)
@@ -265,19 +276,21 @@ def play_plan_game(
     has_start: bool,
     start_seat: int,
     scoring: bool,
+    flow: bool,
 ) -> None:
     """`play_game` for roll-then-move (Killer) rules."""
-    _whole_game(lay, w, stream, has_start, start_seat, PLANS, scoring)
+    _whole_game(lay, w, stream, has_start, start_seat, PLANS, scoring, flow)
 
 
 @njit(**HOT)
 def play_game(
     lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
 ) -> None:
-    """Play one game from `stream` into `w[HEAD:]` and `w[SEATS:]`; the final position stays."""
+    """Play one game from `stream` into `w[HEAD:]`, `w[SEATS:]` and `w[FLOWRES:]` (the
+    game-flow results); the final position stays."""
     if lay[R.ROLL_THEN_MOVE]:
-        play_plan_game(lay, w, stream, has_start, start_seat, True)
+        play_plan_game(lay, w, stream, has_start, start_seat, True, True)
     elif free_play(lay):
-        play_free_game(lay, w, stream, has_start, start_seat, True)
+        play_free_game(lay, w, stream, has_start, start_seat, True, True)
     else:
-        play_listed_game(lay, w, stream, has_start, start_seat, True)
+        play_listed_game(lay, w, stream, has_start, start_seat, True, True)

@@ -189,6 +189,32 @@ K_POINTS = K_STATS + S_SIZE  # megajogos points
 K_SIZE = K_POINTS + 1
 
 
+# Game-flow counters of a game (`flow_at`; docs/flow.md), kept only by runs that count them.
+FL_LEADER = 0  # seat leading at the last boundary, -1 before any seat has led
+FL_CHANGES = 1  # lead changes so far
+FL_BOUNDARY = 2  # boundaries counted so far (the next one's number)
+FL_SIZE = 3
+
+# Per-seat game-flow counters (`seat_flow_at`): one row of MAX_PLAYERS seats each.
+FS_TOTAL = 0  # total at the current boundary: progress + 1 per piece (yard 0, goal goal + 1)
+FS_NOT_LED = 1  # last boundary at which the seat did not lead (-1: it led at every one)
+FS_DEFICIT = 2  # largest deficit: the most total of another seat minus its own, at least 0
+FS_LAST = 3  # boundaries with the least total (ties included) while some seat had more
+FS_BEHIND = 4  # boundaries at which another seat led
+FS_BEHIND_SUM = 5  # the seat's deficits summed over those boundaries
+FS_CAPTURES = 6  # the seat's captures (S_CAPTURES) when the totals were last counted
+FS_SIZE = 7
+
+# The game's flow results (`flow_result_at`), for the winner; -1 but F_LEAD_CHANGES without one.
+F_LEAD_CHANGES = 0
+F_DECIDED_AT = 1  # the boundary from which the winner led for good
+F_MAX_DEFICIT = 2
+F_TURNS_LAST = 3
+F_TURNS_BEHIND = 4
+F_BEHIND_SUM = 5  # drama = F_BEHIND_SUM / F_TURNS_BEHIND (0 when never behind)
+F_SIZE = 6
+
+
 # ---------------------------------------------------------------- the section table
 class Section(NamedTuple):
     """One section of the work array: its name, size in words and what it holds."""
@@ -219,6 +245,10 @@ SECTIONS = (
     # Results, read by the batch runners.
     Section("HEAD", H_SIZE, "the game's results H_*"),
     Section("SEATS", K_SIZE * MAX_PLAYERS, "per-seat results K_*"),
+    Section("FLOWRES", F_SIZE, "the game's flow results F_*"),
+    # Game-flow counters, set up at the start of a game that counts them.
+    Section("FLOW", FL_SIZE, "game-flow counters FL_*"),
+    Section("SEATFLOW", FS_SIZE * MAX_PLAYERS, "per-seat game-flow counters FS_*"),
     # Set by `new_work` for the whole run.
     Section("POLW", PW_SIZE * MAX_PLAYERS, "each seat's policy PW_*"),
     Section("START", PIECE_SLOTS, "start position of the run, as PROGRESS"),
@@ -274,6 +304,9 @@ ROLLS = OFFSETS["ROLLS"]
 CHOSEN = OFFSETS["CHOSEN"]
 HEAD = OFFSETS["HEAD"]
 SEATS = OFFSETS["SEATS"]
+FLOWRES = OFFSETS["FLOWRES"]
+FLOW = OFFSETS["FLOW"]
+SEATFLOW = OFFSETS["SEATFLOW"]
 POLW = OFFSETS["POLW"]
 START = OFFSETS["START"]
 SKIPS = OFFSETS["SKIPS"]
@@ -402,6 +435,24 @@ def result_at(field: int) -> np.uint64:
 def seat_result_at(field: int, seat: int) -> np.uint64:
     """Per-seat result `K_*` of `seat`."""
     return ix(SEATS + MAX_PLAYERS * field + seat)
+
+
+@register_jitable
+def flow_result_at(field: int) -> np.uint64:
+    """The game's flow result `F_*`."""
+    return ix(FLOWRES + field)
+
+
+@register_jitable
+def flow_at(field: int) -> np.uint64:
+    """Game-flow counter `FL_*`."""
+    return ix(FLOW + field)
+
+
+@register_jitable
+def seat_flow_at(field: int, seat: int) -> np.uint64:
+    """Per-seat game-flow counter `FS_*` of `seat`."""
+    return ix(SEATFLOW + MAX_PLAYERS * field + seat)
 
 
 @register_jitable

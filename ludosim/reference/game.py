@@ -14,6 +14,7 @@ from typing import Any
 from ludosim.board import YARD, Board
 from ludosim.policies import parse_policy, resolve_policies
 from ludosim.reference.events import Captured, Event, PlayerDone, Puster, Rolled, Skipped
+from ludosim.reference.flow import Flow
 from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like, legal_moves
 from ludosim.reference.outside import OutsidePlayer, ask, split_policies
 from ludosim.reference.plans import (
@@ -47,6 +48,7 @@ class GameResult:
     stats: dict[str, list[int]]
     final: list[list[int]]
     transcript: list[str] = field(default_factory=list)
+    flow: dict[str, int | float] | None = None  # the game-flow columns, when counted
 
     def row(self) -> dict[str, Any]:
         """The per-game columns, as one flat dict."""
@@ -66,6 +68,8 @@ class GameResult:
                 out[f"{name}_{s}"] = value
         for s, value in enumerate(self.points):
             out[f"points_{s}"] = value
+        if self.flow is not None:
+            out.update(self.flow)
         return out
 
 
@@ -81,6 +85,7 @@ class Game:
         start: Position | None = None,
         record: bool = True,
         start_seat: int | None = None,
+        flow: bool = False,
     ) -> None:
         self.rules = rules
         self.board = Board.from_rules(rules)
@@ -102,6 +107,8 @@ class Game:
         # Whether a piece of each seat has left its yard (`start_attempts_when`);
         # a start position's pieces outside the yard have.
         self.entered = [any(p != YARD for p in row) for row in self.pos.progress]
+        # Game-flow counters (docs/flow.md), read at every turn boundary until the winner finishes.
+        self.flow = Flow(n) if flow else None
 
     # ------------------------------------------------------------ utilities
     def log(self, event: Event | str) -> None:
@@ -163,14 +170,21 @@ class Game:
             contenders = [s for s, t in zip(contenders, throws, strict=False) if t == best]
         return contenders[0]
 
-    def play(self, after_turn: Callable[[Game, int], None] | None = None) -> GameResult:
+    def play(
+        self,
+        after_turn: Callable[[Game, int], None] | None = None,
+        before_turn: Callable[[Game, int], None] | None = None,
+    ) -> GameResult:
         """Play the game to its end (or to `max_turns`) and return its result.
 
-        `after_turn(game, seat)` is called after every turn (invariant checks).
+        `after_turn(game, seat)` is called after every turn (invariant checks),
+        `before_turn(game, seat)` before it, once its heading is in the transcript.
         """
         rules, n = self.rules, self.rules.players
         first = self.roll_off() if self.start_seat is None else self.start_seat
         self.log(f"seat {first} starts")
+        if self.flow is not None:
+            self.flow.boundary(self.pos.progress)
         seat = first
         truncated = False
         while True:
@@ -180,9 +194,13 @@ class Game:
             self.turns += 1
             if self.record:
                 self.transcript.append(f"turn {self.turns}: seat {seat}")
+            if before_turn is not None:
+                before_turn(self, seat)
             self.play_turn(seat)
             if after_turn is not None:
                 after_turn(self, seat)
+            if self.flow is not None and not self.finish_order:
+                self.flow.boundary(self.pos.progress)
             if self.pos.finished(seat) and seat not in self.finish_order:
                 self.finish_order.append(seat)
                 self.log(PlayerDone(seat, len(self.finish_order)))
@@ -372,6 +390,7 @@ class Game:
             stats=self.stats,
             final=[row[:] for row in pos.progress],
             transcript=self.transcript,
+            flow=None if self.flow is None else self.flow.columns(winner),
         )
 
     def progress_sum(self, seat: int) -> int:
@@ -394,6 +413,7 @@ def play_game(
     start: Position | None = None,
     record: bool = True,
     start_seat: int | None = None,
+    flow: bool = False,
 ) -> GameResult:
     """Play game number `game` of seed `seed` with the reference engine.
 
@@ -401,6 +421,7 @@ def play_game(
     `ludosim.reference.outside`) for every seat, or one per seat.
 
     With `start_seat` the game begins with that seat's turn and no roll-off
-    (for games played on from a position, `start`).
+    (for games played on from a position, `start`). With `flow` the result
+    carries the game-flow columns (docs/flow.md).
     """
-    return Game(rules, seed, game, policies, start, record, start_seat).play()
+    return Game(rules, seed, game, policies, start, record, start_seat, flow).play()

@@ -42,6 +42,17 @@ HEAD_DTYPES: dict[str, type] = {
     "truncated": np.bool_,
 }
 
+# Game-flow columns of `simulate(..., flow=True)` (docs/flow.md), after the others.
+FLOW_DTYPES: dict[str, type] = {
+    "lead_changes": np.int32,
+    "decided_at": np.int32,
+    "max_deficit": np.int16,
+    "turns_last": np.int32,
+    "turns_behind": np.int32,
+    "drama": np.float64,
+}
+FLOW_COLUMNS = tuple(FLOW_DTYPES)
+
 
 def has_points(rules: Rules) -> bool:
     """Whether games under `rules` end with points (`points_<s>` columns)."""

@@ -1,0 +1,217 @@
+"""Game-flow counters at every turn boundary (docs/flow.md).
+
+Mirrors `ludosim.reference.flow.Flow`. A run that counts them passes the
+literal `flow=True` down to the game loop; with the literal False the calls
+below (`open_flow_if`, `count_boundary_if`, `close_flow_if`) are resolved at
+typing time to nothing, so a run without the counters compiles none of this.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from ludosim.engine.layout import R
+from ludosim.engine.state import (
+    F_BEHIND_SUM,
+    F_DECIDED_AT,
+    F_LEAD_CHANGES,
+    F_MAX_DEFICIT,
+    F_SIZE,
+    F_TURNS_BEHIND,
+    F_TURNS_LAST,
+    FL_BOUNDARY,
+    FL_CHANGES,
+    FL_LEADER,
+    FS_BEHIND,
+    FS_BEHIND_SUM,
+    FS_CAPTURES,
+    FS_DEFICIT,
+    FS_LAST,
+    FS_NOT_LED,
+    FS_SIZE,
+    FS_TOTAL,
+    HOT,
+    S_CAPTURES,
+    STATS,
+    flow_at,
+    flow_result_at,
+    progress_at,
+    seat_flow_at,
+    stat_at,
+)
+
+
+@njit(**HOT, inline="always")
+def _count_totals(lay: np.ndarray, w: np.ndarray, first: int, stop: int) -> None:
+    """`FS_TOTAL` of seats first .. stop - 1: progress + 1 per piece (yard 0, goal goal + 1)."""
+    pieces = lay[R.PIECES]
+    for s in range(first, stop):
+        t = pieces
+        for piece in range(pieces):
+            t += w[progress_at(s, piece)]
+        w[seat_flow_at(FS_TOTAL, s)] = t
+
+
+@njit(**HOT, inline="always")
+def count_boundary(lay: np.ndarray, w: np.ndarray, mover: int) -> None:
+    """Count the turn boundary after `mover`'s turn (as `Flow.boundary`).
+
+    Only the mover's total is counted afresh unless its turn captured: an
+    opponent's piece moves only when it is captured (`moves._capture_at`,
+    which counts the capture), so the other totals stand. (The reference
+    counts every seat at every boundary; the agreement test holds the two
+    together.)
+    """
+    n = lay[R.PLAYERS]
+    captures = w[stat_at(STATS, S_CAPTURES, mover)]
+    if captures != w[seat_flow_at(FS_CAPTURES, mover)]:
+        w[seat_flow_at(FS_CAPTURES, mover)] = captures
+        _count_totals(lay, w, 0, n)
+    else:
+        _count_totals(lay, w, mover, mover + 1)
+    _count_leads(lay, w)
+
+
+@njit(**HOT, inline="always")
+def _count_leads(lay: np.ndarray, w: np.ndarray) -> None:
+    """The leader and every seat's counters at this boundary, from the totals `FS_TOTAL`.
+
+    One pass finds the largest total and the least, a second how many seats
+    share the largest and the first of them; the leader follows
+    (`reference.flow.next_leader`). A seat's deficit is `top - own` for every
+    seat: for the leader it is 0 where the reference's "most of the others
+    minus own" is at most 0, which changes no largest deficit (they start at
+    0) and is summed for no seat behind. The per-seat updates are flags times
+    values, without branches.
+    """
+    n = lay[R.PLAYERS]
+    b = w[flow_at(FL_BOUNDARY)]
+    w[flow_at(FL_BOUNDARY)] = b + 1
+    # Selects rather than branches: which seat is ahead changes unpredictably.
+    top = -1
+    low = 1 << 62
+    for s in range(n):
+        t = w[seat_flow_at(FS_TOTAL, s)]
+        top = max(top, t)
+        low = min(low, t)
+    top_seat = 0
+    tied = 0
+    for s in range(n - 1, -1, -1):
+        at_top = w[seat_flow_at(FS_TOTAL, s)] == top
+        tied += at_top
+        top_seat = s if at_top else top_seat
+    before = w[flow_at(FL_LEADER)]
+    # The one seat with the top total; on a tie the leader before keeps the lead if
+    # tied, nobody leads while nobody has led, else the first tied seat.
+    leader = top_seat
+    if tied > 1 and before >= 0 and w[seat_flow_at(FS_TOTAL, before)] == top:
+        leader = before
+    elif tied > 1 and before < 0:
+        leader = -1
+    w[flow_at(FL_CHANGES)] += (before >= 0) & (leader != before)
+    w[flow_at(FL_LEADER)] = leader
+    someone_more = np.int64(low < top)
+    for s in range(n):
+        own = w[seat_flow_at(FS_TOTAL, s)]
+        deficit = top - own
+        w[seat_flow_at(FS_DEFICIT, s)] = max(w[seat_flow_at(FS_DEFICIT, s)], deficit)
+        w[seat_flow_at(FS_LAST, s)] += np.int64(own == low) & someone_more
+        led = np.int64(leader == s)
+        w[seat_flow_at(FS_NOT_LED, s)] = led * w[seat_flow_at(FS_NOT_LED, s)] + (1 - led) * b
+        behind = (1 - led) & np.int64(leader >= 0)
+        w[seat_flow_at(FS_BEHIND, s)] += behind
+        w[seat_flow_at(FS_BEHIND_SUM, s)] += behind * deficit
+
+
+@njit(**HOT)
+def open_flow(lay: np.ndarray, w: np.ndarray) -> None:
+    """Zero the counters and count boundary 0, the position the game starts from."""
+    n = lay[R.PLAYERS]
+    w[flow_at(FL_LEADER)] = -1
+    w[flow_at(FL_CHANGES)] = 0
+    w[flow_at(FL_BOUNDARY)] = 0
+    for s in range(n):
+        for field in range(FS_SIZE):
+            w[seat_flow_at(field, s)] = 0
+        w[seat_flow_at(FS_NOT_LED, s)] = -1
+        w[seat_flow_at(FS_CAPTURES, s)] = w[stat_at(STATS, S_CAPTURES, s)]
+    _count_totals(lay, w, 0, n)
+    _count_leads(lay, w)
+
+
+@njit(**HOT)
+def close_flow(w: np.ndarray, winner: int) -> None:
+    """Write the flow results `F_*` for `winner` (-1: every one but the lead changes is -1)."""
+    w[flow_result_at(F_LEAD_CHANGES)] = w[flow_at(FL_CHANGES)]
+    if winner < 0:
+        for field in range(1, F_SIZE):
+            w[flow_result_at(field)] = -1
+        return
+    w[flow_result_at(F_DECIDED_AT)] = w[seat_flow_at(FS_NOT_LED, winner)] + 1
+    w[flow_result_at(F_MAX_DEFICIT)] = w[seat_flow_at(FS_DEFICIT, winner)]
+    w[flow_result_at(F_TURNS_LAST)] = w[seat_flow_at(FS_LAST, winner)]
+    w[flow_result_at(F_TURNS_BEHIND)] = w[seat_flow_at(FS_BEHIND, winner)]
+    w[flow_result_at(F_BEHIND_SUM)] = w[seat_flow_at(FS_BEHIND_SUM, winner)]
+
+
+# The calls of the game loop: plain functions without the JIT, resolved at
+# typing time in compiled code (the literal `flow` False: no code at all).
+def open_flow_if(lay: np.ndarray, w: np.ndarray, flow: bool) -> None:
+    """`open_flow` when `flow`."""
+    if flow:
+        open_flow(lay, w)
+
+
+def count_boundary_if(lay: np.ndarray, w: np.ndarray, mover: int, flow: bool) -> None:
+    """`count_boundary` when `flow`."""
+    if flow:
+        count_boundary(lay, w, mover)
+
+
+def close_flow_if(w: np.ndarray, winner: int, flow: bool) -> None:
+    """`close_flow` when `flow`."""
+    if flow:
+        close_flow(w, winner)
+
+
+def _literal(flow: types.Type) -> bool | None:
+    """The value of a literal `flow`, None when it is only known at run time."""
+    return flow.literal_value if isinstance(flow, types.BooleanLiteral) else None
+
+
+@overload(open_flow_if, prefer_literal=True, inline="always")
+def _open_flow_if(lay, w, flow):
+    if _literal(flow) is False:
+        return lambda lay, w, flow: None
+
+    def impl(lay, w, flow):
+        if flow:
+            open_flow(lay, w)
+
+    return impl
+
+
+@overload(count_boundary_if, prefer_literal=True, inline="always")
+def _count_boundary_if(lay, w, mover, flow):
+    if _literal(flow) is False:
+        return lambda lay, w, mover, flow: None
+
+    def impl(lay, w, mover, flow):
+        if flow:
+            count_boundary(lay, w, mover)
+
+    return impl
+
+
+@overload(close_flow_if, prefer_literal=True, inline="always")
+def _close_flow_if(w, winner, flow):
+    if _literal(flow) is False:
+        return lambda w, winner, flow: None
+
+    def impl(w, winner, flow):
+        if flow:
+            close_flow(w, winner)
+
+    return impl

@@ -1,0 +1,85 @@
+"""Game-flow counters: who led, when the game was decided, how far back the winner came.
+
+Read at every turn boundary from the start of the game (after the roll-off)
+to the turn the winner finished (docs/flow.md). A seat's *total* is its
+progress plus one per piece (yard 0, goal `goal + 1`), as in the ranking.
+The *leader* is the seat with the largest total; on a tie for the largest
+the leader keeps the lead if it is among the tied, nobody leads while nobody
+has led yet, and otherwise the first tied seat in seat order leads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def seat_totals(progress: Sequence[Sequence[int]]) -> list[int]:
+    """Each seat's total: progress + 1 per piece (yard 0, goal goal + 1)."""
+    return [sum(p + 1 for p in row) for row in progress]
+
+
+def next_leader(totals: Sequence[int], leader: int) -> int:
+    """The leader at a boundary with these totals, `leader` the one before (-1: none yet)."""
+    top = max(totals)
+    tied = [s for s, t in enumerate(totals) if t == top]
+    if len(tied) == 1:
+        return tied[0]
+    if leader in tied or leader < 0:
+        return leader
+    return tied[0]
+
+
+class Flow:
+    """The counters of one game, fed one boundary at a time (`boundary`), then `columns`."""
+
+    def __init__(self, players: int) -> None:
+        self.leader = -1
+        self.lead_changes = 0
+        self.boundaries = 0
+        self.not_led = [-1] * players  # last boundary at which the seat did not lead
+        self.deficit = [0] * players  # largest deficit, at least 0
+        self.last = [0] * players  # boundaries with the least total while some seat had more
+        self.behind = [0] * players  # boundaries at which another seat led
+        self.behind_sum = [0] * players  # the deficits at those boundaries, summed
+
+    def boundary(self, progress: Sequence[Sequence[int]]) -> None:
+        """Count the boundary with the pieces at `progress` (boundary 0: the start)."""
+        b = self.boundaries
+        self.boundaries += 1
+        totals = seat_totals(progress)
+        leader = next_leader(totals, self.leader)
+        if self.leader >= 0 and leader != self.leader:
+            self.lead_changes += 1
+        self.leader = leader
+        for s, own in enumerate(totals):
+            others = [t for o, t in enumerate(totals) if o != s]
+            deficit = max(others) - own if others else 0  # a solo race has no deficit
+            self.deficit[s] = max(self.deficit[s], deficit)
+            if own == min(totals) < max(totals):
+                self.last[s] += 1
+            if leader != s:
+                self.not_led[s] = b
+            if leader >= 0 and leader != s:
+                self.behind[s] += 1
+                self.behind_sum[s] += deficit
+
+    def columns(self, winner: int) -> dict[str, int | float]:
+        """The per-game flow columns for `winner` (-1 everywhere but lead_changes without one)."""
+        if winner < 0:
+            return {
+                "lead_changes": self.lead_changes,
+                "decided_at": -1,
+                "max_deficit": -1,
+                "turns_last": -1,
+                "turns_behind": -1,
+                "drama": -1.0,
+            }
+        behind = self.behind[winner]
+        return {
+            "lead_changes": self.lead_changes,
+            "decided_at": self.not_led[winner] + 1,
+            "max_deficit": self.deficit[winner],
+            "turns_last": self.last[winner],
+            "turns_behind": behind,
+            "drama": self.behind_sum[winner] / behind if behind else 0.0,
+        }
