@@ -92,7 +92,7 @@ MID_GAME = {"app": 30, "italian": 30, "danish": 30, "danish-globe": 30, "killer"
 @pytest.mark.parametrize("preset", presets())
 def test_engines_agree_from_a_parsed_position(preset: str) -> None:
     rules = Rules.preset(preset)
-    position = parse_position(transcript_position(rules, 7, MID_GAME[preset]), rules)
+    position = parse_position(transcript_position(rules, 7, MID_GAME.get(preset, 30)), rules)
     assert any(p != -1 for row in position.progress for p in row), "a position with pieces out"
     games = 6 if preset == "killer" else 25
     df = simulate(rules, games=games, seed=11, start=position)
