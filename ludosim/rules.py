@@ -542,6 +542,23 @@ PRESETS: dict[str, Preset] = {
                 land_on_own=False, must_enter=True, clear_start=True, finish_in_home=True,
             ),
         ),
+        Preset(
+            "king",
+            (),
+            "Ludo King's classic mode, as the app states it: safe starts and stars, one bonus "
+            "roll per move for a 6, a capture or a finish, third six forfeits, exact finish",
+            dict(
+                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
+                start_attempts=1, bonus_on_six="always", start_capacity=0,
+                bonus_on_capture=True, bonus_on_finish=True, six_limit=3,
+                bonus_stacking="one", no_move_ends_turn=False, roll_then_move=False,
+                pass_own=True, pass_opponents="all", safe=("starts", "stars"),
+                safe_landing="coexist", capture_rule="lone_opponent", block_landing="coexist",
+                start_capture=False, star_jump="none", finish="exact", forced_capture=False,
+                play_to_end=False, scoring="none", die_faces=D6_FACES, entry=50, home_len=5,
+                globe_offsets=(), star_offsets=(8,),
+            ),
+        ),
     ]
 }  # fmt: skip
 

@@ -48,7 +48,7 @@ from ludosim.reference.position import Position
 from ludosim.rules import Rules
 from ludosim.stats import chi2_sf
 
-PRESETS = ("app", "italian", "danish", "danish-globe", "killer", "maedn")
+PRESETS = ("app", "italian", "danish", "danish-globe", "killer", "maedn", "king")
 
 CHI2_LEVEL = 1e-3
 Z_LIMIT = 3.0
