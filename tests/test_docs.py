@@ -98,6 +98,25 @@ def test_no_file_points_outside_the_repository_or_reads_like_a_work_log() -> Non
     )
 
 
+# An absolute path of the machine that made a page (a results folder, an output
+# folder). Base64 data never matches: there a slash follows a letter, digit or +.
+ABSOLUTE = re.compile(r"(?<![\w+/.:~-])/(?:work|home|tmp|root|Users|mnt|var|opt)/")
+
+
+def test_generated_reports_name_no_absolute_path() -> None:
+    """Report pages, tables and sweep files are made from `runs/NAME` inside the
+    repository (`make reports`), so the paths they quote work on any clone."""
+    found = []
+    for path in sorted((ROOT / "reports").rglob("*")):
+        if path.suffix not in (".html", ".csv", ".toml", ".md") or not path.is_file():
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            match = ABSOLUTE.search(line)
+            if match:
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line[match.start() :][:60]!r}")
+    assert not found, "regenerate these from runs/NAME:\n" + "\n".join(found[:20])
+
+
 def _test_names(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {
