@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scenario_helpers import make, move_of
-from test_kernel_agreement import SEED, VERIFY, _differences
+from test_kernel_agreement import VERIFY, assert_same_games
 
 from ludosim.board import YARD, Board
 from ludosim.engine import compile_layout, new_work
@@ -181,8 +181,7 @@ def test_kernel_agrees_with_reference_on_other_geometries(name: str) -> None:
     preset, changes = GEOMETRIES[name]
     rules = Rules.preset(preset).replace(**changes)
     games = (25 if preset == "killer" else 100) * (10 if VERIFY else 1)
-    bad = _differences(rules, SEED, range(games))
-    assert not bad, f"{len(bad)} games differ on {name}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(games), name)
 
 
 @pytest.mark.parametrize("preset", ["danish", "killer"])
@@ -193,5 +192,4 @@ def test_scoring_policies_agree_on_six_arms_of_seventeen_squares(preset: str) ->
     assert rules.track_len > MASK_TRACK
     policies = ["balanced", "defensive", "runner", "aggressive", "balanced", "random"]
     games = (8 if preset == "killer" else 25) * (10 if VERIFY else 1)
-    bad = _differences(rules, SEED, range(games), policies)
-    assert not bad, f"{len(bad)} games differ:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(games), f"{preset} on six arms of 17", policies)

@@ -73,13 +73,24 @@ def _differences(
     return out
 
 
+def assert_same_games(
+    rules: Rules,
+    games: range,
+    label: str,
+    policies: str | list[str] = "random",
+    flow: bool = False,
+) -> None:
+    """Both engines play games `games` of `rules` (seed SEED) alike; else name the first five."""
+    bad = _differences(rules, SEED, games, policies, flow=flow)
+    assert not bad, f"{len(bad)} games differ under {label}:\n" + "\n".join(bad[:5])
+
+
 @pytest.mark.parametrize(("preset", "start"), SLICES)
 def test_kernel_agrees_with_reference_per_preset(preset: str, start: int) -> None:
     rules = Rules.preset(preset)
     games = range(start, min(start + SLICE[preset], games_of(preset)))
     # The game-flow counters are compared too: every column of every game.
-    bad = _differences(rules, SEED, games, flow=True)
-    assert not bad, f"{len(bad)} games differ under {preset}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, games, preset, flow=True)
 
 
 # Every named policy, a skipper and a custom weights policy, mixed per seat.
@@ -96,8 +107,7 @@ POLICY_GAMES = 300 if VERIFY else 40
 def test_kernel_agrees_with_reference_per_policy(preset: str, mix: str) -> None:
     rules = Rules.preset(preset)
     games = POLICY_GAMES if preset != "killer" else POLICY_GAMES * 3 // 4
-    bad = _differences(rules, SEED, range(games), POLICY_MIXES[mix])
-    assert not bad, f"{len(bad)} games differ under {preset}, {mix}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(games), f"{preset}, {mix}", POLICY_MIXES[mix])
 
 
 @pytest.mark.parametrize("detect_skip", [0.5, 1.0])
@@ -277,12 +287,10 @@ def test_kernel_agrees_on_the_free_random_path(variant: str) -> None:
     from ludosim.bench import plain_app_rules
 
     rules = plain_app_rules().replace(**FREE_VARIANTS[variant])
-    bad = _differences(rules, SEED, range(150))
-    assert not bad, f"{len(bad)} games differ under {variant}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(150), variant)
     # Scoring seats beside random ones (a random-only run compiles no scoring code).
     mixed = (["runner", "balanced"] + ["random"] * rules.players)[: rules.players]
-    bad = _differences(rules, SEED, range(40), mixed)
-    assert not bad, f"{len(bad)} games differ under {variant}, {mixed}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(40), f"{variant}, {mixed}", mixed)
 
 
 @pytest.mark.parametrize("preset", ["app", "killer"])
@@ -321,8 +329,7 @@ READING_VARIANTS = {
 def test_kernel_agrees_on_the_section_8_readings(variant: str) -> None:
     preset, changes, games = READING_VARIANTS[variant]
     rules = Rules.preset(preset).replace(**changes)
-    bad = _differences(rules, SEED, range(games))
-    assert not bad, f"{len(bad)} games differ under {variant}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(games), variant)
 
 
 # Values of the toggles that other Ludo apps play, each on a preset where it
@@ -361,8 +368,6 @@ FAMILY_VARIANTS = {
 def test_kernel_agrees_on_the_family_toggles(variant: str) -> None:
     preset, changes, games = FAMILY_VARIANTS[variant]
     rules = Rules.preset(preset).replace(**changes)
-    bad = _differences(rules, SEED, range(games))
-    assert not bad, f"{len(bad)} games differ under {variant}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(games), variant)
     mixed = (["runner", "balanced", "skipper:0.5"] + ["random"] * rules.players)[: rules.players]
-    bad = _differences(rules, SEED, range(games // 10), mixed)
-    assert not bad, f"{len(bad)} games differ under {variant}, {mixed}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(games // 10), f"{variant}, {mixed}", mixed)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scenario_helpers import kernel_targets, make, reference_targets
-from test_kernel_agreement import SEED, VERIFY, _differences
+from test_kernel_agreement import VERIFY, assert_same_games
 
 from ludosim.board import YARD
 from ludosim.engine import compile_layout, new_work
@@ -147,11 +147,9 @@ VARIANTS = {
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_kernel_agrees_with_reference_on_the_maedn_rules(variant: str) -> None:
     rules = BOARD.replace(**VARIANTS[variant])
-    bad = _differences(rules, SEED, range(1000 if VERIFY else 100))
-    assert not bad, f"{len(bad)} games differ under {variant}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(1000 if VERIFY else 100), variant)
     mixed = ["balanced", "runner", "random", "weights:danger=-2,chance=1,progress=1"]
-    bad = _differences(rules, SEED, range(200 if VERIFY else 25), mixed)
-    assert not bad, f"{len(bad)} games differ under {variant}, {mixed}:\n" + "\n".join(bad[:5])
+    assert_same_games(rules, range(200 if VERIFY else 25), f"{variant}, {mixed}", mixed)
 
 
 # ------------------------------------------------------------------ the preset
