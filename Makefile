@@ -40,8 +40,10 @@ games: $(RUN_STAMP)
 
 # Every study of analyses/ at the size written in its file, refreshing reports/
 # (`make reports GAMES=50000` plays that many games per cell of the sweeps instead).
-# skill.toml is not a sweep: `ludosim skill` plays it and writes its page itself.
-STUDIES := $(filter-out skill,$(basename $(notdir $(wildcard analyses/*.toml))))
+# skill.toml, leads.toml and comebacks.toml are not sweeps: `ludosim skill` and
+# `ludosim unfold` play them and write their pages themselves.
+UNFOLD_STUDIES := leads comebacks
+STUDIES := $(filter-out skill $(UNFOLD_STUDIES),$(basename $(notdir $(wildcard analyses/*.toml))))
 reports: $(RUN_STAMP)
 	@for study in $(STUDIES); do \
 		$(BIN)/ludosim sweep analyses/$$study.toml --out runs/$$study \
@@ -49,6 +51,9 @@ reports: $(RUN_STAMP)
 		$(BIN)/ludosim report runs/$$study --out reports/$$study || exit $$?; \
 	done
 	$(BIN)/ludosim skill analyses/skill.toml --out reports/skill -q
+	@for study in $(UNFOLD_STUDIES); do \
+		$(BIN)/ludosim unfold analyses/$$study.toml --out reports/$$study -q || exit $$?; \
+	done
 
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .

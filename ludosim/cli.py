@@ -778,6 +778,104 @@ def skill(
     typer.echo(f"wrote {page} with its tables")
 
 
+@app.command(cls=_Command)
+@_clean_errors
+def unfold(
+    study_file: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="[STUDY]",
+            help="A study file (TOML: seed, games, [[rule_set]], [[race_check]]); instead of "
+            "the options.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="DIR",
+            help="Folder for leads.csv, comebacks.csv, lead_changes.csv, index.html and its PNGs.",
+            show_default=False,
+        ),
+    ] = "",
+    presets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--preset",
+            "-p",
+            metavar="NAME",
+            help="Preset rule set; repeat to compare several (see `ludosim presets`).",
+            show_default=False,
+        ),
+    ] = None,
+    sets: SetOpt = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            metavar="TOGGLE=VALUE,...",
+            help="One more rule set: the first preset (and --set) with these toggles; repeat.",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Games per rule set.")
+    ] = 100_000,
+    every: Annotated[
+        int,
+        typer.Option(
+            "--every", metavar="K", help="Snapshot every K turns (0: two rounds of the seats)."
+        ),
+    ] = 0,
+    policy: PolicyOpt = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", metavar="N", help="Master seed (a non-negative integer)."),
+    ] = None,
+    threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """How games unfold: the leader's win chance by lead and phase, and comebacks.
+
+    Each rule set: games with the game-flow counters and snapshots of the seats' totals;
+    the win chance of the seat ahead by its lead at each phase of the game, the share of
+    games won from last place at mid-game, when games are decided, and how often the
+    lead changes, each with its 95% interval and its change from the first rule set.
+
+    Example: ludosim unfold --preset app --vary finish=bounce --games 20000 --seed 1 --out unfold
+    """
+    load_unfold, rule_set, study_type, run_unfold = _lazy(
+        "ludosim.unfold", "load_unfold", "RuleSet", "UnfoldStudy", "run_unfold"
+    )
+    if not out.strip():
+        raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/leads")
+    if study_file is not None:
+        if presets or sets or vary or policy or seed is not None:
+            raise LudosimError(
+                "STUDY: the study file holds the rule sets, players, sizes and seed; give it "
+                "alone or use --preset/--set/--vary/--policy/--seed without it"
+            )
+        study = load_unfold(study_file)
+    else:
+        if not presets:
+            raise LudosimError("--preset: name at least one preset (see `ludosim presets`)")
+        if seed is None:
+            raise LudosimError("--seed: give a master seed (a non-negative integer)")
+        base = tuple(sets or ())
+        chosen = [rule_set(p, base) for p in presets]
+        chosen += [rule_set(presets[0], base + tuple(_split_sets(v))) for v in vary or ()]
+        names = _policy_list(policy)
+        study = study_type(
+            tuple(chosen), seed, games=games, every=every,
+            policies=",".join(names) if names else "random",
+        )  # fmt: skip
+    with _playing("unfold", quiet) as progress:
+        page = run_unfold(study, Path(out), threads=threads, progress=progress)
+    typer.echo(f"wrote {page} with its tables")
+
+
 def _split_sets(text: str) -> list[str]:
     """`a=1,b=2` -> ["a=1", "b=2"]; a value holding commas (`safe=starts,stars`) stays whole."""
     items: list[str] = []

@@ -610,8 +610,9 @@ def _build_chain(rules: Rules) -> _Chain:
     )
 
 
-def _turns_pmf(chain: _Chain) -> np.ndarray:
-    """P(turns = t): push the state distribution through the kernel turn by turn."""
+def _turns_pmf(chain: _Chain, start: int | None = None) -> np.ndarray:
+    """P(turns = t) from state `start` (default: the chain's start, every piece in the yard):
+    push the state distribution through the kernel turn by turn."""
     s = len(chain.states)
     # The number of rolls does not matter here: merge entries per (src, dst).
     pair, inverse = np.unique(chain.src * s + chain.dst, return_inverse=True)
@@ -619,7 +620,7 @@ def _turns_pmf(chain: _Chain) -> np.ndarray:
     src, dst = pair // s, pair % s
     into_goal = dst == chain.goal
     v = np.zeros(s)
-    v[chain.start] = 1.0
+    v[chain.start if start is None else start] = 1.0
     pmf = [0.0]
     while v.sum() > EPS and len(pmf) <= MAX_TURNS:
         flow = v[src] * prob
@@ -757,6 +758,46 @@ def solve(rules: Rules, pieces: int | None = None, label: str = "") -> ExactResu
         seconds=time.perf_counter() - t0,
         label=label,
     )
+
+
+class RaceOdds:
+    """Exact win chances of a two-seat one-piece race whose pieces can no longer meet.
+
+    Once one of the two pieces stands in its home column, no capture, block or
+    shared square can happen again: each seat runs its own solo race, whose
+    remaining turns the solo chain of `rules` (one piece, `players = 1`) gives
+    exactly. The seat about to move, `T_m` turns from its goal, wins against
+    the other's `T_o` exactly when `T_m <= T_o` (it moves first in each round).
+    Progress values are the engines' (`YARD` = -1, goal = `goal`); the policy
+    is irrelevant with one piece (one legal move at most).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.chain = _build_chain(rules.replace(players=1, pieces=1))
+        self.index = {state[0]: i for i, state in enumerate(self.chain.states)}
+        self._pmfs: dict[int, np.ndarray] = {}
+
+    def turns_pmf(self, progress: int) -> np.ndarray:
+        """P(T = t): the turns a lone piece at `progress` still needs to reach the goal."""
+        if progress not in self.index:
+            raise RulesError(
+                f"progress: {progress} is not a position of the solo race "
+                f"(allowed: {min(self.index)}..{max(self.index)})"
+            )
+        pmf = self._pmfs.get(progress)
+        if pmf is None:
+            pmf = self._pmfs[progress] = _turns_pmf(self.chain, self.index[progress])
+        return pmf
+
+    def win_chance(self, mover: int, other: int) -> float:
+        """P(the seat about to move wins), its piece at `mover`, the other's at `other`."""
+        a = self.turns_pmf(mover)
+        b = self.turns_pmf(other)
+        # P(T_o >= t) for t = 0, 1, ...: the other has not finished before the mover's t-th turn.
+        at_least = 1.0 - np.concatenate(([0.0], np.cumsum(b)))[: len(b)]
+        # Past the other's horizon (P(T_o >= t) below the solver's EPS) the sum stops.
+        n = min(len(a), len(at_least))
+        return float(a[:n] @ at_least[:n])
 
 
 def solve_preset(name: str, pieces: int = 1) -> ExactResult:

@@ -16,6 +16,10 @@ this module only draws, and sizes each figure by what it holds:
 - `rate_heatmap`: the same for many cells, as differences from a fair share.
 - `ranking`: policies ranked by win rate, with intervals.
 - `curve`: an effect against a numeric setting (the skip-cost curve).
+- `win_chance_curves`: the leader's win chance against its lead, a panel per phase
+  and a line per rule set with its interval band.
+- `share_lines`: a distribution (share per value) per rule set, as lines.
+- `race_check`: simulated win shares with intervals against exact chances.
 
 Legends always sit outside the axes. matplotlib and Bokeh are imported inside the
 functions that need them; importing this module costs nothing and the simulation
@@ -409,6 +413,123 @@ def curve(table: pd.DataFrame, x: str, groups: Sequence[str], xlabel: str, ylabe
         ax.grid(color="#e6e6e6", linewidth=0.6)
         ax.set_axisbelow(True)
         fig.legend(loc="outside lower center", fontsize=FONT_SIZE, frameon=False)
+    return fig
+
+
+# Lines of up to ten rule sets tell apart by colour; more cycle the dash pattern too.
+_TAB10 = ("blue", "orange", "green", "red", "purple", "brown", "pink", "gray", "olive", "cyan")
+LINE_COLORS = tuple(f"tab:{c}" for c in _TAB10)
+DASHES = ("-", "--", ":", "-.")
+
+
+def _line_style(i: int) -> dict[str, Any]:
+    return {"color": LINE_COLORS[i % len(LINE_COLORS)],
+            "linestyle": DASHES[(i // len(LINE_COLORS)) % len(DASHES)]}  # fmt: skip
+
+
+def _legend_below(fig: Figure, entries: int) -> None:
+    fig.legend(loc="outside lower center", ncols=min(entries, 4), fontsize=FONT_SIZE,
+               frameon=False)  # fmt: skip
+
+
+def win_chance_curves(
+    leads: pd.DataFrame, order: Sequence[str], least: int = 1, phases: Sequence[str] = ()
+) -> Figure:
+    """The leader's win chance (%) against its lead, one panel per phase, a line per rule set.
+
+    `leads` has columns rule_set, phase, lead_from, lead_to (-1: open), games,
+    win_chance, ci_low, ci_high (`ludosim.leads.LeadTable.table` with a rule set
+    column); bins with fewer than `least` games are left out. Each bin is drawn
+    at its middle (an open last bin at its start); the band is its interval.
+    """
+    import matplotlib as mpl
+
+    phases = list(phases) or list(dict.fromkeys(leads["phase"]))
+    fig = new_figure(WIDTH, 3.4 + 0.22 * math.ceil(len(order) / 4))
+    axes = fig.subplots(1, len(phases), sharey=True, squeeze=False)[0]
+    with mpl.rc_context({"font.size": FONT_SIZE}):
+        for ax, phase in zip(axes, phases, strict=True):
+            for i, label in enumerate(order):
+                rows = leads[(leads["rule_set"] == label) & (leads["phase"] == phase)
+                             & (leads["games"] >= least)]  # fmt: skip
+                if rows.empty:
+                    continue
+                width = (rows["lead_to"] - rows["lead_from"]).where(rows["lead_to"] >= 0, 0)
+                x = rows["lead_from"].to_numpy(float) + width.to_numpy(float) / 2
+                style = _line_style(i)
+                ax.fill_between(x, 100 * rows["ci_low"], 100 * rows["ci_high"],
+                                color=style["color"], alpha=0.18, linewidth=0)  # fmt: skip
+                ax.plot(x, 100 * rows["win_chance"], linewidth=1.4,
+                        label=label if phase == phases[0] else None, **style)  # fmt: skip
+            ax.set_title(f"{phase} game", fontsize=FONT_SIZE + 1)
+            ax.set_xlabel("lead over the best other seat (squares)")
+            ax.grid(color="#e6e6e6", linewidth=0.6)
+            ax.set_axisbelow(True)
+        axes[0].set_ylabel("leader's win chance (%)")
+        _legend_below(fig, len(order))
+    return fig
+
+
+def share_lines(
+    table: pd.DataFrame,
+    group: str,
+    x: str,
+    y: str,
+    order: Sequence[str],
+    xlabel: str,
+    ylabel: str,
+) -> Figure:
+    """One line per `group` value (in `order`) of `y` (a share, drawn in %) against `x`."""
+    import matplotlib as mpl
+
+    fig = new_figure(WIDTH * 0.8, 3.6 + 0.22 * math.ceil(len(order) / 4))
+    ax = fig.subplots()
+    with mpl.rc_context({"font.size": FONT_SIZE}):
+        for i, label in enumerate(order):
+            rows = table[table[group] == label]
+            ax.plot(rows[x], 100 * rows[y], marker="o", markersize=2.5, linewidth=1.2,
+                    label=label, **_line_style(i))  # fmt: skip
+        ax.set(xlabel=xlabel, ylabel=f"{ylabel} (%)")
+        ax.grid(color="#e6e6e6", linewidth=0.6)
+        ax.set_axisbelow(True)
+        _legend_below(fig, len(order))
+    return fig
+
+
+def race_check(race: pd.DataFrame) -> Figure:
+    """Simulated win share (dots with Wilson 95% intervals) and the exact chance (line) per
+    lead bin, a panel per rule set (`ludosim.leads.RaceCheck.table` with a rule_set column;
+    the rows with lead_to -1 are the totals and are not drawn)."""
+    import matplotlib as mpl
+
+    from ludosim.stats import wilson_interval
+
+    labels = list(dict.fromkeys(race["rule_set"]))
+    cols = min(len(labels), 2)
+    rows_n = math.ceil(len(labels) / cols)
+    fig = new_figure(WIDTH, 2.9 * rows_n + 0.4)
+    axes = fig.subplots(rows_n, cols, squeeze=False, sharey=True).reshape(-1)
+    with mpl.rc_context({"font.size": FONT_SIZE}):
+        for ax, label in zip(axes, labels, strict=False):
+            rows = race[(race["rule_set"] == label) & (race["lead_to"] >= 0)]
+            x = (rows["lead_from"] + rows["lead_to"]).to_numpy(float) / 2
+            pairs = zip(rows["leader_wins"], rows["games"], strict=True)
+            ci = np.array([wilson_interval(int(w), int(n)) for w, n in pairs])
+            sim = 100 * rows["simulated"].to_numpy(float)
+            err = np.vstack([sim - 100 * ci[:, 0], 100 * ci[:, 1] - sim])
+            ax.errorbar(x, sim, yerr=err, fmt="o", markersize=3, capsize=2, color=POINT,
+                        label="simulated")  # fmt: skip
+            ax.plot(x, 100 * rows["exact"], color="tab:red", linewidth=1.3, label="exact")
+            ax.set_title(label, fontsize=FONT_SIZE + 1)
+            ax.set_xlabel("lead (squares)")
+            ax.grid(color="#e6e6e6", linewidth=0.6)
+            ax.set_axisbelow(True)
+        for ax in axes[len(labels) :]:
+            ax.set_visible(False)
+        axes[0].set_ylabel("leader's win chance (%)")
+        handles, names = axes[0].get_legend_handles_labels()
+        fig.legend(handles, names, loc="outside lower center", ncols=2, fontsize=FONT_SIZE,
+                   frameon=False)  # fmt: skip
     return fig
 
 

@@ -8,7 +8,9 @@ set on the command line behaves exactly as one set in Python with
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ludosim.errors import RulesError
 from ludosim.rules import Rules
@@ -47,3 +49,23 @@ def rules_from_options(preset: str, sets: Iterable[str] = ()) -> Rules:
     rules = Rules.preset(preset)
     changes = parse_sets(sets)
     return rules.replace(**changes) if changes else rules
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A preset with `--set` changes, named for tables and pages (`app finish=bounce`)."""
+
+    preset: str
+    sets: tuple[str, ...] = ()
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.name or " ".join([self.preset, *self.sets])
+
+    def rules(self) -> Rules:
+        return rules_from_options(self.preset, self.sets)
+
+    def options(self) -> str:
+        """The rules as command-line options."""
+        return " ".join(["--preset", self.preset, *(f"--set {shlex.quote(s)}" for s in self.sets)])

@@ -219,19 +219,30 @@ def _attrs(rules: Rules, prep: dict[str, Any]) -> dict[str, Any]:
 def _flow_columns(flows: np.ndarray) -> dict[str, np.ndarray]:
     """The game-flow columns of the kernel's `flows` rows (`state.F_*` order, docs/flow.md)."""
     # numba: the kernel is loaded only when games are played or sized.
-    from ludosim.engine.state import F_BEHIND_SUM, F_TURNS_BEHIND
+    from ludosim.engine import state
 
-    data = {
-        name: np.ascontiguousarray(flows[:, j]).astype(schema.FLOW_DTYPES[name])
-        for j, name in enumerate(schema.FLOW_COLUMNS[:-1])
+    slots = {
+        "lead_changes": state.F_LEAD_CHANGES,
+        "decided_at": state.F_DECIDED_AT,
+        "max_deficit": state.F_MAX_DEFICIT,
+        "turns_last": state.F_TURNS_LAST,
+        "turns_behind": state.F_TURNS_BEHIND,
+        "mid_at": state.F_MID_AT,
+        "last_at_mid": state.F_LAST_AT_MID,
     }
+    data = {
+        name: np.ascontiguousarray(flows[:, slots[name]]).astype(schema.FLOW_DTYPES[name])
+        for name in schema.FLOW_COLUMNS
+        if name != "drama"
+    }
+    F_BEHIND_SUM, F_TURNS_BEHIND = state.F_BEHIND_SUM, state.F_TURNS_BEHIND
     behind = flows[:, F_TURNS_BEHIND].astype(np.float64)
     behind_sum = flows[:, F_BEHIND_SUM].astype(np.float64)
     # Drama: the winner's mean deficit while another seat led; 0 if it never trailed,
     # -1 when no seat finished (as every other winner's measure).
     drama = np.divide(behind_sum, behind, out=np.zeros(len(flows)), where=behind > 0)
     data["drama"] = np.where(flows[:, F_TURNS_BEHIND] < 0, -1.0, drama)
-    return data
+    return {name: data[name] for name in schema.FLOW_COLUMNS}
 
 
 def _frame(
@@ -418,10 +429,6 @@ def simulate(
     """
     import numba
 
-    # numba: the kernel is loaded only when games are played or sized.
-    from ludosim.engine import H_SIZE, K_SIZE, run_batch
-    from ludosim.engine.state import F_SIZE
-
     if not isinstance(flow, (bool, np.bool_)):
         raise SimulationError(f"flow must be True or False, got {flow!r}")
     if flow and summary:
@@ -441,33 +448,96 @@ def simulate(
             result = _run_summary(rules, prep, progress)
             result.attrs = _attrs(rules, prep)
             return result
-        head = np.zeros((prep["games"], H_SIZE), dtype=np.int32)
-        seats = np.zeros((prep["games"], K_SIZE, rules.players), dtype=np.int16)
-        flows = np.zeros((prep["games"] if flow else 0, F_SIZE), dtype=np.int32)
-        for start, stop in _slices(prep, progress):
-            # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
-            # rows start..stop-1 in place, with the same compiled signature.
-            run_batch(
-                prep["lay"],
-                prep["work"],
-                prep["seed"],
-                prep["first_game"] + start,
-                prep["chunk"],
-                prep["has_start"],
-                prep["start_seat"],
-                head[start:stop],
-                seats[start:stop],
-                flows[start:stop] if flow else flows,
-                rules.roll_then_move,
-                prep["free"],
-                prep["scoring"],
-                bool(flow),
-            )
+        head, seats, flows, _ = _play_rows(rules, prep, progress, bool(flow), 0)
     finally:
         numba.set_num_threads(previous)
     df = _frame(rules, prep["first_game"], head, seats, flows if flow else None)
     df.attrs.update(_attrs(rules, prep))
     return df
+
+
+def _play_rows(
+    rules: Rules, prep: dict[str, Any], progress: Progress | None, flow: bool, every: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's per-game arrays of a prepared run: head, seats, flows and snapshots.
+
+    `flows` has rows only with `flow`; `snaps` (int16[games, SNAP_CAP, players],
+    -1 after each game's last) only when `every` > 0, which needs `flow`.
+    """
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine import H_SIZE, K_SIZE, run_batch
+    from ludosim.engine.state import F_SIZE, FL_EVERY, SNAP_CAP, flow_at
+
+    games = prep["games"]
+    head = np.zeros((games, H_SIZE), dtype=np.int32)
+    seats = np.zeros((games, K_SIZE, rules.players), dtype=np.int16)
+    flows = np.zeros((games if flow else 0, F_SIZE), dtype=np.int32)
+    snaps = np.zeros((games if every else 0, SNAP_CAP, rules.players), dtype=np.int16)
+    work = prep["work"].copy()
+    work[flow_at(FL_EVERY)] = every
+    for start, stop in _slices(prep, progress):
+        # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
+        # rows start..stop-1 in place, with the same compiled signature.
+        run_batch(
+            prep["lay"],
+            work,
+            prep["seed"],
+            prep["first_game"] + start,
+            prep["chunk"],
+            prep["has_start"],
+            prep["start_seat"],
+            head[start:stop],
+            seats[start:stop],
+            flows[start:stop] if flow else flows,
+            snaps[start:stop] if every else snaps,
+            rules.roll_then_move,
+            prep["free"],
+            prep["scoring"],
+            flow,
+        )
+    return head, seats, flows, snaps
+
+
+def play_snapshots(
+    rules: Rules,
+    games: int,
+    seed: int,
+    every: int,
+    policies: str | Sequence[str] = "random",
+    *,
+    start: Any = None,
+    start_seat: int | None = None,
+    threads: int | None = None,
+    first_game: int = 0,
+    progress: Progress | None = None,
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The games of `simulate(..., flow=True)` and the seats' totals every `every` turns.
+
+    Returns the per-game rows (with the game-flow columns) and `snaps`,
+    int16[games, SNAP_CAP, players]: row `k` of game `g` holds every seat's
+    total (docs/flow.md) at boundary `(k + 1) * every`, -1 after the game's
+    last snapshot (a game keeps its first `SNAP_CAP`). Same games and rows
+    as `simulate` with the same arguments.
+    """
+    import numba
+
+    from ludosim.engine.state import SNAP_CAP
+
+    if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or every < 1:
+        raise SimulationError(f"every must be a whole number of turns >= 1, got {every!r}")
+    prep = _prepare(rules, games, seed, policies, start, start_seat, threads, None, first_game)
+    _check_rows_fit(rules, prep["games"])
+    previous = numba.get_num_threads()
+    numba.set_num_threads(prep["threads"])
+    try:
+        head, seats, flows, snaps = _play_rows(rules, prep, progress, True, int(every))
+    finally:
+        numba.set_num_threads(previous)
+    df = _frame(rules, prep["first_game"], head, seats, flows)
+    df.attrs.update(_attrs(rules, prep))
+    df.attrs["snapshot_every"] = int(every)
+    df.attrs["snapshot_cap"] = SNAP_CAP
+    return df, snaps
 
 
 def _slices(prep: dict[str, Any], progress: Progress | None) -> Iterator[tuple[int, int]]:
@@ -505,23 +575,28 @@ def kernel_game(
     start: Any = None,
     start_seat: int | None = None,
     flow: bool = False,
+    every: int = 0,
 ) -> tuple[dict[str, Any], list[list[int]]]:
     """One game with the compiled kernel: (its per-game row as a dict, final progress).
 
     The kernel's counterpart of `ludosim.reference.play_game(...)` `.row()` and
     `.final`, for the differential tests; with `flow` the row has the game-flow
-    columns too (the game itself always counts them).
+    columns too (the game itself always counts them); with `every` > 0 it
+    also has `snapshots`, the seats' totals every `every` turns (as
+    `play_snapshots`), a list of tuples.
     """
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, play_one
-    from ludosim.engine.state import F_SIZE
+    from ludosim.engine.state import F_SIZE, FL_EVERY, SNAP_CAP, flow_at
 
     prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)
+    prep["work"][flow_at(FL_EVERY)] = every
     n = rules.players
     head = np.zeros(H_SIZE, dtype=np.int64)
     seats = np.zeros((K_SIZE, n), dtype=np.int64)
     final = np.zeros((n, rules.pieces), dtype=np.int64)
     flows = np.zeros(F_SIZE, dtype=np.int64)
+    snaps = np.zeros((SNAP_CAP, n), dtype=np.int64)
     play_one(
         prep["lay"],
         prep["work"],
@@ -533,13 +608,16 @@ def kernel_game(
         seats,
         final,
         flows,
+        snaps,
     )
     df = _frame(
         rules,
         game,
         head[None, :].astype(np.int32),
         seats[None].astype(np.int16),
-        flows[None, :] if flow else None,
+        flows[None, :] if flow or every else None,
     )
     row = {k: v.item() for k, v in df.iloc[0].items()}
+    if every:
+        row["snapshots"] = [tuple(int(t) for t in snap) for snap in snaps if snap[0] >= 0]
     return row, final.tolist()

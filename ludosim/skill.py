@@ -49,7 +49,7 @@ import pandas as pd
 
 from ludosim import ratings
 from ludosim.errors import LudosimError
-from ludosim.options import rules_from_options
+from ludosim.options import RuleSet
 from ludosim.policies import TUNED_PREFIX, parse_policy, tuned_names
 from ludosim.rng import MASK64
 from ludosim.rules import Rules
@@ -88,26 +88,6 @@ LADDER_SEED, RANDOM_SEED, BALANCED_SEED, PAIRS_SEED = 0, 1, 2, 3
 
 class SkillError(LudosimError, ValueError):
     """A skill study that cannot be run: a bad study file, ladder or size."""
-
-
-@dataclass(frozen=True)
-class RuleSet:
-    """A preset with `--set` changes, named for tables and pages (`app finish=bounce`)."""
-
-    preset: str
-    sets: tuple[str, ...] = ()
-    name: str = ""
-
-    @property
-    def label(self) -> str:
-        return self.name or " ".join([self.preset, *self.sets])
-
-    def rules(self) -> Rules:
-        return rules_from_options(self.preset, self.sets)
-
-    def options(self) -> str:
-        """The rules as command-line options."""
-        return " ".join(["--preset", self.preset, *(f"--set {shlex.quote(s)}" for s in self.sets)])
 
 
 @dataclass(frozen=True)

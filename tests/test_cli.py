@@ -53,6 +53,7 @@ def test_commands() -> None:
         "tournament",
         "ratings",
         "skill",
+        "unfold",
         "sweep",
         "report",
         "exact",

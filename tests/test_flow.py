@@ -5,12 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from ludosim import Rules, play, simulate
+from ludosim import Rules, play, presets, simulate
+from ludosim.engine.state import SNAP_CAP
 from ludosim.position import parse_position
 from ludosim.reference import play_game
+from ludosim.reference.flow import SNAP_CAP as reference_cap
 from ludosim.reference.flow import Flow, next_leader
 from ludosim.results import schema
-from ludosim.simulate import SimulationError
+from ludosim.simulate import SimulationError, kernel_game, play_snapshots
 
 # The example game of docs/flow.md: three seats of one piece each under app rules,
 # played on from 0:38/44/41 with seed 4; seat 1 wins after 14 turns.
@@ -23,6 +25,8 @@ EXAMPLE_FLOW = {
     "turns_last": 2,
     "turns_behind": 7,
     "drama": 22 / 7,
+    "mid_at": 0,  # seat 1's 45 is already more than half of 57 at the start
+    "last_at_mid": 0,  # seat 0 (39) was last then, not the winner
 }
 
 
@@ -61,8 +65,9 @@ def test_the_tie_rule(totals: list[int], before: int, leader: int) -> None:
 
 
 def test_counters_on_hand_built_boundaries() -> None:
-    # Two seats of one piece; totals are progress + 1: (1, 1), (4, 1), (4, 6), (4, 9).
-    flow = Flow(2)
+    # Two seats of one piece, a race of 10 (goal 9); totals are progress + 1:
+    # (1, 1), (4, 1), (4, 6), (4, 9); a snapshot every 2 boundaries, one kept at most.
+    flow = Flow(2, full=10, every=2, cap=1)
     for progress in ([[0], [0]], [[3], [0]], [[3], [5]], [[3], [8]]):
         flow.boundary(progress)
     assert flow.columns(1) == {
@@ -72,8 +77,13 @@ def test_counters_on_hand_built_boundaries() -> None:
         "turns_last": 1,  # boundary 1 (at 0 both are level)
         "turns_behind": 1,  # only boundary 1: at 0 nobody led
         "drama": 3.0,
+        "mid_at": 2,  # the first boundary with a total of at least half the race (6 >= 5)
+        "last_at_mid": 0,  # seat 0 was last there
     }
+    assert flow.columns(0)["last_at_mid"] == 1
+    assert flow.snapshots == [(4, 6)]  # boundary 2; boundary 4 would pass the cap
     assert flow.columns(-1)["decided_at"] == -1 and flow.columns(-1)["drama"] == -1.0
+    assert flow.columns(-1)["mid_at"] == -1 and flow.columns(-1)["last_at_mid"] == -1
 
 
 def test_flow_columns_change_no_game() -> None:
@@ -84,6 +94,37 @@ def test_flow_columns_change_no_game() -> None:
     pd.testing.assert_frame_equal(on[off.columns], off)
     assert (on["decided_at"] <= on["turns"]).all()
     assert (on["turns_behind"] <= on["turns"] + 1).all()
+
+
+# A few games of every preset with snapshots every 3 turns: the kernel's single-game
+# path and the reference agree on every column and snapshot, and the batch path
+# (`play_snapshots`) on the rows of `simulate(flow=True)` and the same snapshots.
+SNAPSHOT_GAMES = {name: 6 if name == "killer" else 20 for name in presets()}
+
+
+@pytest.mark.parametrize("preset", presets())
+def test_snapshots_agree_in_both_engines(preset: str) -> None:
+    rules = Rules.preset(preset)
+    games = SNAPSHOT_GAMES[preset]
+    rows, snaps = play_snapshots(rules, games, 9, 3, "balanced")
+    pd.testing.assert_frame_equal(rows, simulate(rules, games, 9, "balanced", flow=True))
+    for g in range(games):
+        kernel, _ = kernel_game(rules, 9, g, "balanced", flow=True, every=3)
+        ref = play_game(rules, 9, g, "balanced", record=False, flow=True, every=3)
+        assert kernel == ref.row(), f"{preset} game {g}"
+        taken = [tuple(int(t) for t in snap) for snap in snaps[g] if snap[0] >= 0]
+        assert taken == kernel["snapshots"], f"{preset} game {g}"
+        assert len(taken) == min(SNAP_CAP, ref.turns // 3)
+
+
+def test_snapshot_caps_match() -> None:
+    assert SNAP_CAP == reference_cap
+
+
+def test_snapshots_need_a_positive_interval() -> None:
+    for bad in (0, -2, 1.5, True):
+        with pytest.raises(SimulationError, match="every must be a whole number of turns"):
+            play_snapshots(EXAMPLE_RULES, 10, 1, bad)
 
 
 def test_flow_needs_per_game_rows() -> None:

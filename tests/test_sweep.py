@@ -402,8 +402,13 @@ def test_manifest_records_versions_spec_and_chunk_states(tmp_path: Path, calls: 
     assert (state["state"], state["rows"], state["stop"], state["computed"]) == ("done", 64, 192, 1)
 
 
-# The sweep files of analyses/; skill.toml is a study of `ludosim skill` (tests/test_skill.py).
-SWEEP_FILES = sorted(p for p in (ROOT / "analyses").glob("*.toml") if p.name != "skill.toml")
+# The sweep files of analyses/; the studies of `ludosim skill` and `ludosim unfold` list
+# their rule sets as [[rule_set]] tables (tests/test_skill.py, tests/test_leads.py).
+SWEEP_FILES = sorted(
+    p
+    for p in (ROOT / "analyses").glob("*.toml")
+    if "[[rule_set]]" not in p.read_text(encoding="utf-8")
+)
 
 
 @pytest.mark.parametrize("path", SWEEP_FILES, ids=lambda p: p.name)

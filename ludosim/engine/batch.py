@@ -13,7 +13,10 @@ Output of `run_batch` (docs/api.md column order):
 - `seats` int16[games, K_SIZE, players]: place, captures, captured, returned,
   skipped, caught, points;
 - `flows` int32[games, F_SIZE]: the game-flow results (`state.F_*`), filled
-  only with `flow=True` (docs/flow.md); a run without them passes zero rows.
+  only with `flow=True` (docs/flow.md); a run without them passes zero rows;
+- `snaps` int16[games, SNAP_CAP, players]: the seats' totals at every
+  `FL_EVERY`-th boundary (the work array's, set by the run), -1 past the
+  game's last snapshot; filled only with `flow=True` and rows passed.
 
 `run_summary` plays the same games but only accumulates, per chunk, the
 counts, sums, sums of squares and histograms described in
@@ -31,6 +34,7 @@ from ludosim.engine.layout import R
 from ludosim.engine.rng import stream_key
 from ludosim.engine.state import (
     F_SIZE,
+    FL_SNAPS,
     H_END_TURNS,
     H_FIRST,
     H_ROLLS,
@@ -41,10 +45,13 @@ from ludosim.engine.state import (
     HOT,
     K_PLACE,
     K_SIZE,
+    SNAP_CAP,
+    flow_at,
     flow_result_at,
     progress_at,
     result_at,
     seat_result_at,
+    snap_at,
 )
 
 # Histogram bins of turns and rolls: value v counts in bin min(v, HIST_BINS - 1).
@@ -91,10 +98,11 @@ def play_one(
     seats: np.ndarray,
     final: np.ndarray,
     flows: np.ndarray,
+    snaps: np.ndarray,
 ) -> None:
     """Play game `game` of `seed` on `work` into `head` (int64[H_SIZE]),
-    `seats` (int64[K_SIZE, players]), `final` (int64[players, pieces], final progress)
-    and `flows` (int64[F_SIZE], the game-flow results)."""
+    `seats` (int64[K_SIZE, players]), `final` (int64[players, pieces], final progress),
+    `flows` (int64[F_SIZE], the game-flow results) and `snaps` (int64[SNAP_CAP, players])."""
     stream = np.zeros(2, dtype=np.uint64)
     _start_stream(stream, seed, game)
     play_game(lay, work, stream, has_start, start_seat)
@@ -102,11 +110,21 @@ def play_one(
         head[j] = work[result_at(j)]
     for j in range(F_SIZE):
         flows[j] = work[flow_result_at(j)]
+    _copy_snapshots(lay, work, snaps)
     for s in range(lay[R.PLAYERS]):
         for j in range(K_SIZE):
             seats[j, s] = work[seat_result_at(j, s)]
         for i in range(lay[R.PIECES]):
             final[s, i] = work[progress_at(s, i)]
+
+
+@njit(**HOT)
+def _copy_snapshots(lay: np.ndarray, w: np.ndarray, snaps: np.ndarray) -> None:
+    """The game's snapshots into `snaps[k, seat]`, -1 in the rows after its last."""
+    taken = w[flow_at(FL_SNAPS)]
+    for k in range(SNAP_CAP):
+        for s in range(lay[R.PLAYERS]):
+            snaps[k, s] = w[snap_at(k, s)] if k < taken else -1
 
 
 def _play(
@@ -162,16 +180,18 @@ def run_batch(
     head: np.ndarray,
     seats: np.ndarray,
     flows: np.ndarray,
+    snaps: np.ndarray,
     plans: bool,
     free: bool,
     scoring: bool,
     flow: bool,
 ) -> None:
-    """Play `head.shape[0]` games, chunks in parallel, into `head`, `seats` and `flows`.
+    """Play `head.shape[0]` games, chunks in parallel, into `head`, `seats`, `flows`, `snaps`.
 
     `plans` is `roll_then_move`; `free` is `turn.free_play` of the rules
     (False with `plans`); `scoring` is False when every seat plays random;
-    `flow` counts the game-flow results into `flows` (else it may have no rows).
+    `flow` counts the game-flow results into `flows` (else it may have no rows),
+    and the snapshots into `snaps` when it has rows.
     All four are compiled in as constants (`literally`: one cached copy per
     combination), so a run compiles only the code its games can reach: an
     `app` run never the Killer plan search nor the free loop, a random run
@@ -199,6 +219,8 @@ def run_batch(
             if flow:
                 for j in range(F_SIZE):
                     flows[g, j] = w[flow_result_at(j)]
+                if snaps.shape[0] > 0:
+                    _copy_snapshots(mine, w, snaps[g])
 
 
 @njit(**HOT)

@@ -16,29 +16,37 @@ from ludosim.engine.layout import R
 from ludosim.engine.state import (
     F_BEHIND_SUM,
     F_DECIDED_AT,
+    F_LAST_AT_MID,
     F_LEAD_CHANGES,
     F_MAX_DEFICIT,
+    F_MID_AT,
     F_SIZE,
     F_TURNS_BEHIND,
     F_TURNS_LAST,
     FL_BOUNDARY,
     FL_CHANGES,
+    FL_EVERY,
     FL_LEADER,
+    FL_MID,
+    FL_SNAPS,
     FS_BEHIND,
     FS_BEHIND_SUM,
     FS_CAPTURES,
     FS_DEFICIT,
     FS_LAST,
+    FS_LAST_AT_MID,
     FS_NOT_LED,
     FS_SIZE,
     FS_TOTAL,
     HOT,
     S_CAPTURES,
+    SNAP_CAP,
     STATS,
     flow_at,
     flow_result_at,
     progress_at,
     seat_flow_at,
+    snap_at,
     stat_at,
 )
 
@@ -72,6 +80,22 @@ def count_boundary(lay: np.ndarray, w: np.ndarray, mover: int) -> None:
     else:
         _count_totals(lay, w, mover, mover + 1)
     _count_leads(lay, w)
+    _take_snapshot(lay, w)
+
+
+@njit(**HOT, inline="always")
+def _take_snapshot(lay: np.ndarray, w: np.ndarray) -> None:
+    """Copy the totals into the next snapshot at every `FL_EVERY`-th boundary after the start.
+
+    At most `SNAP_CAP` per game: a longer game keeps its first ones.
+    """
+    every = w[flow_at(FL_EVERY)]
+    b = w[flow_at(FL_BOUNDARY)] - 1  # the boundary just counted
+    k = w[flow_at(FL_SNAPS)]
+    if every > 0 and b % every == 0 and k < SNAP_CAP:
+        for s in range(lay[R.PLAYERS]):
+            w[snap_at(k, s)] = w[seat_flow_at(FS_TOTAL, s)]
+        w[flow_at(FL_SNAPS)] = k + 1
 
 
 @njit(**HOT, inline="always")
@@ -113,6 +137,12 @@ def _count_leads(lay: np.ndarray, w: np.ndarray) -> None:
     w[flow_at(FL_CHANGES)] += (before >= 0) & (leader != before)
     w[flow_at(FL_LEADER)] = leader
     someone_more = np.int64(low < top)
+    # Mid-game: the first boundary at which a seat has run half its race.
+    if w[flow_at(FL_MID)] < 0 and 2 * top >= lay[R.PIECES] * (lay[R.GOAL] + 1):
+        w[flow_at(FL_MID)] = b
+        for s in range(n):
+            last = np.int64(w[seat_flow_at(FS_TOTAL, s)] == low) & someone_more
+            w[seat_flow_at(FS_LAST_AT_MID, s)] = last
     for s in range(n):
         own = w[seat_flow_at(FS_TOTAL, s)]
         deficit = top - own
@@ -127,11 +157,16 @@ def _count_leads(lay: np.ndarray, w: np.ndarray) -> None:
 
 @njit(**HOT)
 def open_flow(lay: np.ndarray, w: np.ndarray) -> None:
-    """Zero the counters and count boundary 0, the position the game starts from."""
+    """Zero the counters and count boundary 0, the position the game starts from.
+
+    `FL_EVERY` is the run's, set in the work array it copies, and stays.
+    """
     n = lay[R.PLAYERS]
     w[flow_at(FL_LEADER)] = -1
     w[flow_at(FL_CHANGES)] = 0
     w[flow_at(FL_BOUNDARY)] = 0
+    w[flow_at(FL_MID)] = -1
+    w[flow_at(FL_SNAPS)] = 0
     for s in range(n):
         for field in range(FS_SIZE):
             w[seat_flow_at(field, s)] = 0
@@ -154,6 +189,8 @@ def close_flow(w: np.ndarray, winner: int) -> None:
     w[flow_result_at(F_TURNS_LAST)] = w[seat_flow_at(FS_LAST, winner)]
     w[flow_result_at(F_TURNS_BEHIND)] = w[seat_flow_at(FS_BEHIND, winner)]
     w[flow_result_at(F_BEHIND_SUM)] = w[seat_flow_at(FS_BEHIND_SUM, winner)]
+    w[flow_result_at(F_MID_AT)] = w[flow_at(FL_MID)]
+    w[flow_result_at(F_LAST_AT_MID)] = w[seat_flow_at(FS_LAST_AT_MID, winner)]
 
 
 # The calls of the game loop: plain functions without the JIT, resolved at

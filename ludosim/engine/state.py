@@ -193,7 +193,10 @@ K_SIZE = K_POINTS + 1
 FL_LEADER = 0  # seat leading at the last boundary, -1 before any seat has led
 FL_CHANGES = 1  # lead changes so far
 FL_BOUNDARY = 2  # boundaries counted so far (the next one's number)
-FL_SIZE = 3
+FL_MID = 3  # first boundary at which a seat had run half its race (-1 before)
+FL_EVERY = 4  # snapshot every this many boundaries (0: none); set for the run, kept by games
+FL_SNAPS = 5  # snapshots taken so far in this game
+FL_SIZE = 6
 
 # Per-seat game-flow counters (`seat_flow_at`): one row of MAX_PLAYERS seats each.
 FS_TOTAL = 0  # total at the current boundary: progress + 1 per piece (yard 0, goal goal + 1)
@@ -203,7 +206,8 @@ FS_LAST = 3  # boundaries with the least total (ties included) while some seat h
 FS_BEHIND = 4  # boundaries at which another seat led
 FS_BEHIND_SUM = 5  # the seat's deficits summed over those boundaries
 FS_CAPTURES = 6  # the seat's captures (S_CAPTURES) when the totals were last counted
-FS_SIZE = 7
+FS_LAST_AT_MID = 7  # 1 if the seat was last at boundary FL_MID
+FS_SIZE = 8
 
 # The game's flow results (`flow_result_at`), for the winner; -1 but F_LEAD_CHANGES without one.
 F_LEAD_CHANGES = 0
@@ -212,7 +216,12 @@ F_MAX_DEFICIT = 2
 F_TURNS_LAST = 3
 F_TURNS_BEHIND = 4
 F_BEHIND_SUM = 5  # drama = F_BEHIND_SUM / F_TURNS_BEHIND (0 when never behind)
-F_SIZE = 6
+F_MID_AT = 6  # the boundary FL_MID (for every game, with a winner or not)
+F_LAST_AT_MID = 7  # 1 if the winner was last at mid-game, else 0
+F_SIZE = 8
+
+# Snapshots of the seats' totals (`snap_at`), taken by runs that ask for them.
+SNAP_CAP = 256  # snapshots kept per game; a longer game keeps its first SNAP_CAP
 
 
 # ---------------------------------------------------------------- the section table
@@ -249,6 +258,7 @@ SECTIONS = (
     # Game-flow counters, set up at the start of a game that counts them.
     Section("FLOW", FL_SIZE, "game-flow counters FL_*"),
     Section("SEATFLOW", FS_SIZE * MAX_PLAYERS, "per-seat game-flow counters FS_*"),
+    Section("SNAPS", SNAP_CAP * MAX_PLAYERS, "seat totals at every FL_EVERY-th boundary"),
     # Set by `new_work` for the whole run.
     Section("POLW", PW_SIZE * MAX_PLAYERS, "each seat's policy PW_*"),
     Section("START", PIECE_SLOTS, "start position of the run, as PROGRESS"),
@@ -307,6 +317,7 @@ SEATS = OFFSETS["SEATS"]
 FLOWRES = OFFSETS["FLOWRES"]
 FLOW = OFFSETS["FLOW"]
 SEATFLOW = OFFSETS["SEATFLOW"]
+SNAPS = OFFSETS["SNAPS"]
 POLW = OFFSETS["POLW"]
 START = OFFSETS["START"]
 SKIPS = OFFSETS["SKIPS"]
@@ -453,6 +464,12 @@ def flow_at(field: int) -> np.uint64:
 def seat_flow_at(field: int, seat: int) -> np.uint64:
     """Per-seat game-flow counter `FS_*` of `seat`."""
     return ix(SEATFLOW + MAX_PLAYERS * field + seat)
+
+
+@register_jitable
+def snap_at(k: int, seat: int) -> np.uint64:
+    """`seat`'s total in the game's `k`-th snapshot."""
+    return ix(SNAPS + MAX_PLAYERS * k + seat)
 
 
 @register_jitable

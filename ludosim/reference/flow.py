@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+SNAP_CAP = 256  # snapshots kept per game, as the kernel's `state.SNAP_CAP`
+
 
 def seat_totals(progress: Sequence[Sequence[int]]) -> list[int]:
     """Each seat's total: progress + 1 per piece (yard 0, goal goal + 1)."""
@@ -30,9 +32,21 @@ def next_leader(totals: Sequence[int], leader: int) -> int:
 
 
 class Flow:
-    """The counters of one game, fed one boundary at a time (`boundary`), then `columns`."""
+    """The counters of one game, fed one boundary at a time (`boundary`), then `columns`.
 
-    def __init__(self, players: int) -> None:
+    `full` is one seat's total with every piece in the goal (pieces x (goal + 1)):
+    mid-game is the first boundary at which a seat's total reaches half of it.
+    With `every` > 0 the totals of every `every`-th boundary after the start
+    are kept in `snapshots` (the first `cap` of them).
+    """
+
+    def __init__(self, players: int, full: int, every: int = 0, cap: int = 0) -> None:
+        self.full = full
+        self.every = every
+        self.cap = cap
+        self.snapshots: list[tuple[int, ...]] = []
+        self.mid_at = -1  # the mid-game boundary, -1 before
+        self.last_at_mid = [0] * players  # 1 for the seats that were last then
         self.leader = -1
         self.lead_changes = 0
         self.boundaries = 0
@@ -51,6 +65,11 @@ class Flow:
         if self.leader >= 0 and leader != self.leader:
             self.lead_changes += 1
         self.leader = leader
+        if self.mid_at < 0 and 2 * max(totals) >= self.full:
+            self.mid_at = b
+            self.last_at_mid = [int(own == min(totals) < max(totals)) for own in totals]
+        if self.every and b > 0 and b % self.every == 0 and len(self.snapshots) < self.cap:
+            self.snapshots.append(tuple(totals))
         for s, own in enumerate(totals):
             others = [t for o, t in enumerate(totals) if o != s]
             deficit = max(others) - own if others else 0  # a solo race has no deficit
@@ -73,6 +92,8 @@ class Flow:
                 "turns_last": -1,
                 "turns_behind": -1,
                 "drama": -1.0,
+                "mid_at": -1,
+                "last_at_mid": -1,
             }
         behind = self.behind[winner]
         return {
@@ -82,4 +103,6 @@ class Flow:
             "turns_last": self.last[winner],
             "turns_behind": behind,
             "drama": self.behind_sum[winner] / behind if behind else 0.0,
+            "mid_at": self.mid_at,
+            "last_at_mid": self.last_at_mid[winner],
         }

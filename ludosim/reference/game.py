@@ -14,7 +14,7 @@ from typing import Any
 from ludosim.board import YARD, Board
 from ludosim.policies import parse_policy, resolve_policies
 from ludosim.reference.events import Captured, Event, PlayerDone, Puster, Rolled, Skipped
-from ludosim.reference.flow import Flow
+from ludosim.reference.flow import SNAP_CAP, Flow
 from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like, legal_moves
 from ludosim.reference.outside import OutsidePlayer, ask, split_policies
 from ludosim.reference.plans import (
@@ -49,6 +49,7 @@ class GameResult:
     final: list[list[int]]
     transcript: list[str] = field(default_factory=list)
     flow: dict[str, int | float] | None = None  # the game-flow columns, when counted
+    snapshots: list[tuple[int, ...]] | None = None  # seat totals every `every` turns, when asked
 
     def row(self) -> dict[str, Any]:
         """The per-game columns, as one flat dict."""
@@ -70,6 +71,8 @@ class GameResult:
             out[f"points_{s}"] = value
         if self.flow is not None:
             out.update(self.flow)
+        if self.snapshots is not None:
+            out["snapshots"] = self.snapshots
         return out
 
 
@@ -86,6 +89,7 @@ class Game:
         record: bool = True,
         start_seat: int | None = None,
         flow: bool = False,
+        every: int = 0,
     ) -> None:
         self.rules = rules
         self.board = Board.from_rules(rules)
@@ -108,7 +112,9 @@ class Game:
         # a start position's pieces outside the yard have.
         self.entered = [any(p != YARD for p in row) for row in self.pos.progress]
         # Game-flow counters (docs/flow.md), read at every turn boundary until the winner finishes.
-        self.flow = Flow(n) if flow else None
+        # With `every`, also the seats' totals every `every` turns (needs `flow`).
+        full = rules.pieces * (self.pos.goal + 1)
+        self.flow = Flow(n, full, every, SNAP_CAP) if flow or every else None
 
     # ------------------------------------------------------------ utilities
     def log(self, event: Event | str) -> None:
@@ -391,6 +397,7 @@ class Game:
             final=[row[:] for row in pos.progress],
             transcript=self.transcript,
             flow=None if self.flow is None else self.flow.columns(winner),
+            snapshots=self.flow.snapshots if self.flow is not None and self.flow.every else None,
         )
 
     def progress_sum(self, seat: int) -> int:
@@ -414,6 +421,7 @@ def play_game(
     record: bool = True,
     start_seat: int | None = None,
     flow: bool = False,
+    every: int = 0,
 ) -> GameResult:
     """Play game number `game` of seed `seed` with the reference engine.
 
@@ -422,6 +430,7 @@ def play_game(
 
     With `start_seat` the game begins with that seat's turn and no roll-off
     (for games played on from a position, `start`). With `flow` the result
-    carries the game-flow columns (docs/flow.md).
+    carries the game-flow columns (docs/flow.md); with `every` > 0 also the
+    seats' totals every `every` turns (`GameResult.snapshots`, counted with the flow).
     """
-    return Game(rules, seed, game, policies, start, record, start_seat, flow).play()
+    return Game(rules, seed, game, policies, start, record, start_seat, flow, every).play()

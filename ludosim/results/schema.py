@@ -50,6 +50,8 @@ FLOW_DTYPES: dict[str, type] = {
     "turns_last": np.int32,
     "turns_behind": np.int32,
     "drama": np.float64,
+    "mid_at": np.int32,
+    "last_at_mid": np.int8,
 }
 FLOW_COLUMNS = tuple(FLOW_DTYPES)
 
