@@ -796,7 +796,8 @@ def unfold(
             "--out",
             "-o",
             metavar="DIR",
-            help="Folder for leads.csv, comebacks.csv, lead_changes.csv, index.html and its PNGs.",
+            help="Folder for leads.csv, comebacks.csv, lead_changes.csv, runs.csv, index.html "
+            "and its PNGs.",
             show_default=False,
         ),
     ] = "",

@@ -57,10 +57,13 @@ LEADS_FILE = "leads.csv"
 COMEBACKS_FILE = "comebacks.csv"
 CHANGES_FILE = "lead_changes.csv"
 RACE_FILE = "race_check.csv"
+RUNS_FILE = "runs.csv"
+RUN_COLUMNS = ("rule_set", "games", "decided", "every", "lead_width", "cut")
 # The lead at which the page quotes each rule set's mid-game win chance, as a share of
 # the race: 1/6 is 38 squares with four pieces on 57 steps (the 30-39 bin).
 QUOTED_LEAD = 1 / 6
 FAVOURITE = 0.75  # "a 3-to-1 favourite"
+ALPHA = 0.05  # family-wise error rate of the changes from the first rule set (Holm)
 LEAST_GAMES = 200  # a lead bin is drawn and quoted from this many games on
 
 MEASURES = {
@@ -123,8 +126,16 @@ class UnfoldStudy:
             )
         for name in self.policies.split(","):
             parse_policy(name.strip())
+        seen: dict[str, str] = {}
         for rule_set in self.rule_sets:
-            rule_set.rules()  # a bad preset or toggle fails here, before anything is played
+            # A bad preset or toggle fails here, before anything is played.
+            digest = rule_set.rules().hash()
+            if digest in seen:
+                raise UnfoldError(
+                    f"rule sets: {rule_set.label!r} plays the same rules as {seen[digest]!r}; "
+                    "drop one (a --set to a preset's own value changes nothing)"
+                )
+            seen[digest] = rule_set.label
         for rule_set in self.race_check:
             rules = rule_set.rules()
             if rules.players != 2 or rules.pieces != 1:
@@ -360,25 +371,29 @@ def lead_change_table(runs: list[CellRun]) -> pd.DataFrame:
 
 
 def lead_tables(runs: list[CellRun]) -> pd.DataFrame:
-    """Every rule set's lead table, with its rule set, lead width and snapshot interval."""
+    """Every rule set's lead table, with its rule set."""
     parts = []
     for run in runs:
         table = run.leads.table()
         table.insert(0, "rule_set", run.rule_set.label)
-        table["every"] = run.every
         parts.append(table)
     return pd.concat(parts, ignore_index=True)
 
 
 @dataclass
 class UnfoldTables:
+    """A study's tables; `runs` has one row per rule set (`RUN_COLUMNS`): games played,
+    games with a winner, snapshot interval, lead bin width, games cut at the snapshot cap."""
+
     study: UnfoldStudy
     leads: pd.DataFrame
     comebacks: pd.DataFrame
     changes: pd.DataFrame
     race: pd.DataFrame
-    cut: dict[str, int] = field(default_factory=dict)  # games whose snapshots hit the cap
-    widths: dict[str, int] = field(default_factory=dict)
+    runs: pd.DataFrame
+
+    def run(self, label: str) -> pd.Series:
+        return self.runs.set_index("rule_set").loc[label]
 
 
 def unfold_study(
@@ -414,9 +429,12 @@ def unfold_study(
         comeback_table(runs),
         lead_change_table(runs),
         race,
-        cut={r.rule_set.label: r.leads.cut for r in runs},
-        widths={r.rule_set.label: r.leads.width for r in runs},
-    )
+        pd.DataFrame(
+            [(r.rule_set.label, r.leads.played, r.leads.decided, r.every, r.leads.width,
+              r.leads.cut) for r in runs],
+            columns=list(RUN_COLUMNS),
+        ),
+    )  # fmt: skip
 
 
 def write_tables(tables: UnfoldTables, out: str | Path) -> Path:
@@ -425,9 +443,27 @@ def write_tables(tables: UnfoldTables, out: str | Path) -> Path:
     tables.leads.to_csv(folder / LEADS_FILE, index=False)
     tables.comebacks.to_csv(folder / COMEBACKS_FILE, index=False)
     tables.changes.to_csv(folder / CHANGES_FILE, index=False)
+    tables.runs.to_csv(folder / RUNS_FILE, index=False)
     if len(tables.race):
         tables.race.to_csv(folder / RACE_FILE, index=False)
     return folder
+
+
+def read_tables(folder: str | Path, study: UnfoldStudy) -> UnfoldTables:
+    """The tables `write_tables` wrote into `folder` for `study` (to redraw its page)."""
+    folder = Path(folder)
+    try:
+        race = pd.read_csv(folder / RACE_FILE) if study.race_check else pd.DataFrame()
+        return UnfoldTables(
+            study,
+            pd.read_csv(folder / LEADS_FILE),
+            pd.read_csv(folder / COMEBACKS_FILE),
+            pd.read_csv(folder / CHANGES_FILE),
+            race,
+            pd.read_csv(folder / RUNS_FILE),
+        )
+    except OSError as exc:
+        raise UnfoldError(f"{folder}: the study's tables cannot be read: {exc}") from None
 
 
 # ------------------------------------------------------------------ findings
@@ -439,7 +475,7 @@ def _ci(low: float, high: float, digits: int = 0, scale: float = 100.0) -> str:
     return f"{scale * low:.{digits}f}-{scale * high:.{digits}f}"
 
 
-def quoted_bin(table: pd.DataFrame, width: int, race: int) -> pd.Series | None:
+def quoted_bin(table: pd.DataFrame, race: int) -> pd.Series | None:
     """The mid-game row of `table` (one rule set) whose lead bin holds `QUOTED_LEAD` of a race."""
     lead = round(QUOTED_LEAD * race)
     rows = table[(table["phase"] == "mid") & (table["lead_from"] <= lead)]
@@ -472,15 +508,15 @@ def findings(tables: UnfoldTables) -> list[Any]:
     for label, rule_set in zip(order, tables.study.rule_sets, strict=True):
         rules = rule_set.rules()
         table = tables.leads[tables.leads["rule_set"] == label]
-        row = quoted_bin(table, tables.widths[label], race_length(rules))
+        row = quoted_bin(table, race_length(rules))
         fav = favourite_lead(table)
         parts = []
         if row is not None:
             quoted.append((label, row))
             parts.append(
                 f"Under {label}, a mid-game lead of {lead_text(row.lead_from, row.lead_to)} "
-                f"squares wins {_pct(row.win_chance)} of the time (95% CI "
-                f"{_ci(row.ci_low, row.ci_high)}%, {row.games:,} games)"
+                f"squares wins {_pct(row.win_chance, 1)} of the time (95% CI "
+                f"{_ci(row.ci_low, row.ci_high, 1)}%, {row.games:,} games)"
             )
         if fav is not None:
             parts.append(f"from a lead of {fav} squares at mid-game the leader is a 3-to-1 "
@@ -493,9 +529,9 @@ def findings(tables: UnfoldTables) -> list[Any]:
         apart = best[1].ci_low > worst[1].ci_high
         text = (
             f"A mid-game lead of about a sixth of the race counts most under {best[0]} "
-            f"({_pct(best[1].win_chance)}, {_ci(best[1].ci_low, best[1].ci_high)}%) and least "
-            f"under {worst[0]} ({_pct(worst[1].win_chance)}, "
-            f"{_ci(worst[1].ci_low, worst[1].ci_high)}%)"
+            f"({_pct(best[1].win_chance, 1)}, {_ci(best[1].ci_low, best[1].ci_high, 1)}%) and "
+            f"least under {worst[0]} ({_pct(worst[1].win_chance, 1)}, "
+            f"{_ci(worst[1].ci_low, worst[1].ci_high, 1)}%)"
         )
         text += "." if apart else "; the two intervals overlap, so the order is not resolved."
         out.insert(0, Finding("leads", text, apart, headline=True))
@@ -518,49 +554,58 @@ def _diff_text(measure: str, d: float, low: float, high: float) -> str:
     return f"{d:+.2f} ({low:+.2f} to {high:+.2f})"
 
 
+def _short(label: str, base: str) -> str:
+    """A rule set's label without the base rule set's, where it only adds toggles to it."""
+    return label.removeprefix(base + " ") if label.startswith(base + " ") else label
+
+
+def _changes(rows: pd.DataFrame, measure: str, order: list[str]) -> tuple[str, list[str]]:
+    """The rule sets that raise and that lower `measure` (Holm-resolved, largest change
+    first) as text, and those whose change is not resolved."""
+    base = order[0]
+    resolved = [r for r in order[1:] if rows.at[r, "p_holm"] < ALPHA]
+    open_ = [r for r in order[1:] if r not in resolved]
+    texts = []
+    for sign, word in ((1, "higher"), (-1, "lower")):
+        moved = [r for r in resolved if sign * rows.at[r, "diff"] > 0]
+        moved.sort(key=lambda r: -abs(rows.at[r, "diff"]))
+        if moved:
+            listed = ", ".join(
+                f"{_short(r, base)} "
+                f"({_diff_text(measure, *rows.loc[r, ['diff', 'diff_low', 'diff_high']])})"
+                for r in moved
+            )
+            texts.append(f"{word} with {listed}")
+    return "; ".join(texts), [_short(r, base) for r in open_]
+
+
 def _comeback_findings(comebacks: pd.DataFrame, order: list[str]) -> list[Any]:
     from ludosim.findings import Finding
 
     out = []
-    last = comebacks[comebacks["measure"] == "won_from_last_at_mid"].set_index("rule_set")
     base = order[0]
-    b = last.loc[base]
-    head = (
-        f"Under {base}, {_measure_text('won_from_last_at_mid', b.estimate, b.ci_low, b.ci_high)} "
-        f"of the games are won by a seat that was last at mid-game ({int(b.games):,} games)."
-    )
-    if len(order) > 1:
-        likelier = [r for r in order[1:] if last.at[r, "p_holm"] < 0.05 and last.at[r, "diff"] > 0]
-        rarer = [r for r in order[1:] if last.at[r, "p_holm"] < 0.05 and last.at[r, "diff"] < 0]
-        open_ = [r for r in order[1:] if not last.at[r, "p_holm"] < 0.05]
-        if likelier:
-            top = max(likelier, key=lambda r: last.at[r, "diff"])
-            head += (
-                f" Comebacks from last place are likelier under {', '.join(likelier)} (most "
-                f"under {top}: {_diff_text('won_from_last_at_mid', *last.loc[top, ['diff', 'diff_low', 'diff_high']])})"  # noqa: E501
-            )
-            head += "."
-        if rarer:
-            head += f" They are rarer under {', '.join(rarer)}."
-        if open_:
-            head += f" Not resolved at this size (Holm over the rule sets): {', '.join(open_)}."
-    out.append(Finding("comebacks", head, True, headline=True))
     for measure in MEASURES:
         rows = comebacks[comebacks["measure"] == measure].set_index("rule_set")
         _, what, _ = MEASURES[measure]
-        parts = []
-        for r in order:
-            row = rows.loc[r]
-            text = f"{r}: {_measure_text(measure, row.estimate, row.ci_low, row.ci_high)}"
-            if r != base:
-                verdict = "" if row.p_holm < 0.05 else ", not resolved"
-                text += (
-                    f", {_diff_text(measure, row['diff'], row.diff_low, row.diff_high)} "
-                    f"against {base}{verdict}"
-                )
-            parts.append(text)
-        out.append(Finding("comebacks", f"{what[0].upper()}{what[1:]}: " + "; ".join(parts) + ".",
-                           True))  # fmt: skip
+        b = rows.loc[base]
+        text = (
+            f"{what[0].upper()}{what[1:]}: "
+            f"{_measure_text(measure, b.estimate, b.ci_low, b.ci_high)} under {base}"
+        )
+        if len(order) > 1:
+            changed, open_ = _changes(rows, measure, order)
+            if changed:
+                text += f"; {changed}"
+            if open_:
+                text += f"; no change resolved with {', '.join(open_)}"
+        headline = measure == "won_from_last_at_mid"
+        if headline:
+            text = text.replace(
+                f"{what[0].upper()}{what[1:]}: ",
+                "Comebacks from last place (games won by a seat that was last at mid-game): ",
+            )
+            text += f" ({int(b.games):,} games per rule set, Holm over the rule sets)"
+        out.append(Finding("comebacks", text + ".", True, headline=headline))
     return out
 
 
@@ -603,12 +648,12 @@ def unfold_page(tables: UnfoldTables, out: str | Path, title: str | None = None)
     study = tables.study
     order = [r.label for r in study.rule_sets]
     command = study.command() + f" --out {shlex.quote(str(folder))}"
-    every = sorted({int(e) for e in tables.leads["every"]})
+    every = sorted({int(e) for e in tables.runs["every"]})
     simulated = (
         f"Simulated: {len(order)} rule sets, {study.games:,} games each with {study.policies} "
         f"players, seed {study.seed}; snapshots every {', '.join(map(str, every))} turns."
     )
-    cut = {k: v for k, v in tables.cut.items() if v}
+    cut = {r.rule_set: r.cut for r in tables.runs.itertuples() if r.cut}
     if cut:
         simulated += (
             " Games longer than 256 snapshots keep their first 256: "

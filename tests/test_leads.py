@@ -17,7 +17,7 @@ from ludosim.options import RuleSet
 from ludosim.position import parse_position
 from ludosim.simulate import play_snapshots
 from ludosim.stats import wilson_interval
-from ludosim.unfold import UnfoldError, UnfoldStudy, load_unfold
+from ludosim.unfold import UnfoldError, UnfoldStudy, load_unfold, read_tables, unfold_page
 
 RACE = Rules.preset("app").replace(players=2, pieces=1)
 # Fixed-seed statistical checks: the tolerance is the 99.9% normal quantile.
@@ -154,6 +154,12 @@ def test_unfold_command_writes_its_tables_and_page(tmp_path) -> None:
     assert "Win chance from a lead" in html and "Comebacks" in html
     for png in ("win_chance.png", "comebacks.png", "lead_changes.png"):
         assert (out / png).stat().st_size > 10_000
+    runs = pd.read_csv(out / "runs.csv")
+    assert runs["games"].tolist() == [3000, 3000] and runs["every"].tolist() == [8, 8]
+    # The page is drawn from the tables alone: redrawn from the CSVs it is the same.
+    study = UnfoldStudy((RuleSet("app"), RuleSet("app", ("finish=bounce",))), 1, games=3000)
+    unfold_page(read_tables(out, study), out)
+    assert (out / "index.html").read_text() == html
 
 
 @pytest.mark.parametrize(
@@ -183,3 +189,8 @@ def test_the_studies_of_analyses_load(name: str) -> None:
 def test_race_check_refuses_a_goal_without_a_home_column() -> None:
     with pytest.raises(UnfoldError, match="finish_in_home"):
         UnfoldStudy((RuleSet("app"),), 1, race_check=(RuleSet("maedn", ("players=2", "pieces=1")),))
+
+
+def test_a_study_refuses_the_same_rules_twice() -> None:
+    with pytest.raises(UnfoldError, match="plays the same rules as 'app'"):
+        UnfoldStudy((RuleSet("app"), RuleSet("app", ("pass_opponents=none",))), 1)
