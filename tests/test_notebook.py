@@ -21,7 +21,7 @@ pytest.importorskip("ipykernel")
 ANALYSES = Path(__file__).resolve().parents[1] / "analyses"
 # Seconds a whole notebook may take (its figures need about 10-20 s once the kernel is
 # compiled; a first compile adds up to 30 s per rule variant).
-NOTEBOOK_TIMEOUT_S = {"tour.ipynb": 180, "sweep-analysis.ipynb": 180, "luck-or-skill.ipynb": 120}
+NOTEBOOK_TIMEOUT_S = {"tour.ipynb": 180, "sweep-analysis.ipynb": 180, "luck-or-skill.ipynb": 180}
 FIGURES = {"tour.ipynb": 3, "sweep-analysis.ipynb": 4, "luck-or-skill.ipynb": 3}
 
 
