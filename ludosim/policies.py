@@ -139,12 +139,15 @@ FEATURE_DESCRIPTIONS: dict[str, str] = {
 DESCRIPTIONS: dict[str, str] = {
     **{name: text for name, (_, text) in NAMED.items()},
     "skipper:Q": "balanced, but with probability Q plays its best plan even if that skips a "
-    "forced capture (risking the puster)",
+    "forced capture (risking the puster); skipper:Q:BASE skips so on top of another policy "
+    "(e.g. skipper:1:tuned-killer)",
     "weights:F=W,...": "custom weights over the features " + ", ".join(FEATURES),
 }
 
 # Every spelling `parse_policy` accepts, for error messages.
-ALLOWED = ", ".join([*NAMED, "skipper:Q", "weights:feature=w,...", "tuned:PATH", "tuned-PRESET"])
+ALLOWED = ", ".join(
+    [*NAMED, "skipper:Q[:BASE]", "weights:feature=w,...", "tuned:PATH", "tuned-PRESET"]
+)
 
 TUNED_PREFIX = "tuned-"  # shipped tuned policies: ludosim/data/tuned/<preset>.toml
 
@@ -207,13 +210,26 @@ def parse_policy(name: str) -> Policy:
     if kind == "tuned" and arg:
         return _tuned(f"tuned:{arg.strip()}", arg.strip())
     if kind == "skipper" and arg:
+        # skipper:Q plays balanced's weights; skipper:Q:BASE those of any other policy.
+        q_text, _, base_name = arg.partition(":")
         try:
-            q = float(arg)
+            q = float(q_text)
         except ValueError:
             q = -1.0
         if not 0.0 <= q <= 1.0:
-            raise PolicyError(f"policy {name!r}: Q must be a probability in 0..1, got {arg!r}")
-        return Policy(f"skipper:{q:g}", NAMED["balanced"][0], skip=q)
+            raise PolicyError(f"policy {name!r}: Q must be a probability in 0..1, got {q_text!r}")
+        try:
+            base = parse_policy(base_name if base_name.strip() else "balanced")
+        except PolicyError as exc:
+            raise PolicyError(f"policy {name!r}: its base: {exc}") from None
+        if base.skip:
+            raise PolicyError(f"policy {name!r}: the base of a skipper cannot be a skipper")
+        if base.is_random:
+            raise PolicyError(
+                f"policy {name!r}: random has no best plan to play; give a scoring base"
+            )
+        suffix = "" if base.name == "balanced" else f":{base.name}"
+        return Policy(f"skipper:{q:g}{suffix}", base.weights, skip=q)
     if kind == "weights" and arg:
         named: dict[str, float] = {}
         for item in arg.split(","):

@@ -123,6 +123,16 @@ def test_kernel_agrees_on_skipped_forced_captures(detect_skip: float) -> None:
     assert df["skipped_2"].sum() == 0 and df["skipped_3"].sum() == 0  # only skippers skip
 
 
+def test_kernel_agrees_on_skippers_over_any_base() -> None:
+    """`skipper:Q:BASE` skips on top of another policy's weights, alike in both engines."""
+    rules = Rules.preset("killer")
+    policies = ["skipper:1:runner", "runner", "skipper:0.5:defensive", "aggressive"]
+    games = range(40 if VERIFY else 12)
+    assert_same_games(rules, games, "killer, skippers over runner and defensive", policies)
+    df = simulate(rules, games=len(games), seed=SEED, policies=policies)
+    assert df["skipped_0"].sum() > 0 and df["skipped_1"].sum() == 0
+
+
 @pytest.mark.parametrize("memo_slots", [1 << 15, 8])
 @pytest.mark.parametrize("policy", ["random", "balanced"])
 def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> None:

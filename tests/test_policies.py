@@ -231,3 +231,17 @@ def test_policy_names_are_canonical_and_validated():
         parse_policy("weights:speed=3")
     with pytest.raises(PolicyError, match="unknown policy"):
         parse_policy("cautious")
+
+
+def test_a_skipper_over_another_base() -> None:
+    policy = parse_policy("skipper:0.25:aggressive")
+    assert policy.name == "skipper:0.25:aggressive" and policy.skip == 0.25
+    assert policy.weights == parse_policy("aggressive").weights
+    assert parse_policy("skipper:1:balanced").name == "skipper:1"
+    for bad, message in [
+        ("skipper:1:random", "random has no best plan"),
+        ("skipper:1:skipper:1", "cannot be a skipper"),
+        ("skipper:1:nope", "its base: unknown policy 'nope'"),
+    ]:
+        with pytest.raises(PolicyError, match=message):
+            parse_policy(bad)
