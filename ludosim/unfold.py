@@ -37,7 +37,15 @@ import numpy as np
 import pandas as pd
 
 from ludosim.errors import LudosimError
-from ludosim.leads import LeadTable, RaceCheck, agrees, has_home_column, lead_text, race_length
+from ludosim.leads import (
+    LeadTable,
+    RaceCheck,
+    agrees,
+    has_home_column,
+    lead_text,
+    lead_width,
+    race_length,
+)
 from ludosim.options import RuleSet
 from ludosim.policies import parse_policy
 from ludosim.rules import Rules
@@ -80,7 +88,7 @@ COMEBACK_COLUMNS = (
     "diff_high", "p_holm",
 )  # fmt: skip
 # Lead changes: counted per value up to this, the rest in one bin.
-CHANGES_CAP = 30
+CHANGES_CAP = 60
 TITLES = {
     "leads": "Win chance from a lead",
     "comebacks": "Comebacks",
@@ -264,12 +272,14 @@ def play_cell(
     every: int,
     policies: str = "random",
     *,
+    width: int = 0,
     threads: int | None = None,
     progress: Progress | None = None,
 ) -> CellRun:
-    """Play one rule set: its lead table and the flow columns of every game."""
+    """Play one rule set: its lead table (bins of `width` squares; 0: `lead_width` of its
+    rules) and the flow columns of every game."""
     rules = rule_set.rules()
-    leads = LeadTable(rules)
+    leads = LeadTable(rules, width)
     parts: list[pd.DataFrame] = []
 
     def consume(df: pd.DataFrame, snaps: np.ndarray) -> None:
@@ -417,10 +427,13 @@ def unfold_study(
         checks.append(table)
         done += study.race_games
     runs = []
+    # One bin width for the study, the first rule set's, so its tables line up.
+    width = lead_width(study.rule_sets[0].rules())
     for rule_set in study.rule_sets:
         rules = rule_set.rules()
         runs.append(play_cell(rule_set, study.games, study.seed, study.every_for(rules),
-                              study.policies, threads=threads, progress=part(done)))  # fmt: skip
+                              study.policies, width=width, threads=threads,
+                              progress=part(done)))  # fmt: skip
         done += study.games
     race = pd.concat(checks, ignore_index=True) if checks else pd.DataFrame()
     return UnfoldTables(
@@ -575,7 +588,7 @@ def _changes(rows: pd.DataFrame, measure: str, order: list[str]) -> tuple[str, l
                 f"({_diff_text(measure, *rows.loc[r, ['diff', 'diff_low', 'diff_high']])})"
                 for r in moved
             )
-            texts.append(f"{word} with {listed}")
+            texts.append(f"{word} under {listed}")
     return "; ".join(texts), [_short(r, base) for r in open_]
 
 
@@ -597,7 +610,7 @@ def _comeback_findings(comebacks: pd.DataFrame, order: list[str]) -> list[Any]:
             if changed:
                 text += f"; {changed}"
             if open_:
-                text += f"; no change resolved with {', '.join(open_)}"
+                text += f"; no change resolved under {', '.join(open_)}"
         headline = measure == "won_from_last_at_mid"
         if headline:
             text = text.replace(
@@ -742,7 +755,7 @@ def unfold_page(tables: UnfoldTables, out: str | Path, title: str | None = None)
     intro = (
         f"How games unfold under {len(order)} rule sets: how much a lead is worth, how "
         f"often the lead changes and how often the last seat comes back. {simulated} Tables: "
-        f"{LEADS_FILE}, {COMEBACKS_FILE}, {CHANGES_FILE}"
+        f"{LEADS_FILE}, {COMEBACKS_FILE}, {CHANGES_FILE}, {RUNS_FILE}"
         + (f", {RACE_FILE}" if len(tables.race) else "")
         + f". Definitions: docs/flow.md. Reproduce with: {command}"
     )
