@@ -723,6 +723,14 @@ def skill(
     pair_games: Annotated[
         int, typer.Option("--pair-games", metavar="K", help="Games of each head-to-head pair.")
     ] = 4_000,
+    headline_games: Annotated[
+        int,
+        typer.Option(
+            "--headline-games",
+            metavar="H",
+            help="Games of the first-player advantage with random and with skilled seats.",
+        ),
+    ] = 40_000,
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", "-b", metavar="B", help="Rating refits for intervals.")
     ] = 100,
@@ -770,7 +778,8 @@ def skill(
         names = _policy_list(players) or None
         study = study_type(
             tuple(chosen), seed, tuple(names) if names else None, strongest, games=games,
-            match_games=match_games, pair_games=pair_games, bootstrap=bootstrap,
+            match_games=match_games, pair_games=pair_games, headline_games=headline_games,
+            bootstrap=bootstrap,
             resamples=resamples,
         )  # fmt: skip
     with _playing("skill", quiet) as progress:

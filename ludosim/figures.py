@@ -117,7 +117,9 @@ def forest(
             value = table[panel.value].to_numpy(float)
             low = table[panel.low].to_numpy(float)
             high = table[panel.high].to_numpy(float)
-            err = np.vstack([value - low, high - value])
+            # A bootstrap percentile interval may miss its own point estimate (few refits,
+            # a skewed statistic): the bar then ends at the dot.
+            err = np.clip(np.vstack([value - low, high - value]), 0.0, None)
             ax.errorbar(value, y, xerr=err, fmt="o", color=POINT, ecolor=POINT, capsize=2,
                         markersize=4, linewidth=1.2)  # fmt: skip
             if panel.reference is not None:

@@ -84,6 +84,7 @@ PAIR_COLUMNS = (
 )  # fmt: skip
 # Offsets of each part's seed from the study seed.
 LADDER_SEED, RANDOM_SEED, BALANCED_SEED, PAIRS_SEED = 0, 1, 2, 3
+FIRST_SEED, PACIFIST_SEED, SKIPPER_SEED = 4, 5, 6
 
 
 class SkillError(LudosimError, ValueError):
@@ -97,7 +98,9 @@ class Study:
     games: ladder games per rule set (over all seatings); match_games: games of
     the strongest player against each field (over the seat rotations);
     pair_games: games of each head-to-head pair; bootstrap: rating refits for
-    the intervals of ratings and spreads; resamples: head-to-head matrices
+    the intervals of ratings and spreads; headline_games: games of the
+    first-player advantage with random and with skilled seats (`headline_rows`);
+    resamples: head-to-head matrices
     resampled for the equilibrium's sensitivity.
     """
 
@@ -110,6 +113,7 @@ class Study:
     pair_games: int = 4_000
     bootstrap: int = 100
     resamples: int = 1_000
+    headline_games: int = 40_000
     name: str = "skill"
     source: str = field(default="", compare=False)  # the study file, if read from one
 
@@ -119,7 +123,7 @@ class Study:
         labels = [r.label for r in self.rule_sets]
         if len(set(labels)) != len(labels):
             raise SkillError(f"rule sets: each must appear once, got {', '.join(labels)}")
-        for key in ("games", "match_games", "pair_games"):
+        for key in ("games", "match_games", "pair_games", "headline_games"):
             if getattr(self, key) < 1:
                 raise SkillError(
                     f"{key}: must be a positive number of games, got {getattr(self, key)}"
@@ -152,6 +156,7 @@ class Study:
             parts.append(f"--strongest {shlex.quote(self.strongest)}")
         parts.append(
             f"--games {self.games} --match-games {self.match_games} "
+            f"--headline-games {self.headline_games} "
             f"--pair-games {self.pair_games} --bootstrap {self.bootstrap} "
             f"--resamples {self.resamples} --seed {self.seed}"
         )
@@ -159,7 +164,7 @@ class Study:
 
 
 _STUDY_KEYS = {
-    "name", "seed", "players", "strongest", "games", "match_games", "pair_games",
+    "name", "seed", "players", "strongest", "games", "match_games", "pair_games", "headline_games",
     "bootstrap", "resamples", "rule_set",
 }  # fmt: skip
 
@@ -188,7 +193,8 @@ def load_study(path: str | Path) -> Study:
         if not isinstance(item, dict) or "preset" not in item:
             raise SkillError(f"study file {path}: every [[rule_set]] needs a preset")
         sets.append(RuleSet(str(item["preset"]), tuple(item.get("set", ())), item.get("name", "")))
-    sizes = {k: data[k] for k in ("games", "match_games", "pair_games", "bootstrap", "resamples")
+    sizes = {k: data[k] for k in ("games", "match_games", "pair_games", "headline_games",
+                                  "bootstrap", "resamples")
              if k in data}  # fmt: skip
     players = tuple(data["players"]) if "players" in data else None
     return Study(
@@ -319,6 +325,72 @@ def play_pair(
     return played, wins_a, wins_b
 
 
+def headline_rows(
+    study: Study,
+    rule_set: RuleSet,
+    rules: Rules,
+    strongest: str,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> list[dict[str, Any]]:
+    """The headline questions answered with skilled players beside random play.
+
+    - `first_player_advantage_random` / `_strongest`: the share of decided games
+      won by the seat that moved first, minus the fair share, with every seat
+      `random` / every seat the strongest player (`headline_games` games each,
+      the same dice);
+    - where captures are optional, `pacifist_share_vs_balanced` /
+      `_vs_strongest`: `pacifist` (never captures) in every seat position
+      against three `balanced` / three of the strongest;
+    - under forced captures, `skipper_share_vs_balanced` / `_vs_strongest`:
+      `skipper:1` (skips a forced capture whenever its best plan does) against
+      three `balanced`, and `skipper:1:<strongest>` against three of the strongest.
+    Shares are against the fair share `1 / players` (`fair`).
+    """
+    from ludosim.simulate import simulate
+
+    base = {"rule_set": rule_set.label, "preset": rule_set.preset, "set": " ".join(rule_set.sets)}
+    fair = 1.0 / rules.players
+    kwargs: dict[str, Any] = {} if threads is None else {"threads": threads}
+    rows: list[dict[str, Any]] = []
+    done = 0
+    for who, policy in (("random", "random"), ("strongest", strongest)):
+        df = simulate(rules, study.headline_games, _seed(study.seed, FIRST_SEED), policy, **kwargs)
+        decided = df[df["winner"] >= 0]
+        k, n = int((decided["winner"] == decided["first"]).sum()), len(decided)
+        low, high = wilson_interval(k, n)
+        rows.append({**base, "measure": f"first_player_advantage_{who}", "player": policy,
+                     "opponent": policy, "estimate": k / n - fair, "ci_low": low - fair,
+                     "ci_high": high - fair, "games": n, "fair": 0.0,
+                     "resolved": not low <= fair <= high})  # fmt: skip
+        done += study.headline_games
+        if progress is not None:
+            progress(done, 0)
+    if rules.forced_capture:
+        kind, seed_part = "skipper", SKIPPER_SEED
+        players = {"balanced": "skipper:1", "strongest": f"skipper:1:{strongest}"}
+    else:
+        kind, seed_part = "pacifist", PACIFIST_SEED
+        players = {"balanced": "pacifist", "strongest": "pacifist"}
+    for who, opponent in (("balanced", "balanced"), ("strongest", strongest)):
+        player = parse_policy(players[who]).name
+        if player == opponent:
+            continue  # the strongest is the pacifist itself: nothing to measure
+        field_ = [player] + [opponent] * (rules.players - 1)
+        won = tournament(
+            rules, field_, study.match_games, _seed(study.seed, seed_part), threads=threads
+        ).set_index("policy")
+        rate, low, high = (float(won.at[player, c]) for c in ("win_rate", "ci_low", "ci_high"))
+        rows.append({**base, "measure": f"{kind}_share_vs_{who}", "player": player,
+                     "opponent": opponent, "estimate": rate, "ci_low": low, "ci_high": high,
+                     "games": int(won.at[player, "games"]), "fair": fair,
+                     "resolved": not low <= fair <= high})  # fmt: skip
+        done += study.match_games
+        if progress is not None:
+            progress(done, 0)
+    return rows
+
+
 @dataclass
 class SkillTables:
     """The study's tables: per rule set x measure, the ladders, the meta-game, the pairs."""
@@ -366,7 +438,8 @@ def skill_study(
                 f"at least {2 * rules.players}"
             )
         pairs = len(names) * (len(names) - 1) // 2
-        plans.append((rule_set, rules, names, ladder + 2 * match + pairs * pair))
+        headline = 2 * study.headline_games + 2 * match
+        plans.append((rule_set, rules, names, ladder + 2 * match + pairs * pair + headline))
     total = sum(p[3] for p in plans)
     done = 0
     parts: dict[str, list[pd.DataFrame]] = {"skill": [], "ladder": [], "metagame": [], "pairs": []}
@@ -421,6 +494,12 @@ def _rule_set_tables(
                      "opponent": opponent, "estimate": rate, "ci_low": low, "ci_high": high,
                      "games": int(won.at[strongest, "games"]), "fair": fair,
                      "resolved": not low <= fair <= high})  # fmt: skip
+
+    rows += headline_rows(
+        study, rule_set, rules, strongest, threads,
+        None if progress is None else functools.partial(forward, done),
+    )  # fmt: skip
+    done += 2 * study.headline_games + 2 * match_size
 
     mu = table.set_index("player").loc[names, "mu"].to_numpy(float)
     spreads = {
@@ -550,6 +629,7 @@ TITLES = {
     "skill": "How much each rule set rewards skill",
     "spread": "Spread of the ladder",
     "metagame": "The strategy meta-game",
+    "skilled": "The headline answers with skilled players",
 }
 TUNED_COLUMN = "tuned-<preset>"  # the shipped tuned player of each rule set, in one column
 
@@ -597,6 +677,7 @@ def skill_findings(tables: SkillTables) -> list[Any]:
     out += _skill_findings(skill, order)
     out += _spread_findings(spread, order)
     out += _metagame_findings(meta, order)
+    out += _skilled_findings(skill, order)
     return out
 
 
@@ -736,6 +817,69 @@ def _mix_text(rows: pd.DataFrame) -> str:
     return "a mix of " + ", ".join(
         f"{r.player} {100 * r.weight:.0f}%" for r in support.itertuples()
     )
+
+
+def _pp(row: pd.Series, minus: float = 0.0) -> str:
+    """An estimate and its interval in percentage points, `minus` taken off first."""
+    return (
+        f"{100 * (row.estimate - minus):+.1f} pp (95% CI {100 * (row.ci_low - minus):+.1f} to "
+        f"{100 * (row.ci_high - minus):+.1f})"
+    )
+
+
+def _skilled_findings(skill: pd.DataFrame, order: list[str]) -> list[Any]:
+    """First-player advantage, pacifist and skipper shares with random, balanced and the
+    strongest players, per rule set, and one headline across them."""
+    from ludosim.findings import Finding
+
+    out: list[Finding] = []
+    fpa = {w: skill[skill["measure"] == f"first_player_advantage_{w}"].set_index("rule_set")
+           for w in ("random", "strongest")}  # fmt: skip
+    if fpa["random"].empty:
+        return out
+    for r in order:
+        rnd, top = fpa["random"].loc[r], fpa["strongest"].loc[r]
+        text = (
+            f"Under {r}, the first player's share is {_pp(rnd)} from the fair share with random "
+            f"seats and {_pp(top)} with {top.player} in every seat"
+        )
+        for kind, verb in (
+            ("pacifist", "never capturing"),
+            ("skipper", "skipping forced captures"),
+        ):
+            rows = skill[(skill["rule_set"] == r) & skill["measure"].str.startswith(kind)]
+            parts = [
+                f"{_pct(row.estimate)} ({_ci_pct(row.ci_low, row.ci_high)}) as {row.player} "
+                f"against three {row.opponent}"
+                for row in rows.itertuples()
+            ]
+            if parts:
+                text += f"; {verb}, a seat wins " + " and ".join(parts)
+        out.append(Finding("skilled", text + f" (fair {_pct(float(1 / _seats(skill, r)))}).",
+                           True))  # fmt: skip
+    resolved = {w: [r for r in order if fpa[w].at[r, "resolved"]] for w in fpa}
+    low = fpa["strongest"].loc[order, "estimate"]
+    head = (
+        f"With skilled players in every seat the first player's advantage runs from "
+        f"{100 * low.min():+.1f} pp ({low.idxmin()}) to {100 * low.max():+.1f} pp "
+        f"({low.idxmax()}); its interval excludes zero under {len(resolved['strongest'])} of "
+        f"{len(order)} rule sets ({', '.join(resolved['strongest']) or 'none'}), against "
+        f"{len(resolved['random'])} with random players."
+    )
+    pac = skill[skill["measure"] == "pacifist_share_vs_strongest"]
+    if not pac.empty:
+        below = pac[pac["ci_high"] < pac["fair"]]
+        head += (
+            f" A pacifist stays below the fair share against the strongest player under "
+            f"{len(below)} of the {len(pac)} rule sets where captures are optional."
+        )
+    out.insert(0, Finding("skilled", head, True, headline=True))
+    return out
+
+
+def _seats(skill: pd.DataFrame, rule_set: str) -> int:
+    fair = skill[(skill["rule_set"] == rule_set) & skill["measure"].str.startswith("win_share")]
+    return round(1 / float(fair["fair"].iloc[0]))
 
 
 def _metagame_findings(meta: pd.DataFrame, order: list[str]) -> list[Any]:
@@ -965,6 +1109,9 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
                           "player in the support, and its payoff against the mix (0 in the "
                           "support).")],
     ))  # fmt: skip
+    skilled = _skilled_section(folder, skill, order, simulated, study)
+    if skilled is not None:
+        sections.append(skilled)
     for section in sections:
         for item in section.figures:
             item.command = command
@@ -979,6 +1126,54 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
                        group_findings(found, TITLES), sections)  # fmt: skip
     page.write_text(html, encoding="utf-8")
     return page
+
+
+def _skilled_section(
+    folder: Path, skill: pd.DataFrame, order: list[str], simulated: str, study: Study
+) -> Any:
+    """The headline answers with skilled players: a forest of four panels, in pp."""
+    from ludosim import figures
+    from ludosim.figures import Panel
+    from ludosim.report import PageSection, page_figure
+
+    wide = pd.DataFrame(index=order)
+    panels = []
+    columns = [
+        ("first_player_advantage_random", "first player: random (pp)", False),
+        ("first_player_advantage_strongest", "first player: strongest (pp)", False),
+        ("vs_balanced", "vs 3 balanced (pp)", True),
+        ("vs_strongest", "vs 3 strongest (pp)", True),
+    ]
+    for key, label, share in columns:
+        if share:
+            rows = skill[skill["measure"].str.match(rf"(pacifist|skipper)_share_{key}$")]
+        else:
+            rows = skill[skill["measure"] == key]
+        if rows.empty and not share:
+            return None
+        rows = rows.set_index("rule_set").reindex(order)
+        fair = rows["fair"].fillna(0.0) if share else 0.0
+        for col in ("estimate", "ci_low", "ci_high"):
+            wide[f"{key}_{col}"] = 100 * (rows[col] - fair)
+        panels.append(Panel(f"{key}_estimate", f"{key}_ci_low", f"{key}_ci_high", label))
+    fig = page_figure(folder, figures.forest(wide, order, panels), "skilled_answers.png",
+        "The headline answers with skilled players",
+        "First two panels: the first player's share of the decided games minus the fair share, "
+        "with every seat random and with every seat the strongest player "
+        f"({study.headline_games:,} games each). Last two: never capturing (pacifist, where "
+        "captures are optional) or "
+        "skipping every forced capture its best plan skips (skipper:1 over balanced or over the "
+        "strongest, under forced captures), in every seat position against three balanced or "
+        "three of the strongest: its win share minus the fair share. 95% CIs; dashed: no "
+        f"effect. {simulated}")  # fmt: skip
+    return PageSection(
+        "The headline answers with skilled players",
+        text="The first-player advantage, the cost of never capturing and the cost of skipping "
+        "forced captures, measured with skilled players beside random ones: does the answer "
+        "people quote from random play hold when everyone plays well? Numbers: skill.csv "
+        "(measures first_player_advantage_*, pacifist_share_*, skipper_share_*).",
+        figures=[fig],
+    )
 
 
 def run_study(

@@ -77,7 +77,9 @@ def test_default_ladder_adds_the_shipped_tuned_player() -> None:
 
 
 def _small(seed: int = 5, **sizes: int) -> Study:
-    base = dict(games=40, match_games=40, pair_games=40, bootstrap=5, resamples=20)
+    base = dict(
+        games=40, match_games=40, pair_games=40, bootstrap=5, resamples=20, headline_games=40
+    )
     return Study((RuleSet("app"),), seed, LADDER, **{**base, **sizes})
 
 
@@ -99,7 +101,12 @@ def test_the_tables_have_their_columns(tables) -> None:
 
 def test_the_strongest_is_the_ladder_top(tables) -> None:
     top = tables.ladder.iloc[0]["player"]
-    assert set(tables.skill["player"]) - {""} == {top}
+    # Every measure of the strongest player; the headline answers also seat random
+    # players (first-player advantage) and the pacifist.
+    own = ~tables.skill["measure"].str.match(r"first_player_advantage_random|pacifist_share")
+    assert set(tables.skill.loc[own, "player"]) - {""} == {top}
+    strongest = tables.skill[tables.skill["measure"] == "pacifist_share_vs_strongest"]
+    assert strongest["opponent"].tolist() in ([top], [])
 
 
 def test_same_seed_same_tables(tables) -> None:
@@ -109,7 +116,7 @@ def test_same_seed_same_tables(tables) -> None:
 
 
 def test_a_named_strongest_player_is_measured(tables) -> None:
-    named = skill_study(Study((RuleSet("app"),), 5, LADDER, "runner", 40, 40, 40, 5, 20))
+    named = skill_study(Study((RuleSet("app"),), 5, LADDER, "runner", 40, 40, 40, 5, 20, 40))
     rows = named.skill[named.skill["measure"] == "win_share_vs_random"]
     assert rows["player"].tolist() == ["runner"]
 
@@ -167,7 +174,7 @@ def test_cli_writes_the_tables_and_the_page(tmp_path: Path, capsys) -> None:
     code, stdout, err = _run(
         ["skill", "--preset", "app", "--vary", "finish=bounce", "--players", ",".join(LADDER),
          "--games", "40", "--match-games", "40", "--pair-games", "40", "--bootstrap", "3",
-         "--resamples", "10", "--seed", "2", "--out", str(out), "-q"],
+         "--resamples", "10", "--headline-games", "80", "--seed", "2", "--out", str(out), "-q"],
         capsys,
     )  # fmt: skip
     assert code == 0, err
@@ -175,6 +182,13 @@ def test_cli_writes_the_tables_and_the_page(tmp_path: Path, capsys) -> None:
     skill = pd.read_csv(out / "skill.csv")
     assert list(skill.columns) == list(SKILL_COLUMNS)
     assert list(dict.fromkeys(skill["rule_set"])) == ["app", "app finish=bounce"]
+    # The headline answers: first player with random and skilled seats, and the pacifist
+    # (captures are optional under app) against balanced and the strongest.
+    measures = set(skill["measure"])
+    assert {"first_player_advantage_random", "first_player_advantage_strongest",
+            "pacifist_share_vs_balanced"} <= measures  # fmt: skip
+    fpa = skill[skill["measure"] == "first_player_advantage_random"]
+    assert (fpa["games"] <= 80).all() and (fpa["ci_low"] < fpa["estimate"]).all()
     assert list(pd.read_csv(out / "ladder.csv").columns) == list(LADDER_COLUMNS)
     assert list(pd.read_csv(out / "metagame.csv").columns) == list(METAGAME_COLUMNS)
     page = (out / "index.html").read_text()
