@@ -690,6 +690,8 @@ def unfold_page(tables: UnfoldTables, out: str | Path, title: str | None = None)
     mid = shown.pivot_table(index="lead", columns="rule_set", values="win_chance", sort=False)
     mid = mid[[c for c in order if c in mid.columns]]
     mid = mid.map(lambda v: "" if pd.isna(v) else f"{100 * v:.0f}%")
+    mid.columns.name = None
+    mid.index.name = "lead (squares)"
     sections.append(PageSection(
         "Win chance from a lead", figures=[lead_fig],
         tables=[PageTable("Mid-game win chance by lead", LEADS_FILE,
