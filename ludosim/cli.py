@@ -28,7 +28,7 @@ from rich.table import Table
 from typer.core import TyperCommand, TyperGroup
 
 from ludosim.errors import LudosimError
-from ludosim.options import rules_from_options
+from ludosim.options import RuleSet, rules_from_options
 from ludosim.policies import (
     DESCRIPTIONS,
     FEATURE_DESCRIPTIONS,
@@ -129,6 +129,27 @@ QuietOpt = Annotated[
 ThreadsOpt = Annotated[
     int | None,
     typer.Option("--threads", "-t", metavar="T", help="Worker threads (default: the library's)."),
+]
+# The rule sets of a study (`skill`, `unfold`): presets side by side, and the first with
+# more toggles (`_study_rule_sets`).
+PresetsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--preset",
+        "-p",
+        metavar="NAME",
+        help="Preset rule set; repeat to compare several (see `ludosim presets`).",
+        show_default=False,
+    ),
+]
+VaryOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--vary",
+        metavar="TOGGLE=VALUE,...",
+        help="One more rule set: the first preset (and --set) with these toggles; repeat.",
+        show_default=False,
+    ),
 ]
 
 
@@ -672,26 +693,9 @@ def skill(
             show_default=False,
         ),
     ] = "",
-    presets: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--preset",
-            "-p",
-            metavar="NAME",
-            help="Preset rule set; repeat to compare several (see `ludosim presets`).",
-            show_default=False,
-        ),
-    ] = None,
+    presets: PresetsOpt = None,
     sets: SetOpt = None,
-    vary: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--vary",
-            metavar="TOGGLE=VALUE,...",
-            help="One more rule set: the first preset (and --set) with these toggles; repeat.",
-            show_default=False,
-        ),
-    ] = None,
+    vary: VaryOpt = None,
     players: Annotated[
         list[str] | None,
         typer.Option(
@@ -755,9 +759,7 @@ def skill(
 
     Example: ludosim skill --preset app --vary finish=bounce --seed 1 --out skill-app
     """
-    load_study, rule_set, study_type, run_study = _lazy(
-        "ludosim.skill", "load_study", "RuleSet", "Study", "run_study"
-    )
+    load_study, study_type, run_study = _lazy("ludosim.skill", "load_study", "Study", "run_study")
     if not out.strip():
         raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/skill")
     if study_file is not None:
@@ -768,13 +770,7 @@ def skill(
             )
         study = load_study(study_file)
     else:
-        if not presets:
-            raise LudosimError("--preset: name at least one preset (see `ludosim presets`)")
-        if seed is None:
-            raise LudosimError("--seed: give a master seed (a non-negative integer)")
-        base = tuple(sets or ())
-        chosen = [rule_set(p, base) for p in presets]
-        chosen += [rule_set(presets[0], base + tuple(_split_sets(v))) for v in vary or ()]
+        chosen = _study_rule_sets(presets, sets, vary, seed)
         names = _policy_list(players) or None
         study = study_type(
             tuple(chosen), seed, tuple(names) if names else None, strongest, games=games,
@@ -810,26 +806,9 @@ def unfold(
             show_default=False,
         ),
     ] = "",
-    presets: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--preset",
-            "-p",
-            metavar="NAME",
-            help="Preset rule set; repeat to compare several (see `ludosim presets`).",
-            show_default=False,
-        ),
-    ] = None,
+    presets: PresetsOpt = None,
     sets: SetOpt = None,
-    vary: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--vary",
-            metavar="TOGGLE=VALUE,...",
-            help="One more rule set: the first preset (and --set) with these toggles; repeat.",
-            show_default=False,
-        ),
-    ] = None,
+    vary: VaryOpt = None,
     games: Annotated[
         int, typer.Option("--games", "-n", metavar="N", help="Games per rule set.")
     ] = 100_000,
@@ -856,8 +835,8 @@ def unfold(
 
     Example: ludosim unfold --preset app --vary finish=bounce --games 20000 --seed 1 --out unfold
     """
-    load_unfold, rule_set, study_type, run_unfold = _lazy(
-        "ludosim.unfold", "load_unfold", "RuleSet", "UnfoldStudy", "run_unfold"
+    load_unfold, study_type, run_unfold = _lazy(
+        "ludosim.unfold", "load_unfold", "UnfoldStudy", "run_unfold"
     )
     if not out.strip():
         raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/leads")
@@ -869,13 +848,7 @@ def unfold(
             )
         study = load_unfold(study_file)
     else:
-        if not presets:
-            raise LudosimError("--preset: name at least one preset (see `ludosim presets`)")
-        if seed is None:
-            raise LudosimError("--seed: give a master seed (a non-negative integer)")
-        base = tuple(sets or ())
-        chosen = [rule_set(p, base) for p in presets]
-        chosen += [rule_set(presets[0], base + tuple(_split_sets(v))) for v in vary or ()]
+        chosen = _study_rule_sets(presets, sets, vary, seed)
         names = _policy_list(policy)
         study = study_type(
             tuple(chosen), seed, games=games, every=every,
@@ -884,6 +857,24 @@ def unfold(
     with _playing("unfold", quiet) as progress:
         page = run_unfold(study, Path(out), threads=threads, progress=progress)
     typer.echo(f"wrote {page} with its tables")
+
+
+def _study_rule_sets(
+    presets: Sequence[str] | None,
+    sets: Sequence[str] | None,
+    vary: Sequence[str] | None,
+    seed: int | None,
+) -> list[RuleSet]:
+    """A study's rule sets from the options: each preset with `--set`, then the first
+    preset with each `--vary`; a study without a study file needs a preset and a seed."""
+    if not presets:
+        raise LudosimError("--preset: name at least one preset (see `ludosim presets`)")
+    if seed is None:
+        raise LudosimError("--seed: give a master seed (a non-negative integer)")
+    base = tuple(sets or ())
+    chosen = [RuleSet(p, base) for p in presets]
+    chosen += [RuleSet(presets[0], base + tuple(_split_sets(v))) for v in vary or ()]
+    return chosen
 
 
 def _split_sets(text: str) -> list[str]:
