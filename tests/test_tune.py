@@ -162,6 +162,8 @@ def test_bad_settings_name_the_field(kwargs: dict, message: str) -> None:
         (["--field", "balanced,nosuch,random"], "unknown policy 'nosuch'"),
         (["--field", "balanced,balanced"], "field lists 2 policies; 4 players need 3 opponents"),
         (["--generations", "0"], "generations must be an integer >= 1"),
+        (["--start", "nosuch"], "unknown policy 'nosuch'"),
+        (["--start", "skipper:0.5"], "start 'skipper:0.5' skips forced captures"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(extra: list[str], message: str, tmp_path: Path) -> None:
@@ -197,6 +199,22 @@ def test_cli_writes_the_file_its_command_reproduces(tmp_path: Path) -> None:
     assert f"tuned:{out}" in result.stdout
 
 
+def test_a_start_with_a_look_ahead_weight_has_it_searched_and_recorded(tmp_path: Path) -> None:
+    start = "weights:progress=1,capture=20,sent_home=-30,danger=-20"
+    settings = {"generations": 1, "popsize": 2, "games": 40, "eval_games": 40}
+    result = tune("danish", seed=4, start=start, **settings)
+    assert list(result.weights) == [*BASE_FEATURES, "danger"]
+    assert result.weights["danger"] != -20  # the search moved it
+    assert result.weights == tune("danish", seed=4, start=start, **settings).weights
+    path = result.write(tmp_path / "s.toml")
+    data = tomllib.loads(path.read_text())
+    words = shlex.split(data["command"])
+    assert data["start"] == words[words.index("--start") + 1] == parse_policy(start).name
+    assert parse_policy(f"tuned:{path}").weights[FEATURES.index("danger")] != 0
+    with pytest.raises(TuneError, match="start 'skipper:0.5' skips forced captures"):
+        tune("danish", seed=4, start="skipper:0.5", **settings)
+
+
 # ------------------------------------------------------------------ shipped policies
 def _command_settings(command: str) -> dict[str, object]:
     words = shlex.split(command)
@@ -227,8 +245,11 @@ def test_shipped_file_matches_its_recorded_command(preset: str) -> None:
     assert settings["out"] == f"ludosim/data/tuned/{preset}.toml"
     for key in ("preset", "set", "field", "seed", "generations", "popsize", "games", "eval_games"):
         assert settings[key] == data[key], key
+    assert settings.get("start", "balanced") == data["start"]
     assert data["rules_hash"] == rules_from_options(preset, data["set"]).hash()
-    assert list(data["weights"]) == list(BASE_FEATURES)
+    start = parse_policy(data["start"]).weights
+    searched = [f for f, w in zip(FEATURES, start, strict=True) if f in BASE_FEATURES or w]
+    assert list(data["weights"]) == searched
     policy = parse_policy(f"tuned-{preset}")
     assert policy.weights == tuple(round(data["weights"].get(f, 0) * SCALE) for f in FEATURES)
     score = data["score"]
