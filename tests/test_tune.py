@@ -3,8 +3,9 @@
 The searches here are tiny (2 generations of 4 candidates x 200 games) on the
 fast `danish` preset: they check determinism, the seat rotation, the file
 round trip and the errors, not that tuning helps. The shipped files are
-checked against the command they record without rerunning it;
-`LUDOSIM_VERIFY=1` (`make verify`) reruns the `app` one and compares.
+checked against the command they record without rerunning it, and the `app`
+score is replayed from its evaluation games; `LUDOSIM_VERIFY=1` (`make verify`)
+reruns the `app`, `italian`, `king` and `killer` searches and compares.
 """
 
 from __future__ import annotations
@@ -211,7 +212,7 @@ def test_a_start_with_a_look_ahead_weight_has_it_searched_and_recorded(tmp_path:
     words = shlex.split(data["command"])
     assert data["start"] == words[words.index("--start") + 1] == parse_policy(start).name
     assert parse_policy(f"tuned:{path}").weights[FEATURES.index("danger")] != 0
-    with pytest.raises(TuneError, match="start 'skipper:0.5' skips forced captures"):
+    with pytest.raises(TuneError, match=r"start 'skipper:0\.5' skips forced captures"):
         tune("danish", seed=4, start="skipper:0.5", **settings)
 
 
@@ -268,17 +269,28 @@ def test_shipped_policy_plays_alike_in_both_engines() -> None:
         assert (ref["winner"], ref["turns"]) == tuple(rows.loc[game, ["winner", "turns"]]), game
 
 
+def test_a_shipped_score_replays_from_its_evaluation_games() -> None:
+    """The shipped weights and `balanced` win the recorded games after the selection's."""
+    data = tomllib.loads((SHIPPED / "app.toml").read_text())
+    rules = rules_from_options("app", data["set"])
+    first = data["generations"] * data["games"] + data["eval_games"]
+    args = (tuple(data["field"]), data["eval_games"], data["seed"], first, None)
+    assert _wins(rules, "tuned-app", *args) == data["score"]["wins"]
+    assert _wins(rules, "balanced", *args) == data["baseline"]["wins"]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not VERIFY, reason="reruns a shipped tuning; set LUDOSIM_VERIFY=1")
+@pytest.mark.parametrize("preset", ["app", "italian", "king", "killer"])
 def test_rerunning_a_shipped_command_gives_its_weights(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    preset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    shipped = tomllib.loads((SHIPPED / "app.toml").read_text())
+    shipped = tomllib.loads((SHIPPED / f"{preset}.toml").read_text())
     (tmp_path / "ludosim" / "data" / "tuned").mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as info:
         main([*shlex.split(shipped["command"])[1:], "-q"])
     assert info.value.code == 0
-    rerun = tomllib.loads((tmp_path / "ludosim" / "data" / "tuned" / "app.toml").read_text())
+    rerun = tomllib.loads((tmp_path / "ludosim" / "data" / "tuned" / f"{preset}.toml").read_text())
     assert rerun["weights"] == shipped["weights"]
     assert rerun["score"] == shipped["score"]
