@@ -1147,6 +1147,15 @@ def tune(
         ),
     ] = None,
     sets: SetOpt = None,
+    start: Annotated[
+        str,
+        typer.Option(
+            "--start",
+            metavar="POLICY",
+            help="The weights the search starts from; the look-ahead features it weighs "
+            "(danger, chance) are searched too.",
+        ),
+    ] = "balanced",
     generations: Annotated[
         int, typer.Option("--generations", "-g", metavar="G", help="CMA-ES generations.")
     ] = 20,
@@ -1181,8 +1190,8 @@ def tune(
     opponents = _policy_list([field]) if field is not None else None
     with _compile_notice(), GameProgress("tune", wanted(quiet)) as progress:
         result = run_tune(
-            preset, sets or (), opponents, seed=seed, generations=generations, popsize=popsize,
-            games=games, eval_games=eval_games, out=out, progress=progress,
+            preset, sets or (), opponents, seed=seed, start=start, generations=generations,
+            popsize=popsize, games=games, eval_games=eval_games, out=out, progress=progress,
         )  # fmt: skip
     rates = ", ".join(f"{k} {v.win_rate:.4f}" for k, v in result.selection.items())
     typer.echo(f"selection over {result.eval_games} games: {rates}; kept {result.chosen}")

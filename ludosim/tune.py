@@ -1,10 +1,11 @@
 """Tuned players: policy weights searched with CMA-ES to beat a field of opponents.
 
 A candidate is a vector of feature weights (`ludosim.policies.BASE_FEATURES`, in
-units). Its fitness is its win rate when it plays every seat position in turn
-against the field (the tournament rotation of `[candidate, *field]`, as in
-`ludosim.tournament`), over `games` games per evaluation. The search is CMA-ES
-(the `cma` package) started from the `balanced` weights:
+units, and the look-ahead features the start weighs). Its fitness is its win
+rate when it plays every seat position in turn against the field (the
+tournament rotation of `[candidate, *field]`, as in `ludosim.tournament`), over
+`games` games per evaluation. The search is CMA-ES (the `cma` package) started
+from the `start` policy's weights (default `balanced`):
 
 - weights are rounded to thousandths (the engines' integer scale) before a
   candidate plays, so what is measured is exactly what the file will play;
@@ -37,7 +38,7 @@ import numpy as np
 
 from ludosim.errors import LudosimError
 from ludosim.options import rules_from_options
-from ludosim.policies import BASE_FEATURES, NAMED, SCALE, parse_policy
+from ludosim.policies import BASE_FEATURES, FEATURES, SCALE, parse_policy
 from ludosim.rng import normalise_seed
 from ludosim.rules import Rules
 from ludosim.simulate import simulate
@@ -47,7 +48,7 @@ from ludosim.tournament import rotations
 
 Progress = Callable[[int, int], None]
 
-START = "balanced"  # the policy the search starts from, and the evaluation's baseline
+START = "balanced"  # the default start of the search, and always the evaluation's baseline
 SIGMA0 = 2.0  # initial step size in weight units; larger steps lose balanced's good region
 DEFAULTS = {"generations": 20, "popsize": 10, "games": 2000, "eval_games": 20_000}
 
@@ -98,6 +99,7 @@ class TunedPolicy:
     popsize: int
     games: int
     eval_games: int
+    start: str = START  # the policy the search started from (canonical name)
     history: tuple[float, ...] = field(default=())  # best search win rate per generation
     selection: dict[str, Score] = field(default_factory=dict)  # search mean and start
     chosen: str = "search_mean"  # the one of `selection` that won, now `weights`
@@ -113,6 +115,8 @@ class TunedPolicy:
         for item in self.sets:
             words += ["--set", item]
         words += ["--field", ",".join(self.field), "--seed", str(self.seed)]
+        if self.start != START:
+            words += ["--start", self.start]
         words += ["--generations", str(self.generations), "--popsize", str(self.popsize)]
         words += ["--games", str(self.games), "--eval-games", str(self.eval_games)]
         words += ["--out", str(out)]
@@ -127,6 +131,7 @@ class TunedPolicy:
                 "set": list(self.sets),
                 "rules_hash": self.rules_hash,
                 "field": list(self.field),
+                "start": self.start,
                 "seed": self.seed,
                 "generations": self.generations,
                 "popsize": self.popsize,
@@ -173,14 +178,28 @@ def _field(rules: Rules, field_policies: str | Sequence[str] | None) -> tuple[st
     return tuple(parse_policy(n).name for n in names)
 
 
-def _to_policy(x: np.ndarray) -> str:
+def _start(name: str) -> tuple[str, tuple[str, ...], np.ndarray]:
+    """The start's canonical name, the searched features and their start values (units).
+
+    The base features are always searched; a look-ahead feature only when the
+    start weighs it, since it multiplies a game's cost (docs/skill.md).
+    """
+    policy = parse_policy(name)
+    if policy.skip:
+        raise TuneError(f"start {name!r} skips forced captures; start from a weights policy")
+    weights = dict(zip(FEATURES, policy.weights, strict=True))
+    searched = (*BASE_FEATURES, *(f for f in FEATURES[len(BASE_FEATURES) :] if weights[f]))
+    return policy.name, searched, np.array([weights[f] for f in searched], dtype=float) / SCALE
+
+
+def _rounded(features: tuple[str, ...], x: np.ndarray) -> dict[str, float]:
+    """A candidate vector (units) rounded to thousandths, by feature."""
+    return {f: round(v * SCALE) / SCALE for f, v in zip(features, x, strict=True)}
+
+
+def _to_policy(features: tuple[str, ...], x: np.ndarray) -> str:
     """A candidate vector (units) as a `weights:` name, rounded to thousandths."""
-    items = [f"{f}={round(v * SCALE) / SCALE:g}" for f, v in zip(BASE_FEATURES, x, strict=True)]
-    return "weights:" + ",".join(items)
-
-
-def _rounded(x: np.ndarray) -> dict[str, float]:
-    return {f: round(v * SCALE) / SCALE for f, v in zip(BASE_FEATURES, x, strict=True)}
+    return "weights:" + ",".join(f"{f}={w:g}" for f, w in _rounded(features, x).items())
 
 
 def _wins(
@@ -212,6 +231,7 @@ def tune(
     field_policies: str | Sequence[str] | None = None,
     *,
     seed: int,
+    start: str = START,
     generations: int = DEFAULTS["generations"],
     popsize: int = DEFAULTS["popsize"],
     games: int = DEFAULTS["games"],
@@ -225,7 +245,8 @@ def tune(
     `field_policies` names the `players - 1` opponents (comma-separated or a
     list; default `balanced` for each). `games` per candidate and `eval_games`
     are totals over all seat positions, rounded down to a multiple of the
-    number of players. With
+    number of players. `start` is the policy the search starts from (any
+    weights policy; the look-ahead features it weighs are searched too). With
     `out`, the policy file is written there (its `command` reproduces it).
     `progress(done, total)` is called with games played so far.
 
@@ -240,6 +261,7 @@ def tune(
 
     rules = rules_from_options(preset, sets)
     field_names = _field(rules, field_policies)
+    start, features, x0 = _start(start)
     try:
         seed = normalise_seed(seed)
     except ValueError as exc:
@@ -265,7 +287,6 @@ def tune(
     def randn(*shape: int) -> np.ndarray:
         return rng.standard_normal(shape)
 
-    x0 = np.array(NAMED[START][0][: len(BASE_FEATURES)], dtype=float) / SCALE
     es = cma.CMAEvolutionStrategy(
         x0,
         SIGMA0,
@@ -289,7 +310,7 @@ def tune(
         cache: dict[str, int] = {}
         fitness = []
         for x in xs:
-            name = _to_policy(x)
+            name = _to_policy(features, x)
             if name not in cache:  # equal rounded weights play equal games (common numbers)
                 cache[name] = _wins(rules, name, field_names, games, seed, g * games, threads)
             fitness.append(-cache[name] / games)
@@ -305,11 +326,13 @@ def tune(
     options = {"search_mean": np.asarray(es.mean), "start": x0}
     selection = {}
     for label, x in options.items():
-        wins = _wins(rules, _to_policy(x), field_names, eval_games, seed, first_select, threads)
+        wins = _wins(
+            rules, _to_policy(features, x), field_names, eval_games, seed, first_select, threads
+        )
         selection[label] = Score(wins, eval_games)
         tick(eval_games)
     chosen = "search_mean" if selection["search_mean"].wins > selection["start"].wins else "start"
-    tuned = _to_policy(options[chosen])
+    tuned = _to_policy(features, options[chosen])
     score = Score(
         _wins(rules, tuned, field_names, eval_games, seed, first_eval, threads), eval_games
     )
@@ -319,7 +342,7 @@ def tune(
     )
     tick(eval_games)
     result = TunedPolicy(
-        weights=_rounded(options[chosen]),
+        weights=_rounded(features, options[chosen]),
         score=score,
         baseline=base,
         preset=preset,
@@ -331,6 +354,7 @@ def tune(
         popsize=popsize,
         games=games,
         eval_games=eval_games,
+        start=start,
         history=tuple(history),
         selection=selection,
         chosen=chosen,

@@ -3,8 +3,9 @@
 The searches here are tiny (2 generations of 4 candidates x 200 games) on the
 fast `danish` preset: they check determinism, the seat rotation, the file
 round trip and the errors, not that tuning helps. The shipped files are
-checked against the command they record without rerunning it;
-`LUDOSIM_VERIFY=1` (`make verify`) reruns the `app` one and compares.
+checked against the command they record without rerunning it, and the `app`
+score is replayed from its evaluation games; `LUDOSIM_VERIFY=1` (`make verify`)
+reruns the `app`, `italian`, `king` and `killer` searches and compares.
 """
 
 from __future__ import annotations
@@ -162,6 +163,8 @@ def test_bad_settings_name_the_field(kwargs: dict, message: str) -> None:
         (["--field", "balanced,nosuch,random"], "unknown policy 'nosuch'"),
         (["--field", "balanced,balanced"], "field lists 2 policies; 4 players need 3 opponents"),
         (["--generations", "0"], "generations must be an integer >= 1"),
+        (["--start", "nosuch"], "unknown policy 'nosuch'"),
+        (["--start", "skipper:0.5"], "start 'skipper:0.5' skips forced captures"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(extra: list[str], message: str, tmp_path: Path) -> None:
@@ -197,6 +200,22 @@ def test_cli_writes_the_file_its_command_reproduces(tmp_path: Path) -> None:
     assert f"tuned:{out}" in result.stdout
 
 
+def test_a_start_with_a_look_ahead_weight_has_it_searched_and_recorded(tmp_path: Path) -> None:
+    start = "weights:progress=1,capture=20,sent_home=-30,danger=-20"
+    settings = {"generations": 1, "popsize": 2, "games": 40, "eval_games": 40}
+    result = tune("danish", seed=4, start=start, **settings)
+    assert list(result.weights) == [*BASE_FEATURES, "danger"]
+    assert result.weights["danger"] != -20  # the search moved it
+    assert result.weights == tune("danish", seed=4, start=start, **settings).weights
+    path = result.write(tmp_path / "s.toml")
+    data = tomllib.loads(path.read_text())
+    words = shlex.split(data["command"])
+    assert data["start"] == words[words.index("--start") + 1] == parse_policy(start).name
+    assert parse_policy(f"tuned:{path}").weights[FEATURES.index("danger")] != 0
+    with pytest.raises(TuneError, match=r"start 'skipper:0\.5' skips forced captures"):
+        tune("danish", seed=4, start="skipper:0.5", **settings)
+
+
 # ------------------------------------------------------------------ shipped policies
 def _command_settings(command: str) -> dict[str, object]:
     words = shlex.split(command)
@@ -227,8 +246,11 @@ def test_shipped_file_matches_its_recorded_command(preset: str) -> None:
     assert settings["out"] == f"ludosim/data/tuned/{preset}.toml"
     for key in ("preset", "set", "field", "seed", "generations", "popsize", "games", "eval_games"):
         assert settings[key] == data[key], key
+    assert settings.get("start", "balanced") == data["start"]
     assert data["rules_hash"] == rules_from_options(preset, data["set"]).hash()
-    assert list(data["weights"]) == list(BASE_FEATURES)
+    start = parse_policy(data["start"]).weights
+    searched = [f for f, w in zip(FEATURES, start, strict=True) if f in BASE_FEATURES or w]
+    assert list(data["weights"]) == searched
     policy = parse_policy(f"tuned-{preset}")
     assert policy.weights == tuple(round(data["weights"].get(f, 0) * SCALE) for f in FEATURES)
     score = data["score"]
@@ -247,17 +269,28 @@ def test_shipped_policy_plays_alike_in_both_engines() -> None:
         assert (ref["winner"], ref["turns"]) == tuple(rows.loc[game, ["winner", "turns"]]), game
 
 
+def test_a_shipped_score_replays_from_its_evaluation_games() -> None:
+    """The shipped weights and `balanced` win the recorded games after the selection's."""
+    data = tomllib.loads((SHIPPED / "app.toml").read_text())
+    rules = rules_from_options("app", data["set"])
+    first = data["generations"] * data["games"] + data["eval_games"]
+    args = (tuple(data["field"]), data["eval_games"], data["seed"], first, None)
+    assert _wins(rules, "tuned-app", *args) == data["score"]["wins"]
+    assert _wins(rules, "balanced", *args) == data["baseline"]["wins"]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not VERIFY, reason="reruns a shipped tuning; set LUDOSIM_VERIFY=1")
+@pytest.mark.parametrize("preset", ["app", "italian", "king", "killer"])
 def test_rerunning_a_shipped_command_gives_its_weights(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    preset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    shipped = tomllib.loads((SHIPPED / "app.toml").read_text())
+    shipped = tomllib.loads((SHIPPED / f"{preset}.toml").read_text())
     (tmp_path / "ludosim" / "data" / "tuned").mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as info:
         main([*shlex.split(shipped["command"])[1:], "-q"])
     assert info.value.code == 0
-    rerun = tomllib.loads((tmp_path / "ludosim" / "data" / "tuned" / "app.toml").read_text())
+    rerun = tomllib.loads((tmp_path / "ludosim" / "data" / "tuned" / f"{preset}.toml").read_text())
     assert rerun["weights"] == shipped["weights"]
     assert rerun["score"] == shipped["score"]
