@@ -300,6 +300,14 @@ def policies() -> None:
     table.add_row(
         "tuned:PATH", "from the file", "the weights of a policy file written by `ludosim tune`"
     )
+    table.add_row(
+        "expert:R:H",
+        "tuned-<preset> in its rollouts",
+        escape(
+            DESCRIPTIONS["expert:R:H"] + "; expert (R = 16, no horizon), expert:R or expert:R:H, "
+            "e.g. expert:32"
+        ),
+    )
     for name in tuned_names():
         tuned = zip(FEATURES, parse_policy(name).weights, strict=True)
         weights = ", ".join(f"{f}={w / SCALE:g}" for f, w in tuned if w)

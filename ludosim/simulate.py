@@ -24,7 +24,7 @@ import pandas as pd
 
 from ludosim._version import __version__
 from ludosim.errors import LudosimError
-from ludosim.policies import parse_policy, resolve_policies
+from ludosim.policies import Policy, PolicyError, expert_base, parse_policy, resolve_policies
 from ludosim.position import GamePosition
 from ludosim.reference.position import Position
 from ludosim.results import schema
@@ -176,14 +176,15 @@ def _prepare(
     chunk_size = _check_int("chunk_size", chunk_size, 1, schema.GAMES_MAX)
     # Only roll_then_move turns search plans; the memo table is their cache.
     memo_slots = MEMO_SLOTS if rules.roll_then_move else 0
+    parsed, experts = _seat_policies(rules, names)
     lay = compile_layout(rules)
     return {
         "lay": lay,
         # Which turn loop the games play, so that only that one is compiled.
         "free": not rules.roll_then_move and bool(free_play(lay)),
-        "work": new_work(
-            compile_policies([parse_policy(n) for n in names]), start_rows, memo_slots
-        ),
+        "work": new_work(compile_policies(parsed), start_rows, memo_slots, experts),
+        # Some seat is an expert: the games are played by `engine.expert`.
+        "expert": any(rollouts for rollouts, _ in experts),
         "seed": np.uint64(seed),
         "seed_int": seed,
         "games": games,
@@ -198,6 +199,27 @@ def _prepare(
         "scoring": not all(parse_policy(name).is_random for name in names),
         "start": None if start_rows is None else start_rows.tolist(),
     }
+
+
+def _seat_policies(
+    rules: Rules, names: Sequence[str]
+) -> tuple[list[Policy], tuple[tuple[int, int], ...]]:
+    """Each seat's policy for the kernel and its expert settings (rollouts, horizon).
+
+    An expert seat plays its base policy (`expert_base`) wherever it does not
+    search: in one-option decisions and in its rollouts.
+    """
+    parsed = [parse_policy(n) for n in names]
+    experts = tuple((p.rollouts, p.horizon) for p in parsed)
+    if any(p.is_expert for p in parsed):
+        if rules.roll_then_move:
+            raise PolicyError(
+                "policy 'expert' plays single-roll rules only; roll_then_move=true "
+                "(Killer plan turns) allows the other policies"
+            )
+        base = expert_base(rules)
+        parsed = [base if p.is_expert else p for p in parsed]
+    return parsed, experts
 
 
 def _attrs(rules: Rules, prep: dict[str, Any]) -> dict[str, Any]:
@@ -342,6 +364,7 @@ def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) 
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import HIST_BINS, run_summary
     from ludosim.engine.batch import A_SIZE, P_SIZE
+    from ludosim.engine.expert import run_expert_summary
 
     n = rules.players
     if prep["chunk_given"]:
@@ -355,6 +378,23 @@ def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) 
     for start, stop in _slices(prep, progress):
         for first, games, chunk in _summary_calls(prep, start, stop):
             chunks = -(-games // chunk)
+            if prep["expert"]:
+                run_expert_summary(
+                    prep["lay"],
+                    prep["work"],
+                    prep["seed"],
+                    prep["first_game"] + first,
+                    games,
+                    chunk,
+                    prep["has_start"],
+                    prep["start_seat"],
+                    totals[:chunks],
+                    per_seat[:chunks],
+                    places[:chunks],
+                    hist[:chunks],
+                    prep["free"],
+                )
+                continue
             # Leading rows of C-ordered arrays are C-contiguous views: same compiled signature.
             run_summary(
                 prep["lay"],
@@ -420,6 +460,7 @@ def simulate(
 
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, run_batch
+    from ludosim.engine.expert import run_expert_batch
     from ludosim.engine.state import F_SIZE
 
     if not isinstance(flow, (bool, np.bool_)):
@@ -445,6 +486,22 @@ def simulate(
         seats = np.zeros((prep["games"], K_SIZE, rules.players), dtype=np.int16)
         flows = np.zeros((prep["games"] if flow else 0, F_SIZE), dtype=np.int32)
         for start, stop in _slices(prep, progress):
+            if prep["expert"]:
+                run_expert_batch(
+                    prep["lay"],
+                    prep["work"],
+                    prep["seed"],
+                    prep["first_game"] + start,
+                    prep["chunk"],
+                    prep["has_start"],
+                    prep["start_seat"],
+                    head[start:stop],
+                    seats[start:stop],
+                    flows[start:stop] if flow else flows,
+                    prep["free"],
+                    bool(flow),
+                )
+                continue
             # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
             # rows start..stop-1 in place, with the same compiled signature.
             run_batch(
@@ -512,9 +569,29 @@ def kernel_game(
     `.final`, for the differential tests; with `flow` the row has the game-flow
     columns too (the game itself always counts them).
     """
+    row, final, _ = kernel_game_choices(
+        rules, seed, game, policies, start=start, start_seat=start_seat, flow=flow
+    )
+    return row, final
+
+
+def kernel_game_choices(
+    rules: Rules,
+    seed: int,
+    game: int = 0,
+    policies: str | Sequence[str] = "random",
+    *,
+    start: Any = None,
+    start_seat: int | None = None,
+    flow: bool = False,
+) -> tuple[dict[str, Any], list[list[int]], list[tuple[int, int]]]:
+    """`kernel_game`, and the expert seats' searched choices in the order they were made:
+    (options offered, option chosen) for each decision with two or more options
+    (empty without an expert seat). `ludosim.expert.replay` plays them in the reference."""
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, play_one
-    from ludosim.engine.state import F_SIZE
+    from ludosim.engine.expert import play_expert_one
+    from ludosim.engine.state import F_SIZE, MAX_RECORD
 
     prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)
     n = rules.players
@@ -522,18 +599,18 @@ def kernel_game(
     seats = np.zeros((K_SIZE, n), dtype=np.int64)
     final = np.zeros((n, rules.pieces), dtype=np.int64)
     flows = np.zeros(F_SIZE, dtype=np.int64)
-    play_one(
-        prep["lay"],
-        prep["work"],
-        prep["seed"],
-        game,
-        prep["has_start"],
-        prep["start_seat"],
-        head,
-        seats,
-        final,
-        flows,
-    )
+    args = (prep["lay"], prep["work"], prep["seed"], game, prep["has_start"], prep["start_seat"])
+    choices: list[tuple[int, int]] = []
+    if prep["expert"]:
+        record = np.zeros(MAX_RECORD, dtype=np.int64)
+        made = play_expert_one(*args, prep["free"], head, seats, final, flows, record)
+        if made > MAX_RECORD:
+            raise SimulationError(
+                f"game {game} has {made} searched choices; only {MAX_RECORD} are recorded"
+            )
+        choices = [(int(v) >> 8, int(v) & 0xFF) for v in record[:made]]
+    else:
+        play_one(*args, head, seats, final, flows)
     df = _frame(
         rules,
         game,
@@ -542,4 +619,4 @@ def kernel_game(
         flows[None, :] if flow else None,
     )
     row = {k: v.item() for k, v in df.iloc[0].items()}
-    return row, final.tolist()
+    return row, final.tolist(), choices
