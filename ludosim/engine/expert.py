@@ -5,14 +5,20 @@ outside player is offered: the legal moves of the roll, only the capturing
 ones where captures are forced) every option is played on `R` times from
 the position after it: the rest of the turn (pending bonus rolls, the six
 count), then the other seats' turns, every seat playing its own policy and
-the expert seat its base policy (the row in `POLW`), until a seat finishes.
-A rollout is won when the expert seat is the next seat to finish. The
-option that wins most rollouts is played, ties to the lowest option index.
+the expert seat its base policy (the row in `POLW`), until a seat finishes
+or, with a horizon, for that many turns. A rollout's value is a whole win
+(`finish_value`) when the expert seat is the next seat to finish, minus it
+when another seat is, and the expert's total progress against the others'
+when it is cut first (`progress_value`). The option with the most value over
+its rollouts is played, ties to the lowest option index.
 
-Rollout `r` of decision `d` draws its dice from its own stream, keyed
-`rollout_key(game key, d, r)`, and every option of a decision gets the same
-`R` streams (common random numbers): so the game's own stream is never drawn
-from, and a game is the same whatever the threads. A rollout plays on the
+Rollout `r` of decision `d` draws its dice from its own streams: turn `t`
+of it (0: the rest of the expert's turn) from the stream keyed
+`stream_key(rollout_key(game key, d, r), t)` (`start_turn_stream`). Every
+option of a decision gets the same `R` rollouts' streams (common random
+numbers), turn by turn, so that the options are compared on the same dice
+even when one of them earns a bonus roll the other does not. The game's own
+stream is never drawn from, and a game is the same whatever the threads. A rollout plays on the
 live work array; the game is saved to `XSAVE` before the search and
 restored after every rollout (`save_game`, `restore_game`).
 
@@ -97,7 +103,7 @@ from ludosim.engine.state import (
     seat_list_at,
     seat_result_at,
     undo_to,
-    wins_at,
+    value_at,
 )
 from ludosim.engine.turn import (
     _start_tries,
@@ -112,10 +118,8 @@ from ludosim.engine.turn import (
 ROLLOUT_SALT = np.uint64(0x6578706572742121)
 _S32 = np.uint64(32)
 
-# What a rollout scores: a win (the expert seat finishes next), a tie for the lead
-# in total progress at the horizon, a loss.
-WIN = 2
-TIE = 1
+# A rollout's value (`progress_value`, `finish_value`) is an integer: the expert
+# seat's total progress against the others', or a whole win or loss.
 
 
 @njit(**HOT)
@@ -127,6 +131,13 @@ def rollout_key(game_key: np.uint64, decision: np.uint64, rollout: np.uint64) ->
     by (seed, game, decision, rollout) and shares nothing with the game's.
     """
     return stream_key(mix64(game_key ^ ROLLOUT_SALT), (decision << _S32) | rollout)
+
+
+@njit(**HOT)
+def start_turn_stream(stream: np.ndarray, key: np.uint64, turn: int) -> None:
+    """Set `stream` to the start of turn `turn` of the rollout keyed `key`."""
+    stream[0] = stream_key(key, np.uint64(turn))
+    stream[1] = np.uint64(0)
 
 
 # ------------------------------------------------------------------ the saved game
@@ -282,12 +293,19 @@ def turn_rest(
 
 # ------------------------------------------------------------------ rollouts and the search
 @njit(**HOT)
+def finish_value(lay: np.ndarray) -> int:
+    """The value of a rollout the expert seat wins (minus it: one it loses): more than
+    any difference of total progress."""
+    return lay[R.PLAYERS] * lay[R.PIECES] * (lay[R.GOAL] + 2)
+
+
+@njit(**HOT)
 def progress_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
-    """A rollout cut at the horizon: WIN when `me` leads in total progress, TIE when it
-    shares the lead, else 0 (seats already finished do not count)."""
-    best = -1
-    ties = 0
-    mine = 0
+    """The value of a rollout cut before a seat finished: the expert seat's total
+    progress (progress + 1 per piece) times the other seats in play, minus their totals
+    (seats already finished do not count)."""
+    value = 0
+    others = 0
     for s in range(lay[R.PLAYERS]):
         if w[seat_list_at(SB_DONE, s)]:
             continue
@@ -295,15 +313,14 @@ def progress_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
         for i in range(lay[R.PIECES]):
             total += w[progress_at(s, i)] + 1
         if s == me:
-            mine = total
-        if total > best:
-            best = total
-            ties = 1
-        elif total == best:
-            ties += 1
-    if mine < best:
-        return 0
-    return WIN if ties == 1 else TIE
+            value += total
+        else:
+            value -= total
+            others += 1
+    mine = 0
+    for i in range(lay[R.PIECES]):
+        mine += w[progress_at(me, i)] + 1
+    return value + (others - 1) * mine
 
 
 @njit(**HOT)
@@ -320,26 +337,32 @@ def next_seat(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
 
 @njit(**HOT)
 def play_on(
-    lay: np.ndarray, w: np.ndarray, me: int, stream: np.ndarray, free: bool, turns: int
+    lay: np.ndarray,
+    w: np.ndarray,
+    me: int,
+    stream: np.ndarray,
+    key: np.uint64,
+    free: bool,
+    turns: int,
 ) -> int:
-    """Turns after `me`'s until a seat finishes: WIN when it is `me`, else 0.
+    """Turns after `me`'s until a seat finishes: `finish_value` when it is `me`, minus
+    it when another seat finishes first.
 
-    A game that reaches the turn limit scores 0; with a horizon (`XS_HORIZON`)
-    the rollout is cut after that many turns and scored by `progress_value`.
+    With a horizon (`XS_HORIZON`) the rollout is cut after that many turns, and
+    at the turn limit the game is: both score `progress_value`.
     """
     horizon = w[expert_seat_at(XS_HORIZON, me)]
     seat = me
     played = 0
     while True:
         seat = next_seat(lay, w, seat)
-        if turns >= lay[R.MAX_TURNS]:
-            return 0
-        if horizon > 0 and played >= horizon:
+        if turns >= lay[R.MAX_TURNS] or (horizon > 0 and played >= horizon):
             return progress_value(lay, w, me)
         turns += 1
         played += 1
+        start_turn_stream(stream, key, played)
         if single_roll_turn(lay, w, seat, stream, free, YES) or finished(lay, w, seat):
-            return WIN if seat == me else 0
+            return finish_value(lay) if seat == me else -finish_value(lay)
 
 
 @njit(**HOT)
@@ -348,6 +371,7 @@ def rollout(
     w: np.ndarray,
     me: int,
     stream: np.ndarray,
+    key: np.uint64,
     free: bool,
     option: int,
     face: int,
@@ -355,7 +379,9 @@ def rollout(
     sixes: int,
     turns: int,
 ) -> int:
-    """Play option `option` of the decision, the rest of the turn and the game on: its score."""
+    """Play option `option` of the decision, the rest of the turn and the game on, with
+    the dice of the rollout keyed `key` in `stream`: the rollout's value."""
+    start_turn_stream(stream, key, 0)
     pending, home = play_move(
         lay,
         w,
@@ -370,8 +396,8 @@ def rollout(
         home = turn_rest(lay, w, me, stream, free, pending, sixes, NO)[4]
     end_turn(lay, w, me, stream)
     if home or finished(lay, w, me):
-        return WIN
-    return play_on(lay, w, me, stream, free, turns)
+        return finish_value(lay)
+    return play_on(lay, w, me, stream, key, free, turns)
 
 
 @njit(**HOT)
@@ -388,7 +414,7 @@ def search(
     sixes: int,
     turns: int,
 ) -> int:
-    """The option of the decision in `XOPT` that scores most over its rollouts (lowest on ties).
+    """The option of the decision in `XOPT` with the most value over its rollouts (lowest on ties).
 
     `stream` is the game's stream (only its key is read); `scratch` the
     stream array the rollouts draw from. The game is left as it was.
@@ -397,17 +423,16 @@ def search(
     decision = w[expert_at(X_DECISIONS)]
     w[expert_at(X_DECISIONS)] = decision + 1
     for j in range(options):
-        w[wins_at(j)] = 0
+        w[value_at(j)] = 0
     for r in range(w[expert_seat_at(XS_ROLLOUTS, me)]):
         key = rollout_key(stream[0], np.uint64(decision), np.uint64(r))
         for j in range(options):
-            scratch[0] = key
-            scratch[1] = np.uint64(0)
-            w[wins_at(j)] += rollout(lay, w, me, scratch, free, j, face, pending, sixes, turns)
+            value = rollout(lay, w, me, scratch, key, free, j, face, pending, sixes, turns)
+            w[value_at(j)] += value
             restore_game(w)
     best = 0
     for j in range(1, options):
-        if w[wins_at(j)] > w[wins_at(best)]:
+        if w[value_at(j)] > w[value_at(best)]:
             best = j
     return best
 

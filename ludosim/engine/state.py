@@ -294,7 +294,7 @@ SECTIONS = (
     Section("XSEAT", XS_SIZE * MAX_PLAYERS, "each seat's expert settings XS_*"),
     Section("XCTR", X_SIZE, "the expert's counters X_*"),
     Section("XOPT", M_SIZE * MAX_PIECES, "the options M_* of the decision being searched"),
-    Section("XWINS", MAX_PIECES, "rollouts each option won"),
+    Section("XVALUE", MAX_PIECES, "value of each option summed over its rollouts"),
     Section("XSAVE", SAVE_SIZE, "the game before the search: position, seat lists, skips"),
     Section("XREC", MAX_RECORD, "options << 8 | choice of each searched decision, in order"),
     # Sized by `new_work`: `memo_slots` entries E_*, then the `memo_slots` slots
@@ -352,7 +352,7 @@ MEMO_HEAD = OFFSETS["MEMO_HEAD"]
 XSEAT = OFFSETS["XSEAT"]
 XCTR = OFFSETS["XCTR"]
 XOPT = OFFSETS["XOPT"]
-XWINS = OFFSETS["XWINS"]
+XVALUE = OFFSETS["XVALUE"]
 XSAVE = OFFSETS["XSAVE"]
 XREC = OFFSETS["XREC"]
 MEMO = OFFSETS["MEMO"]
@@ -617,9 +617,9 @@ def offered_at(j: int, field: int) -> np.uint64:
 
 
 @register_jitable
-def wins_at(j: int) -> np.uint64:
-    """Rollouts option `j` of the decision being searched won."""
-    return ix(XWINS + j)
+def value_at(j: int) -> np.uint64:
+    """Value of option `j` of the decision being searched, summed over its rollouts."""
+    return ix(XVALUE + j)
 
 
 @register_jitable
