@@ -303,10 +303,7 @@ def policies() -> None:
     table.add_row(
         "expert:R:H",
         "tuned-<preset> in its rollouts",
-        escape(
-            DESCRIPTIONS["expert:R:H"] + "; expert (R = 16, no horizon), expert:R or expert:R:H, "
-            "e.g. expert:32"
-        ),
+        escape(DESCRIPTIONS["expert:R:H"] + "; expert, expert:R or expert:R:H, e.g. expert:64:24"),
     )
     for name in tuned_names():
         tuned = zip(FEATURES, parse_policy(name).weights, strict=True)

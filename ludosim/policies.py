@@ -144,7 +144,8 @@ FEATURE_DESCRIPTIONS: dict[str, str] = {
 }
 
 EXPERT = "expert"  # the search-based player (docs/skill.md, "The expert")
-EXPERT_ROLLOUTS = 16  # its rollouts per option unless `expert:R` says otherwise
+EXPERT_ROLLOUTS = 32  # its rollouts per option unless `expert:R` says otherwise
+EXPERT_HORIZON = 24  # turns of its rollouts unless `expert:R:H` says otherwise (0: whole game)
 EXPERT_MAX_ROLLOUTS = 4096
 EXPERT_MAX_HORIZON = 10_000
 
@@ -153,8 +154,8 @@ DESCRIPTIONS: dict[str, str] = {
     "skipper:Q": "balanced, but with probability Q plays its best plan even if that skips a "
     "forced capture (risking the puster)",
     "weights:F=W,...": "custom weights over the features " + ", ".join(FEATURES),
-    "expert:R:H": f"plays each option out R times (default {EXPERT_ROLLOUTS}) to the end of "
-    "the game, or for H turns then scored by progress, "
+    "expert:R:H": f"plays each option out R times (default {EXPERT_ROLLOUTS}) for H turns "
+    f"(default {EXPERT_HORIZON}; 0: until a seat finishes), scored by winning or by progress, "
     "every seat on its own policy and itself on tuned-<preset> (or balanced), and picks "
     "the option that wins most (compiled kernel, single-roll rules)",
 }
@@ -219,7 +220,8 @@ def _expert_number(name: str, what: str, text: str, low: int, high: int) -> int:
 
 
 def _expert(name: str, arg: str) -> Policy:
-    """`expert`, `expert:R` (rollouts per option) or `expert:R:H` (and a horizon of H turns).
+    """`expert`, `expert:R` (rollouts per option) or `expert:R:H` (and a horizon of H turns,
+    0: until a seat finishes); canonical `expert` for the defaults, else `expert:R:H`.
 
     Its weights are balanced's until `expert_base` gives the rules' base policy.
     """
@@ -227,14 +229,12 @@ def _expert(name: str, arg: str) -> Policy:
     rollouts = EXPERT_ROLLOUTS
     if arg:
         rollouts = _expert_number(name, "R", rollouts_text.strip(), 1, EXPERT_MAX_ROLLOUTS)
-    horizon = 0
+    horizon = EXPERT_HORIZON
     if horizon_text:
         horizon = _expert_number(name, "H", horizon_text.strip(), 0, EXPERT_MAX_HORIZON)
     canonical = EXPERT
-    if horizon:
+    if (rollouts, horizon) != (EXPERT_ROLLOUTS, EXPERT_HORIZON):
         canonical = f"{EXPERT}:{rollouts}:{horizon}"
-    elif rollouts != EXPERT_ROLLOUTS:
-        canonical = f"{EXPERT}:{rollouts}"
     return Policy(canonical, NAMED["balanced"][0], rollouts=rollouts, horizon=horizon)
 
 

@@ -140,10 +140,11 @@ def test_the_base_policy_is_the_presets_tuned_one_else_balanced() -> None:
 @pytest.mark.parametrize(
     ("name", "canonical", "rollouts", "horizon"),
     [
-        ("expert", "expert", 16, 0),
-        ("expert:16", "expert", 16, 0),
-        (" expert:64 ", "expert:64", 64, 0),
-        ("expert:8:20", "expert:8:20", 8, 20),
+        ("expert", "expert", 32, 24),
+        ("expert:32", "expert", 32, 24),
+        ("expert:32:24", "expert", 32, 24),
+        (" expert:64 ", "expert:64:24", 64, 24),
+        ("expert:8:0", "expert:8:0", 8, 0),
     ],
 )
 def test_expert_names(name: str, canonical: str, rollouts: int, horizon: int) -> None:

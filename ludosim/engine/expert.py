@@ -8,9 +8,9 @@ count), then the other seats' turns, every seat playing its own policy and
 the expert seat its base policy (the row in `POLW`), until a seat finishes
 or, with a horizon, for that many turns. A rollout's value is a whole win
 (`finish_value`) when the expert seat is the next seat to finish, minus it
-when another seat is, and the expert's total progress against the others'
-when it is cut first (`progress_value`). The option with the most value over
-its rollouts is played, ties to the lowest option index.
+when another seat is, and the expert's total progress less the leading other
+seat's when it is cut first (`progress_value`). The option with the most
+value summed over its rollouts is played, ties to the lowest option index.
 
 Rollout `r` of decision `d` draws its dice from its own streams: turn `t`
 of it (0: the rest of the expert's turn) from the stream keyed
@@ -18,9 +18,9 @@ of it (0: the rest of the expert's turn) from the stream keyed
 option of a decision gets the same `R` rollouts' streams (common random
 numbers), turn by turn, so that the options are compared on the same dice
 even when one of them earns a bonus roll the other does not. The game's own
-stream is never drawn from, and a game is the same whatever the threads. A rollout plays on the
-live work array; the game is saved to `XSAVE` before the search and
-restored after every rollout (`save_game`, `restore_game`).
+stream is never drawn from, and a game is the same whatever the threads. A
+rollout plays on the live work array; the game is saved to `XSAVE` before
+the search and restored after every rollout (`save_game`, `restore_game`).
 
 Single-roll rules only: the Killer plan turns (`roll_then_move`) have no
 expert (`ludosim.simulate` refuses it there).
@@ -302,10 +302,9 @@ def finish_value(lay: np.ndarray) -> int:
 @njit(**HOT)
 def progress_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
     """The value of a rollout cut before a seat finished: the expert seat's total
-    progress (progress + 1 per piece) times the other seats in play, minus their totals
-    (seats already finished do not count)."""
-    value = 0
-    others = 0
+    progress (progress + 1 per piece) minus the most of the other seats in play."""
+    best = 0
+    mine = 0
     for s in range(lay[R.PLAYERS]):
         if w[seat_list_at(SB_DONE, s)]:
             continue
@@ -313,14 +312,10 @@ def progress_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
         for i in range(lay[R.PIECES]):
             total += w[progress_at(s, i)] + 1
         if s == me:
-            value += total
+            mine = total
         else:
-            value -= total
-            others += 1
-    mine = 0
-    for i in range(lay[R.PIECES]):
-        mine += w[progress_at(me, i)] + 1
-    return value + (others - 1) * mine
+            best = max(best, total)
+    return mine - best
 
 
 @njit(**HOT)
