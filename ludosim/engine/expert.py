@@ -9,8 +9,12 @@ the expert seat its base policy (the row in `POLW`), until a seat finishes
 or, with a horizon, for that many turns. A rollout's value is a whole win
 (`finish_value`) when the expert seat is the next seat to finish, minus it
 when another seat is, and the expert's total progress less the leading other
-seat's when it is cut first (`progress_value`). The option with the most
-value summed over its rollouts is played, ties to the lowest option index.
+seat's when it is cut first (`progress_value`). The expert plays the option
+its base policy scores highest (`policy_option`, drawing nothing), unless
+another option's rollouts beat that option's, rollout by rollout, by more
+than two standard errors of their mean difference (`clearly_better`); then
+it plays the one of those with the largest summed difference (the lowest on
+equal sums).
 
 Rollout `r` of decision `d` draws its dice from its own streams: turn `t`
 of it (0: the rest of the expert's turn) from the stream keyed
@@ -53,7 +57,7 @@ from ludosim.engine.moves import (
     legal_moves,
     may_capture,
 )
-from ludosim.engine.policy import choose_for, choose_free_for
+from ludosim.engine.policy import choose_for, choose_free_for, prepare_trying, score_by_trying
 from ludosim.engine.rng import mix64, stream_key
 from ludosim.engine.state import (
     C_ROLLS,
@@ -87,6 +91,9 @@ from ludosim.engine.state import (
     X_RECORDED,
     XS_HORIZON,
     XS_ROLLOUTS,
+    XV_LAST,
+    XV_SQUARES,
+    XV_SUM,
     YES,
     counter_at,
     expert_at,
@@ -120,6 +127,9 @@ _S32 = np.uint64(32)
 
 # A rollout's value (`progress_value`, `finish_value`) is an integer: the expert
 # seat's total progress against the others', or a whole win or loss.
+# How many standard errors an option's rollouts must beat the base policy's option by,
+# squared (`clearly_better`): 2, about 98% one-sided.
+SURE_SQUARED = 4
 
 
 @njit(**HOT)
@@ -396,6 +406,39 @@ def rollout(
 
 
 @njit(**HOT)
+def policy_option(lay: np.ndarray, w: np.ndarray, me: int, options: int) -> int:
+    """The option of `XOPT` the seat's base policy scores highest (in full, by trying
+    each: `policy.score_by_trying`), the lowest of equal scores; nothing is drawn."""
+    base = prepare_trying(lay, w, me, NO)
+    best = 0
+    best_score = 0
+    for j in range(options):
+        _, score = score_by_trying(
+            lay,
+            w,
+            me,
+            w[offered_at(j, M_PIECE)],
+            w[offered_at(j, M_TARGET)],
+            w[offered_at(j, M_FLAGS)],
+            base,
+        )
+        if j == 0 or score > best_score:
+            best = j
+            best_score = score
+    return best
+
+
+@njit(**HOT)
+def clearly_better(total: int, squares: int, rollouts: int) -> bool:
+    """Rollout differences summing to `total` (squares summed: `squares`) are above 0 by
+    more than SURE standard errors: `total > 0` and `total**2 (R - 1) > SURE**2
+    (R squares - total**2)`, in integers (a one-sided t test; never with one rollout)."""
+    if total <= 0 or rollouts < 2:
+        return False
+    return total * total * (rollouts - 1) > SURE_SQUARED * (rollouts * squares - total * total)
+
+
+@njit(**HOT)
 def search(
     lay: np.ndarray,
     w: np.ndarray,
@@ -409,25 +452,38 @@ def search(
     sixes: int,
     turns: int,
 ) -> int:
-    """The option of the decision in `XOPT` with the most value over its rollouts (lowest on ties).
+    """The option of the decision in `XOPT` to play: the base policy's, unless another
+    one's rollouts are clearly better (`clearly_better`); then the best of those.
 
-    `stream` is the game's stream (only its key is read); `scratch` the
-    stream array the rollouts draw from. The game is left as it was.
+    Each rollout plays every option on the same dice, and each option's values
+    are compared with the policy's option's rollout by rollout (`XV_*`).
+    `stream` is the game's stream (only its key is read); `scratch` the stream
+    array the rollouts draw from. The game is left as it was.
     """
+    chosen = policy_option(lay, w, me, options)
     save_game(w)
     decision = w[expert_at(X_DECISIONS)]
     w[expert_at(X_DECISIONS)] = decision + 1
     for j in range(options):
-        w[value_at(j)] = 0
-    for r in range(w[expert_seat_at(XS_ROLLOUTS, me)]):
+        w[value_at(j, XV_SUM)] = 0
+        w[value_at(j, XV_SQUARES)] = 0
+    rollouts = w[expert_seat_at(XS_ROLLOUTS, me)]
+    for r in range(rollouts):
         key = rollout_key(stream[0], np.uint64(decision), np.uint64(r))
         for j in range(options):
             value = rollout(lay, w, me, scratch, key, free, j, face, pending, sixes, turns)
-            w[value_at(j)] += value
+            w[value_at(j, XV_LAST)] = value
             restore_game(w)
-    best = 0
-    for j in range(1, options):
-        if w[value_at(j)] > w[value_at(best)]:
+        for j in range(options):
+            d = w[value_at(j, XV_LAST)] - w[value_at(chosen, XV_LAST)]
+            w[value_at(j, XV_SUM)] += d
+            w[value_at(j, XV_SQUARES)] += d * d
+    best = chosen
+    for j in range(options):
+        total = w[value_at(j, XV_SUM)]
+        if total > w[value_at(best, XV_SUM)] and clearly_better(
+            total, w[value_at(j, XV_SQUARES)], rollouts
+        ):
             best = j
     return best
 

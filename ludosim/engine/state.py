@@ -222,6 +222,12 @@ X_SIZE = 2
 XS_ROLLOUTS = 0  # rollouts per option of the seat's searched decisions (0: not an expert)
 XS_HORIZON = 1  # turns a rollout plays before it is scored by progress (0: to the end)
 XS_SIZE = 2
+# An option of the decision being searched (`value_at`): its rollout values against
+# those of the option the base policy prefers, rollout by rollout (common dice).
+XV_SUM = 0  # summed differences
+XV_SQUARES = 1  # summed squared differences
+XV_LAST = 2  # value of its last rollout
+XV_SIZE = 3
 MAX_RECORD = 1024  # searched choices a game records (`expert_choice_at`)
 # A snapshot of the game before a search (`XSAVE`): the position, counters and
 # statistics (PROGRESS up to DUMMY), the per-seat lists, the turn's skipped captures.
@@ -294,7 +300,7 @@ SECTIONS = (
     Section("XSEAT", XS_SIZE * MAX_PLAYERS, "each seat's expert settings XS_*"),
     Section("XCTR", X_SIZE, "the expert's counters X_*"),
     Section("XOPT", M_SIZE * MAX_PIECES, "the options M_* of the decision being searched"),
-    Section("XVALUE", MAX_PIECES, "value of each option summed over its rollouts"),
+    Section("XVALUE", XV_SIZE * MAX_PIECES, "each option's rollout values XV_*"),
     Section("XSAVE", SAVE_SIZE, "the game before the search: position, seat lists, skips"),
     Section("XREC", MAX_RECORD, "options << 8 | choice of each searched decision, in order"),
     # Sized by `new_work`: `memo_slots` entries E_*, then the `memo_slots` slots
@@ -617,9 +623,9 @@ def offered_at(j: int, field: int) -> np.uint64:
 
 
 @register_jitable
-def value_at(j: int) -> np.uint64:
-    """Value of option `j` of the decision being searched, summed over its rollouts."""
-    return ix(XVALUE + j)
+def value_at(j: int, field: int) -> np.uint64:
+    """Rollout value `XV_*` of option `j` of the decision being searched."""
+    return ix(XVALUE + XV_SIZE * j + field)
 
 
 @register_jitable
