@@ -79,7 +79,7 @@ def test_same_seed_same_games_with_one_or_two_threads() -> None:
 def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
     """The rollouts draw from their own stream and play on a position they put back."""
     from ludosim.engine import compile_layout, new_work
-    from ludosim.engine.expert import search, turn_rest
+    from ludosim.engine.expert import clearly_better, policy_option, search, turn_rest
     from ludosim.engine.policy import compile_policies
     from ludosim.engine.rng import new_stream
     from ludosim.engine.state import (
@@ -89,9 +89,12 @@ def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
         SEATBUF,
         X_DECISIONS,
         XOPT,
+        XV_SQUARES,
+        XV_SUM,
         XVALUE,
         expert_at,
         reset_state,
+        value_at,
     )
     from ludosim.engine.turn import free_play
 
@@ -117,9 +120,23 @@ def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
     assert w[SEATBUF:MOVES].tolist() == game[SEATBUF:MOVES].tolist()
     assert w[XOPT:XVALUE].tolist() == game[XOPT:XVALUE].tolist()
     assert w[expert_at(X_DECISIONS)] == 1
-    # The winning option won at least as many of the 8 x 2 points as any other.
-    wins = w[XVALUE : XVALUE + options].tolist()
-    assert wins[chosen] == max(wins) and wins.index(max(wins)) == chosen
+    # The base policy's option, or one whose rollouts beat it clearly.
+    preferred = policy_option(lay, w, 0, options)
+    total = w[value_at(chosen, XV_SUM)]
+    assert chosen == preferred or (
+        total > 0 and clearly_better(total, w[value_at(chosen, XV_SQUARES)], 8)
+    )
+
+
+def test_clearly_better_is_two_standard_errors_above_zero() -> None:
+    from ludosim.engine.expert import clearly_better
+
+    # Differences 1, 1, 1, 1: no spread, clearly above 0; 2, 0, 2, 0: mean 1, sd 1.15.
+    assert clearly_better(4, 4, 4)
+    assert not clearly_better(4, 8, 4)  # t = 1.73
+    assert clearly_better(40, 80, 40)  # the same differences, ten times as many: t = 6.2
+    assert not clearly_better(0, 0, 8) and not clearly_better(-4, 4, 4)
+    assert not clearly_better(3, 9, 1)  # one rollout has no spread to judge
 
 
 def test_decisions_with_one_option_are_not_searched() -> None:
