@@ -125,8 +125,6 @@ from ludosim.engine.turn import (
 ROLLOUT_SALT = np.uint64(0x6578706572742121)
 _S32 = np.uint64(32)
 
-# A rollout's value (`progress_value`, `finish_value`) is an integer: the expert
-# seat's total progress against the others', or a whole win or loss.
 # How many standard errors an option's rollouts must beat the base policy's option by,
 # squared (`clearly_better`): 2, about 98% one-sided.
 SURE_SQUARED = 4
