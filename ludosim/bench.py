@@ -114,9 +114,10 @@ def run_bench(
     over plain-app's at the same thread count and policy), and with policies
     other than random, cost_vs_random (seconds per game over random's on the
     same rules and thread count); `COLUMNS` describes each. Reference rows have
-    NaN in the kernel-only columns. `progress`, if given, is called as
-    `progress(games_done, games_total)` after each timed run (warm-ups counted),
-    never during one, so that it does not change the timings.
+    NaN in the kernel-only columns; an `expert` policy has no reference row.
+    `progress`, if given, is called as `progress(games_done, games_total)` after
+    each timed run (warm-ups counted), never during one, so that it does not
+    change the timings.
     """
     import numba
 
@@ -140,7 +141,8 @@ def run_bench(
         rules = _rules(name)
         for policy in timed:
             ref_rate = float("nan")
-            if reference_games > 0:
+            # The expert plays in the kernel only (the reference engine replays its choices).
+            if reference_games > 0 and not parse_policy(policy).is_expert:
                 seconds = _time_reference(rules, reference_games, seed, policy)
                 ref_rate = reference_games / seconds
                 advance(reference_games)

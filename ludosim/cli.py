@@ -321,6 +321,11 @@ def policies() -> None:
     table.add_row(
         "tuned:PATH", "from the file", "the weights of a policy file written by `ludosim tune`"
     )
+    table.add_row(
+        "expert:R:H",
+        "tuned-<preset> in its rollouts",
+        escape(DESCRIPTIONS["expert:R:H"] + "; expert, expert:R or expert:R:H, e.g. expert:64:24"),
+    )
     for name in tuned_names():
         tuned = zip(FEATURES, parse_policy(name).weights, strict=True)
         weights = ", ".join(f"{f}={w / SCALE:g}" for f, w in tuned if w)

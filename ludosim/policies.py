@@ -82,6 +82,13 @@ class Policy:
     name: str
     weights: tuple[int, ...]
     skip: float = 0.0  # skipper:Q: probability of ignoring a forced capture
+    rollouts: int = 0  # expert:R: rollouts per option of each searched decision (0: no search)
+    horizon: int = 0  # expert:R:H: turns a rollout plays before it is scored by progress
+
+    @property
+    def is_expert(self) -> bool:
+        """The seat searches its choices by rollouts (`ludosim.engine.expert`)."""
+        return self.rollouts > 0
 
     @property
     def is_random(self) -> bool:
@@ -136,17 +143,34 @@ FEATURE_DESCRIPTIONS: dict[str, str] = {
     "chance": "chance to capture with the next own roll (exact over the die faces)",
 }
 
+EXPERT = "expert"  # the search-based player (docs/skill.md, "The expert")
+EXPERT_ROLLOUTS = 32  # its rollouts per option unless `expert:R` says otherwise
+EXPERT_HORIZON = 24  # turns of its rollouts unless `expert:R:H` says otherwise (0: whole game)
+EXPERT_MAX_ROLLOUTS = 4096
+EXPERT_MAX_HORIZON = 10_000
+
 DESCRIPTIONS: dict[str, str] = {
     **{name: text for name, (_, text) in NAMED.items()},
     "skipper:Q": "balanced, but with probability Q plays its best plan even if that skips a "
     "forced capture (risking the puster); skipper:Q:BASE skips so on top of another policy "
     "(e.g. skipper:1:tuned-killer)",
     "weights:F=W,...": "custom weights over the features " + ", ".join(FEATURES),
+    "expert:R:H": f"plays each option out R times (default {EXPERT_ROLLOUTS}) for H turns "
+    f"(default {EXPERT_HORIZON}; 0: until a seat finishes), scored by winning or by progress, "
+    "every seat on its own policy and itself on tuned-<preset> (or balanced), and picks "
+    "the option that wins most (compiled kernel, single-roll rules)",
 }
 
 # Every spelling `parse_policy` accepts, for error messages.
 ALLOWED = ", ".join(
-    [*NAMED, "skipper:Q[:BASE]", "weights:feature=w,...", "tuned:PATH", "tuned-PRESET"]
+    [
+        *NAMED,
+        "skipper:Q[:BASE]",
+        "weights:feature=w,...",
+        "tuned:PATH",
+        "tuned-PRESET",
+        "expert[:R[:H]]",
+    ]
 )
 
 TUNED_PREFIX = "tuned-"  # shipped tuned policies: ludosim/data/tuned/<preset>.toml
@@ -190,6 +214,54 @@ def _tuned(name: str, path: str | Path) -> Policy:
     return Policy(name, _weights(**read_policy_file(path)["weights"]))
 
 
+def _expert_number(name: str, what: str, text: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise PolicyError(
+            f"policy {name!r}: {what} must be an integer in {low}..{high}, got {text!r}; "
+            "write expert, expert:R or expert:R:H"
+        )
+    return value
+
+
+def _expert(name: str, arg: str) -> Policy:
+    """`expert`, `expert:R` (rollouts per option) or `expert:R:H` (and a horizon of H turns,
+    0: until a seat finishes); canonical `expert` for the defaults, else `expert:R:H`.
+
+    Its weights are balanced's until `expert_base` gives the rules' base policy.
+    """
+    rollouts_text, _, horizon_text = arg.partition(":")
+    rollouts = EXPERT_ROLLOUTS
+    if arg:
+        rollouts = _expert_number(name, "R", rollouts_text.strip(), 1, EXPERT_MAX_ROLLOUTS)
+    horizon = EXPERT_HORIZON
+    if horizon_text:
+        horizon = _expert_number(name, "H", horizon_text.strip(), 0, EXPERT_MAX_HORIZON)
+    canonical = EXPERT
+    if (rollouts, horizon) != (EXPERT_ROLLOUTS, EXPERT_HORIZON):
+        canonical = f"{EXPERT}:{rollouts}:{horizon}"
+    return Policy(canonical, NAMED["balanced"][0], rollouts=rollouts, horizon=horizon)
+
+
+def expert_base(rules: Any) -> Policy:
+    """The policy an expert seat plays in its rollouts under `rules` (a `ludosim.Rules`).
+
+    `tuned-<preset>` when the rules are exactly a preset (same rules hash) with
+    a shipped tuned policy, else `balanced`.
+    """
+    from ludosim.rules import Rules, presets  # the rules layer sits beside this one
+
+    wanted = rules.hash()
+    shipped = tuned_names()
+    for preset in presets():
+        if TUNED_PREFIX + preset in shipped and Rules.preset(preset).hash() == wanted:
+            return parse_policy(TUNED_PREFIX + preset)
+    return Policy("balanced", NAMED["balanced"][0])
+
+
 def weights_of(name: str) -> dict[str, float]:
     """The non-zero feature weights of a named policy, in units (empty for `random`)."""
     weights = NAMED[name][0]
@@ -207,6 +279,8 @@ def parse_policy(name: str) -> Policy:
             raise PolicyError(f"unknown policy {name!r}; shipped tuned: {', '.join(tuned_names())}")
         return _tuned(text, str(_tuned_folder() / (text.removeprefix(TUNED_PREFIX) + ".toml")))
     kind, _, arg = text.partition(":")
+    if kind == EXPERT:
+        return _expert(name, arg)
     if kind == "tuned" and arg:
         return _tuned(f"tuned:{arg.strip()}", arg.strip())
     if kind == "skipper" and arg:

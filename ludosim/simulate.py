@@ -24,7 +24,7 @@ import pandas as pd
 
 from ludosim._version import __version__
 from ludosim.errors import LudosimError
-from ludosim.policies import parse_policy, resolve_policies
+from ludosim.policies import Policy, PolicyError, expert_base, parse_policy, resolve_policies
 from ludosim.position import GamePosition
 from ludosim.reference.position import Position
 from ludosim.results import schema
@@ -45,6 +45,8 @@ _ROWS_MEMORY_SHARE = 0.5
 # With a progress callback, the kernel is called on slices of about this many seconds
 # of games, so that progress can be reported between them.
 SLICE_SECONDS = 1.0
+# Snapshots are taken by the ordinary game loop; the expert plays its own.
+_NO_EXPERT_SNAPSHOTS = "snapshots (every) are not taken in games with an expert seat"
 
 Progress = Callable[[int, int], None]
 """A progress callback: `progress(games_done, games_total)`, called after each slice."""
@@ -176,14 +178,15 @@ def _prepare(
     chunk_size = _check_int("chunk_size", chunk_size, 1, schema.GAMES_MAX)
     # Only roll_then_move turns search plans; the memo table is their cache.
     memo_slots = MEMO_SLOTS if rules.roll_then_move else 0
+    parsed, experts = _seat_policies(rules, names)
     lay = compile_layout(rules)
     return {
         "lay": lay,
         # Which turn loop the games play, so that only that one is compiled.
         "free": not rules.roll_then_move and bool(free_play(lay)),
-        "work": new_work(
-            compile_policies([parse_policy(n) for n in names]), start_rows, memo_slots
-        ),
+        "work": new_work(compile_policies(parsed), start_rows, memo_slots, experts),
+        # Some seat is an expert: the games are played by `engine.expert`.
+        "expert": any(rollouts for rollouts, _ in experts),
         "seed": np.uint64(seed),
         "seed_int": seed,
         "games": games,
@@ -198,6 +201,27 @@ def _prepare(
         "scoring": not all(parse_policy(name).is_random for name in names),
         "start": None if start_rows is None else start_rows.tolist(),
     }
+
+
+def _seat_policies(
+    rules: Rules, names: Sequence[str]
+) -> tuple[list[Policy], tuple[tuple[int, int], ...]]:
+    """Each seat's policy for the kernel and its expert settings (rollouts, horizon).
+
+    An expert seat plays its base policy (`expert_base`) wherever it does not
+    search: in one-option decisions and in its rollouts.
+    """
+    parsed = [parse_policy(n) for n in names]
+    experts = tuple((p.rollouts, p.horizon) for p in parsed)
+    if any(p.is_expert for p in parsed):
+        if rules.roll_then_move:
+            raise PolicyError(
+                "policy 'expert' plays single-roll rules only; roll_then_move=true "
+                "(Killer plan turns) allows the other policies"
+            )
+        base = expert_base(rules)
+        parsed = [base if p.is_expert else p for p in parsed]
+    return parsed, experts
 
 
 def _attrs(rules: Rules, prep: dict[str, Any]) -> dict[str, Any]:
@@ -353,6 +377,7 @@ def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) 
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import HIST_BINS, run_summary
     from ludosim.engine.batch import A_SIZE, P_SIZE
+    from ludosim.engine.expert import run_expert_summary
 
     n = rules.players
     if prep["chunk_given"]:
@@ -366,6 +391,23 @@ def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) 
     for start, stop in _slices(prep, progress):
         for first, games, chunk in _summary_calls(prep, start, stop):
             chunks = -(-games // chunk)
+            if prep["expert"]:
+                run_expert_summary(
+                    prep["lay"],
+                    prep["work"],
+                    prep["seed"],
+                    prep["first_game"] + first,
+                    games,
+                    chunk,
+                    prep["has_start"],
+                    prep["start_seat"],
+                    totals[:chunks],
+                    per_seat[:chunks],
+                    places[:chunks],
+                    hist[:chunks],
+                    prep["free"],
+                )
+                continue
             # Leading rows of C-ordered arrays are C-contiguous views: same compiled signature.
             run_summary(
                 prep["lay"],
@@ -466,6 +508,7 @@ def _play_rows(
     """
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, run_batch
+    from ludosim.engine.expert import run_expert_batch
     from ludosim.engine.state import F_SIZE, FL_EVERY, SNAP_CAP, flow_at
 
     games = prep["games"]
@@ -473,9 +516,27 @@ def _play_rows(
     seats = np.zeros((games, K_SIZE, rules.players), dtype=np.int16)
     flows = np.zeros((games if flow else 0, F_SIZE), dtype=np.int32)
     snaps = np.zeros((games if every else 0, SNAP_CAP, rules.players), dtype=np.int16)
+    if every and prep["expert"]:
+        raise SimulationError(_NO_EXPERT_SNAPSHOTS)
     work = prep["work"].copy()
     work[flow_at(FL_EVERY)] = every
     for start, stop in _slices(prep, progress):
+        if prep["expert"]:
+            run_expert_batch(
+                prep["lay"],
+                work,
+                prep["seed"],
+                prep["first_game"] + start,
+                prep["chunk"],
+                prep["has_start"],
+                prep["start_seat"],
+                head[start:stop],
+                seats[start:stop],
+                flows[start:stop] if flow else flows,
+                prep["free"],
+                flow,
+            )
+            continue
         # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
         # rows start..stop-1 in place, with the same compiled signature.
         run_batch(
@@ -585,11 +646,34 @@ def kernel_game(
     also has `snapshots`, the seats' totals every `every` turns (as
     `play_snapshots`), a list of tuples.
     """
+    row, final, _ = kernel_game_choices(
+        rules, seed, game, policies, start=start, start_seat=start_seat, flow=flow, every=every
+    )
+    return row, final
+
+
+def kernel_game_choices(
+    rules: Rules,
+    seed: int,
+    game: int = 0,
+    policies: str | Sequence[str] = "random",
+    *,
+    start: Any = None,
+    start_seat: int | None = None,
+    flow: bool = False,
+    every: int = 0,
+) -> tuple[dict[str, Any], list[list[int]], list[tuple[int, int]]]:
+    """`kernel_game`, and the expert seats' searched choices in the order they were made:
+    (options offered, option chosen) for each decision with two or more options
+    (empty without an expert seat). `ludosim.expert.replay` plays them in the reference."""
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, play_one
-    from ludosim.engine.state import F_SIZE, FL_EVERY, SNAP_CAP, flow_at
+    from ludosim.engine.expert import play_expert_one
+    from ludosim.engine.state import F_SIZE, FL_EVERY, MAX_RECORD, SNAP_CAP, flow_at
 
     prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)
+    if every and prep["expert"]:
+        raise SimulationError(_NO_EXPERT_SNAPSHOTS)
     prep["work"][flow_at(FL_EVERY)] = every
     n = rules.players
     head = np.zeros(H_SIZE, dtype=np.int64)
@@ -597,19 +681,18 @@ def kernel_game(
     final = np.zeros((n, rules.pieces), dtype=np.int64)
     flows = np.zeros(F_SIZE, dtype=np.int64)
     snaps = np.zeros((SNAP_CAP, n), dtype=np.int64)
-    play_one(
-        prep["lay"],
-        prep["work"],
-        prep["seed"],
-        game,
-        prep["has_start"],
-        prep["start_seat"],
-        head,
-        seats,
-        final,
-        flows,
-        snaps,
-    )
+    args = (prep["lay"], prep["work"], prep["seed"], game, prep["has_start"], prep["start_seat"])
+    choices: list[tuple[int, int]] = []
+    if prep["expert"]:
+        record = np.zeros(MAX_RECORD, dtype=np.int64)
+        made = play_expert_one(*args, prep["free"], head, seats, final, flows, record)
+        if made > MAX_RECORD:
+            raise SimulationError(
+                f"game {game} has {made} searched choices; only {MAX_RECORD} are recorded"
+            )
+        choices = [(int(v) >> 8, int(v) & 0xFF) for v in record[:made]]
+    else:
+        play_one(*args, head, seats, final, flows, snaps)
     df = _frame(
         rules,
         game,
@@ -620,4 +703,4 @@ def kernel_game(
     row = {k: v.item() for k, v in df.iloc[0].items()}
     if every:
         row["snapshots"] = [tuple(int(t) for t in snap) for snap in snaps if snap[0] >= 0]
-    return row, final.tolist()
+    return row, final.tolist(), choices

@@ -4,9 +4,10 @@ Modules by concern: `layout` (rules and board compiled to arrays), `rng`
 (the counter-based streams), `state` (the flat work array: state, scratch, undo log), `moves`
 (one move), `policy` (features and scores of options, single-roll choices),
 `memo` (memoised counting of Killer plans), `plans` (the exhaustive plan search
-and the puster), `turn` (one turn), `game` (one game) and `batch` (many games in
-parallel). `ludosim.simulate` is the public wrapper that validates inputs and
-packages results.
+and the puster), `turn` (one turn), `game` (one game), `batch` (many games in
+parallel) and `expert` (the search-based player's games, on top of the rest).
+`ludosim.simulate` is the public wrapper that validates inputs and packages
+results.
 
 The batch runners (`batch.run_batch`, `batch.run_summary`) take three flags
 compiled in as constants: whether the rules roll then move (Killer), whether

@@ -223,6 +223,24 @@ F_SIZE = 8
 # Snapshots of the seats' totals (`snap_at`), taken by runs that ask for them.
 SNAP_CAP = 256  # snapshots kept per game; a longer game keeps its first SNAP_CAP
 
+# The expert's search (`expert_at`; `ludosim.engine.expert`).
+X_DECISIONS = 0  # searched decisions of the game so far: the rollout streams' decision number
+X_RECORDED = 1  # choices written to XREC this game (counted on past its size)
+X_SIZE = 2
+# An expert seat's settings (`expert_seat_at`): one row of MAX_PLAYERS seats each.
+XS_ROLLOUTS = 0  # rollouts per option of the seat's searched decisions (0: not an expert)
+XS_HORIZON = 1  # turns a rollout plays before it is scored by progress (0: to the end)
+XS_SIZE = 2
+# An option of the decision being searched (`value_at`): its rollout values against
+# those of the option the base policy prefers, rollout by rollout (common dice).
+XV_SUM = 0  # summed differences
+XV_SQUARES = 1  # summed squared differences
+XV_LAST = 2  # value of its last rollout
+XV_SIZE = 3
+MAX_RECORD = 1024  # searched choices a game records (`expert_choice_at`)
+# A snapshot of the game before a search (`XSAVE`): the position, counters and
+# statistics (PROGRESS up to DUMMY), the per-seat lists, the turn's skipped captures.
+
 
 # ---------------------------------------------------------------- the section table
 class Section(NamedTuple):
@@ -234,8 +252,8 @@ class Section(NamedTuple):
     align: int = 1  # the section starts on a multiple of this many words
 
 
-SECTIONS = (
-    # The position: reset at the start of every game, with the counters and stats.
+# The position: reset at the start of every game, with the counters and stats.
+POSITION_SECTIONS = (
     Section("PROGRESS", PIECE_SLOTS, "progress of each piece: YARD (-1), 0 (start) .. goal"),
     Section("REV", PIECE_SLOTS, "1 while a bounce_on piece walks backwards"),
     Section("CNT", STRIDE * MAX_PLAYERS, "pieces of a seat on each track square"),
@@ -243,6 +261,16 @@ SECTIONS = (
     Section("OCC", MAX_PLAYERS, "bit `square` set where the seat has a piece (squares 0-63)"),
     Section("CTR", C_SIZE, "per-game counters C_*"),
     Section("STATS", S_SIZE * MAX_PLAYERS, "per-seat statistics S_* of the game"),
+)
+# A snapshot of the game before the expert's search (`XSAVE`, `saved_at`): the
+# position sections above, then the per-seat lists, then the turn's skipped captures.
+SAVE_POSITION = 0
+SAVE_SEATBUF = sum(section.words for section in POSITION_SECTIONS)
+SAVE_SKIPS = SAVE_SEATBUF + SB_SIZE * MAX_PLAYERS
+SAVE_SIZE = SAVE_SKIPS + SK_SIZE * MAX_SKIPS
+
+SECTIONS = (
+    *POSITION_SECTIONS,
     # Scratch.
     Section("DUMMY", S_SIZE * MAX_PLAYERS, "as STATS: the sink for moves only tried"),
     Section("SEATBUF", SB_SIZE * MAX_PLAYERS, "per-seat lists SB_* of one game"),
@@ -278,6 +306,13 @@ SECTIONS = (
     Section("KIDS", KID_SIZE * MAX_KIDS, "the turn root's children KID_*, in plan order"),
     Section("NKIDS", 1, "how many children KIDS holds"),
     Section("MEMO_HEAD", MH_SIZE, "memo table header MH_*"),
+    # The expert's search (`ludosim.engine.expert`), set by `new_work` where a seat is one.
+    Section("XSEAT", XS_SIZE * MAX_PLAYERS, "each seat's expert settings XS_*"),
+    Section("XCTR", X_SIZE, "the expert's counters X_*"),
+    Section("XOPT", M_SIZE * MAX_PIECES, "the options M_* of the decision being searched"),
+    Section("XVALUE", XV_SIZE * MAX_PIECES, "each option's rollout values XV_*"),
+    Section("XSAVE", SAVE_SIZE, "the game before the search: position, seat lists, skips"),
+    Section("XREC", MAX_RECORD, "options << 8 | choice of each searched decision, in order"),
     # Sized by `new_work`: `memo_slots` entries E_*, then the `memo_slots` slots
     # stored by the current search (to clear them). On a whole cache line.
     Section("MEMO", 0, "memo table entries E_*, then the stored slots", align=8),
@@ -331,6 +366,12 @@ LEAF = OFFSETS["LEAF"]
 KIDS = OFFSETS["KIDS"]
 NKIDS = OFFSETS["NKIDS"]
 MEMO_HEAD = OFFSETS["MEMO_HEAD"]
+XSEAT = OFFSETS["XSEAT"]
+XCTR = OFFSETS["XCTR"]
+XOPT = OFFSETS["XOPT"]
+XVALUE = OFFSETS["XVALUE"]
+XSAVE = OFFSETS["XSAVE"]
+XREC = OFFSETS["XREC"]
 MEMO = OFFSETS["MEMO"]
 W_SIZE = OFFSETS["W_SIZE"]  # without the memo table
 
@@ -580,11 +621,54 @@ def stored_at(slots: int, k: int) -> np.uint64:
     return ix(MEMO + E_SIZE * slots + k)
 
 
-def new_work(policies: np.ndarray, start: np.ndarray | None, memo_slots: int = 0) -> np.ndarray:
+@register_jitable
+def expert_seat_at(field: int, seat: int) -> np.uint64:
+    """Expert setting `XS_*` of `seat` (`XS_ROLLOUTS` 0: the seat plays its policy)."""
+    return ix(XSEAT + MAX_PLAYERS * field + seat)
+
+
+@register_jitable
+def expert_at(field: int) -> np.uint64:
+    """The expert's counter `X_*`."""
+    return ix(XCTR + field)
+
+
+@register_jitable
+def offered_at(j: int, field: int) -> np.uint64:
+    """Field `M_*` of option `j` of the decision being searched."""
+    return ix(XOPT + M_SIZE * j + field)
+
+
+@register_jitable
+def value_at(j: int, field: int) -> np.uint64:
+    """Rollout value `XV_*` of option `j` of the decision being searched."""
+    return ix(XVALUE + XV_SIZE * j + field)
+
+
+@register_jitable
+def saved_at(k: int) -> np.uint64:
+    """Word `k` of the snapshot taken before a search (`SAVE_*` parts)."""
+    return ix(XSAVE + k)
+
+
+@register_jitable
+def expert_choice_at(k: int) -> np.uint64:
+    """Searched decision `k` of the game: its options << 8 | the option chosen."""
+    return ix(XREC + k)
+
+
+def new_work(
+    policies: np.ndarray,
+    start: np.ndarray | None,
+    memo_slots: int = 0,
+    experts: tuple[tuple[int, int], ...] = (),
+) -> np.ndarray:
     """A work array with the run's policies, start position (None: all in the yard) and memo.
 
     `policies` holds one row of `PW_SIZE` per seat (`policy.compile_policies`).
-    `memo_slots` (0 or a power of two) sizes the plan memo table.
+    `memo_slots` (0 or a power of two) sizes the plan memo table. `experts`
+    gives each seat's (rollouts per option, horizon in turns) for the expert's
+    search (`ludosim.engine.expert`; rollouts 0 or absent: not an expert).
     """
     if memo_slots & (memo_slots - 1):
         raise ValueError(f"memo_slots must be 0 or a power of two, got {memo_slots}")
@@ -592,6 +676,9 @@ def new_work(policies: np.ndarray, start: np.ndarray | None, memo_slots: int = 0
     policies = np.asarray(policies, dtype=np.int64)
     w[POLW : POLW + policies.size] = policies.reshape(-1)
     w[MEMO_HEAD + MH_MAX] = memo_slots
+    for seat, (rollouts, horizon) in enumerate(experts):
+        w[XSEAT + MAX_PLAYERS * XS_ROLLOUTS + seat] = rollouts
+        w[XSEAT + MAX_PLAYERS * XS_HORIZON + seat] = horizon
     if start is not None:
         for seat, row in enumerate(start):
             w[START + MAX_PIECES * seat : START + MAX_PIECES * seat + len(row)] = row

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ludosim.board import YARD, Board
-from ludosim.policies import parse_policy, resolve_policies
+from ludosim.policies import PolicyError, parse_policy, resolve_policies
 from ludosim.reference.events import Captured, Event, PlayerDone, Puster, Rolled, Skipped
 from ludosim.reference.flow import SNAP_CAP, Flow
 from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like, legal_moves
@@ -98,6 +98,11 @@ class Game:
         self.game = game
         names, self.outside = split_policies(policies, rules.players)
         self.policies = [parse_policy(p) for p in resolve_policies(names, rules.players)]
+        if any(p.is_expert for p in self.policies):
+            raise PolicyError(
+                "policy 'expert' plays in the compiled kernel only; the reference engine "
+                "replays its recorded choices (ludosim.expert.replay)"
+            )
         self.record = record
         self.transcript: list[str] = []
         n = rules.players
