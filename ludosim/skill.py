@@ -958,7 +958,8 @@ def skill_page(tables: SkillTables, out: str | Path, title: str | None = None) -
         f"Simulated: {len(order)} rule sets ({'; '.join(order)}), seed {study.seed}; "
         f"ladder {study.games:,} games, matches {study.match_games:,}, pairs "
         f"{study.pair_games:,} games each, {study.bootstrap} rating refits, "
-        f"{study.resamples:,} resampled matrices."
+        f"{study.resamples:,} resampled matrices; headline answers {study.headline_games:,} "
+        "games each."
     )
     sections = []
 
