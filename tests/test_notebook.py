@@ -31,11 +31,20 @@ def _texts(notebook: object) -> list[list[str]]:
     for cell in notebook.cells:  # type: ignore[attr-defined]
         if cell.cell_type != "code":
             continue
-        texts = []
+        texts: list[str] = []
+        streaming = False
         for output in cell.outputs:
             if output.output_type == "stream":
-                texts.append(output.text)
-            elif output.output_type in ("execute_result", "display_data"):
+                # The kernel cuts printed text into stream messages as timing falls:
+                # consecutive ones are one text.
+                if streaming:
+                    texts[-1] += output.text
+                else:
+                    texts.append(output.text)
+                streaming = True
+                continue
+            streaming = False
+            if output.output_type in ("execute_result", "display_data"):
                 texts.append(output.data.get("text/plain", ""))
         out.append(texts)
     return out
