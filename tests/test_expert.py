@@ -3,6 +3,8 @@ determinism, a search that leaves the game alone, and its policy names."""
 
 from __future__ import annotations
 
+import os
+
 import numba
 import numpy as np
 import pandas as pd
@@ -16,6 +18,7 @@ from ludosim.reference import play_game
 from ludosim.rules import Rules
 from ludosim.simulate import kernel_game, kernel_game_choices, simulate
 
+VERIFY = os.environ.get("LUDOSIM_VERIFY") == "1"
 SEED = 11
 # Few rollouts: the replay checks the choices, whatever made them.
 EXPERT = "expert:2"
@@ -62,6 +65,8 @@ def test_a_replay_that_leaves_the_recorded_choices_fails() -> None:
         replay(rules, SEED, 0, policies, wrong)
 
 
+# The batch runners compile on their own (about 40 s from a cold cache): make verify.
+@pytest.mark.skipif(not VERIFY, reason="LUDOSIM_VERIFY=1 (make verify) only")
 def test_same_seed_same_games_with_one_or_two_threads() -> None:
     rules = Rules.preset("app")
     policies = field(rules, expert_seat=1)

@@ -99,7 +99,7 @@ def test_flow_columns_change_no_game() -> None:
 # A few games of every preset with snapshots every 3 turns: the kernel's single-game
 # path and the reference agree on every column and snapshot, and the batch path
 # (`play_snapshots`) on the rows of `simulate(flow=True)` and the same snapshots.
-SNAPSHOT_GAMES = {name: 6 if name == "killer" else 20 for name in presets()}
+SNAPSHOT_GAMES = {name: 3 if name == "killer" else 20 for name in presets()}
 
 
 @pytest.mark.parametrize("preset", presets())

@@ -2,7 +2,7 @@
 
 Every per-game column (with the game-flow columns of docs/flow.md in the
 per-preset check) and the final position of every piece must agree for
-the same (rules, seed, game, policies): 2,000 games per preset (625 of Killer) in the
+the same (rules, seed, game, policies): 1,000 games per preset (250 of Killer) in the
 everyday suite, 20,000 with `LUDOSIM_VERIFY=1` (as in `make verify`), which
 also plays 300 instead of 40 games per preset and policy mix.
 """
@@ -26,14 +26,14 @@ from ludosim.rules import TOGGLES, Toggle
 from ludosim.simulate import kernel_game
 
 VERIFY = os.environ.get("LUDOSIM_VERIFY") == "1"
-GAMES = 20_000 if VERIFY else 2_000  # per preset (Killer: `games_of`)
+GAMES = 20_000 if VERIFY else 1_000  # per preset (Killer: `games_of`)
 # The games of a preset are checked in slices of about ten seconds each, so
 # that pytest-xdist spreads them evenly over the workers: the reference engine
 # plays about 11 Killer games a second and about 100 of each other preset.
 SLICE = {name: 125 if name == "killer" else 1000 for name in presets()}
 # Killer's reference games are the dearest (its plan search runs in Python), so the
-# everyday suite checks 625 of them; `make verify` checks 20,000 like every preset.
-KILLER_GAMES = GAMES if VERIFY else 625
+# everyday suite checks 250 of them; `make verify` checks 20,000 like every preset.
+KILLER_GAMES = GAMES if VERIFY else 250
 
 
 def games_of(name: str) -> int:
