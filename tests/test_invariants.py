@@ -7,7 +7,7 @@ ended or was marked truncated, one winner, places a permutation of 1..n (a
 full finishing order with `play_to_end`), `turns <= end_turns <= max_turns`,
 `rolls >= turns`, and the same seed plays the same game.
 
-By default 200 games per preset (100 of Killer), split into chunks so pytest-xdist spreads
+By default 100 games per preset (50 of Killer), split into chunks so pytest-xdist spreads
 them; `LUDOSIM_VERIFY=1` (`make verify`) plays 1000 per preset.
 """
 
@@ -23,7 +23,7 @@ from ludosim.reference import Game, GameResult, play_game
 from ludosim.rules import Rules, presets
 
 VERIFY = os.environ.get("LUDOSIM_VERIFY", "") not in ("", "0")
-GAMES_PER_PRESET = 1000 if VERIFY else 200
+GAMES_PER_PRESET = 1000 if VERIFY else 100
 CHUNK = 25
 SEED = 20240601
 
