@@ -347,6 +347,7 @@ def headline_rows(
       three `balanced`, and `skipper:1:<strongest>` against three of the strongest.
     Shares are against the fair share `1 / players` (`fair`).
     """
+    from ludosim import analysis
     from ludosim.simulate import simulate
 
     base = {"rule_set": rule_set.label, "preset": rule_set.preset, "set": " ".join(rule_set.sets)}
@@ -356,12 +357,12 @@ def headline_rows(
     done = 0
     for who, policy in (("random", "random"), ("strongest", strongest)):
         df = simulate(rules, study.headline_games, _seed(study.seed, FIRST_SEED), policy, **kwargs)
-        decided = df[df["winner"] >= 0]
-        k, n = int((decided["winner"] == decided["first"]).sum()), len(decided)
-        low, high = wilson_interval(k, n)
+        # Turn-order position 0 of the report's first-player analysis.
+        first = analysis.first_player_advantage(df).iloc[0]
+        rate, low, high = (float(first[c]) for c in ("win_rate", "ci_low", "ci_high"))
         rows.append({**base, "measure": f"first_player_advantage_{who}", "player": policy,
-                     "opponent": policy, "estimate": k / n - fair, "ci_low": low - fair,
-                     "ci_high": high - fair, "games": n, "fair": 0.0,
+                     "opponent": policy, "estimate": rate - fair, "ci_low": low - fair,
+                     "ci_high": high - fair, "games": int(first["games"]), "fair": 0.0,
                      "resolved": not low <= fair <= high})  # fmt: skip
         done += study.headline_games
         if progress is not None:
