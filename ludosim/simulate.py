@@ -24,7 +24,7 @@ import pandas as pd
 
 from ludosim._version import __version__
 from ludosim.errors import LudosimError
-from ludosim.policies import Policy, PolicyError, expert_base, parse_policy, resolve_policies
+from ludosim.policies import Policy, expert_base, parse_policy, resolve_policies
 from ludosim.position import GamePosition
 from ludosim.reference.position import Position
 from ludosim.results import schema
@@ -214,11 +214,6 @@ def _seat_policies(
     parsed = [parse_policy(n) for n in names]
     experts = tuple((p.rollouts, p.horizon) for p in parsed)
     if any(p.is_expert for p in parsed):
-        if rules.roll_then_move:
-            raise PolicyError(
-                "policy 'expert' plays single-roll rules only; roll_then_move=true "
-                "(Killer plan turns) allows the other policies"
-            )
         base = expert_base(rules)
         parsed = [base if p.is_expert else p for p in parsed]
     return parsed, experts
@@ -669,7 +664,14 @@ def kernel_game_choices(
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import H_SIZE, K_SIZE, play_one
     from ludosim.engine.expert import play_expert_one
-    from ludosim.engine.state import F_SIZE, FL_EVERY, MAX_RECORD, SNAP_CAP, flow_at
+    from ludosim.engine.state import (
+        F_SIZE,
+        FL_EVERY,
+        MAX_RECORD,
+        RECORD_SHIFT,
+        SNAP_CAP,
+        flow_at,
+    )
 
     prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)
     if every and prep["expert"]:
@@ -690,7 +692,8 @@ def kernel_game_choices(
             raise SimulationError(
                 f"game {game} has {made} searched choices; only {MAX_RECORD} are recorded"
             )
-        choices = [(int(v) >> 8, int(v) & 0xFF) for v in record[:made]]
+        mask = (1 << RECORD_SHIFT) - 1
+        choices = [(int(v) >> RECORD_SHIFT, int(v) & mask) for v in record[:made]]
     else:
         play_one(*args, head, seats, final, flows, snaps)
     df = _frame(

@@ -39,8 +39,21 @@ def field(rules: Rules, expert_seat: int = 0, other: str = "tuned-app") -> list[
         (Rules.preset("king"), "tuned-king"),
         # Forced captures: only the capturing options are offered; skippers meet the puster.
         (Rules.preset("app").replace(forced_capture=True), "skipper:0.5"),
+        # Plan turns: an option is a whole plan of the turn's rolls.
+        (Rules.preset("killer"), "tuned-killer"),
+        (Rules.preset("killer"), "skipper:0.5"),
     ],
-    ids=["app", "italian", "danish", "danish-globe", "maedn", "king", "app-forced"],
+    ids=[
+        "app",
+        "italian",
+        "danish",
+        "danish-globe",
+        "maedn",
+        "king",
+        "app-forced",
+        "killer",
+        "killer-skippers",
+    ],
 )
 def test_the_reference_engine_replays_the_experts_choices_into_the_same_game(
     rules: Rules, other: str
@@ -56,8 +69,9 @@ def test_the_reference_engine_replays_the_experts_choices_into_the_same_game(
     assert searched > 0, "the expert never had a choice to search"
 
 
-def test_a_replay_that_leaves_the_recorded_choices_fails() -> None:
-    rules = Rules.preset("app")
+@pytest.mark.parametrize("preset", ["app", "killer"])
+def test_a_replay_that_leaves_the_recorded_choices_fails(preset: str) -> None:
+    rules = Rules.preset(preset)
     policies = field(rules)
     _, _, choices = kernel_game_choices(rules, SEED, 0, policies)
     wrong = [(options, (choice + 1) % options) for options, choice in choices]
@@ -67,8 +81,9 @@ def test_a_replay_that_leaves_the_recorded_choices_fails() -> None:
 
 # The batch runners compile on their own (about 40 s from a cold cache): make verify.
 @pytest.mark.skipif(not VERIFY, reason="LUDOSIM_VERIFY=1 (make verify) only")
-def test_same_seed_same_games_with_one_or_two_threads() -> None:
-    rules = Rules.preset("app")
+@pytest.mark.parametrize("preset", ["app", "killer"])
+def test_same_seed_same_games_with_one_or_two_threads(preset: str) -> None:
+    rules = Rules.preset(preset)
     policies = field(rules, expert_seat=1)
     one = simulate(rules, 6, SEED, policies, threads=1)
     two = simulate(rules, 6, SEED, policies, threads=min(2, numba.config.NUMBA_NUM_THREADS))
@@ -133,6 +148,77 @@ def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
     )
 
 
+def test_a_plan_decision_offers_the_reference_options_and_keeps_the_best_scored() -> None:
+    """Killer: the options counted in engine order, the candidates the base policy's
+    best, and a search that leaves the game and its stream alone."""
+    from ludosim.engine import compile_layout, new_work
+    from ludosim.engine.expert import compare_rollouts, list_candidates
+    from ludosim.engine.policy import compile_policies
+    from ludosim.engine.rng import new_stream
+    from ludosim.engine.state import (
+        CH_FACE,
+        CH_PIECE,
+        DUMMY,
+        MEMO_SLOTS,
+        PLAN_CANDIDATES,
+        PROGRESS,
+        X_DECISIONS,
+        XP_INDEX,
+        XP_STEPS,
+        candidate_at,
+        candidate_step_at,
+        expert_at,
+        reset_state,
+        roll_at,
+    )
+    from ludosim.reference.features import score
+    from ludosim.reference.outside import legal_options
+    from ludosim.reference.plans import play_plan
+    from ludosim.reference.position import Position
+
+    rules = Rules.preset("killer")
+    base = parse_policy("tuned-killer")
+    lay = compile_layout(rules)
+    start = [[3, 10, 30, -1], [8, 20, -1, -1], [25, 40, 45, -1], [14, -1, -1, -1]]
+    pos = Position.from_progress(rules, start)
+    w = new_work(compile_policies([base] * 4), np.array(start), MEMO_SLOTS, ((8, 6),))
+    reset_state(lay, w, True)
+    for rolls in ([4], [6, 2], [6, 6, 3]):
+        for j, face in enumerate(rolls):
+            w[roll_at(j)] = face
+        count = list_candidates(lay, w, 0, len(rolls))
+        options = legal_options(rules, pos, 0, list(rolls))
+        assert count == len(options)
+        scores = []
+        for option in options:
+            after = pos.copy()
+            for _, _result in play_plan(rules, after, 0, option):
+                pass
+            scores.append(score(base.weights, pos, after, 0, rules))
+        # Best score first, the earlier option first on equal scores.
+        ranked = sorted(range(len(options)), key=lambda k: (-scores[k], k))
+        kept = min(count, PLAN_CANDIDATES)
+        assert [w[candidate_at(c, XP_INDEX)] for c in range(kept)] == ranked[:kept]
+        for c in range(kept):
+            steps = [
+                (w[candidate_step_at(c, k, CH_PIECE)], w[candidate_step_at(c, k, CH_FACE)])
+                for k in range(w[candidate_at(c, XP_STEPS)])
+            ]
+            assert steps == list(options[ranked[c]].steps)
+    assert count > PLAN_CANDIDATES  # the search below compares candidates, not every option
+    stream = new_stream(np.uint64(SEED), np.uint64(0))
+    scratch = np.zeros(2, dtype=np.uint64)
+    game = w.copy()
+    drawn = stream.copy()
+    kept = min(count, PLAN_CANDIDATES)
+    chosen = compare_rollouts(lay, w, 0, stream, scratch, False, kept, 0, 0, 0, 0, 1)
+    assert 0 <= chosen < kept
+    assert stream.tolist() == drawn.tolist()
+    assert scratch[1] > 0
+    assert w[PROGRESS:DUMMY].tolist() == game[PROGRESS:DUMMY].tolist()
+    assert w[expert_at(X_DECISIONS)] == 1
+
+
 def test_clearly_better_is_two_standard_errors_above_zero() -> None:
     from ludosim.engine.expert import clearly_better
 
@@ -188,23 +274,5 @@ def test_a_bad_expert_spelling_is_one_clear_line(name: str) -> None:
 
 
 def test_the_expert_is_refused_where_it_cannot_play() -> None:
-    killer = Rules.preset("killer")
-    with pytest.raises(PolicyError, match="single-roll rules only"):
-        simulate(killer, 4, SEED, ["expert", "random", "random", "random"])
-    result = CliRunner().invoke(
-        app,
-        [
-            "simulate",
-            "--preset",
-            "killer",
-            "--games",
-            "4",
-            "--seed",
-            "1",
-            "--policy",
-            "expert,random,random,random",
-        ],
-    )
-    assert result.exit_code == 2 and "single-roll rules only" in result.stderr
     with pytest.raises(PolicyError, match="compiled kernel only"):
         play_game(Rules.preset("app"), SEED, policies="expert")

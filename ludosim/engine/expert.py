@@ -26,13 +26,19 @@ stream is never drawn from, and a game is the same whatever the threads. A
 rollout plays on the live work array; the game is saved to `XSAVE` before
 the search and restored after every rollout (`save_game`, `restore_game`).
 
-Single-roll rules only: the Killer plan turns (`roll_then_move`) have no
-expert (`ludosim.simulate` refuses it there).
-
-The expert's own turns are played by `turn_rest`, the single-roll turn of
+The expert's own single-roll turns are played by `turn_rest`, the turn of
 `turn.single_roll_turn` cut open at each choice so that the search can run
 between the roll and the move; every other turn, in the game and in the
 rollouts, is `turn.single_roll_turn` itself.
+
+Under `roll_then_move` (Killer) a decision is a whole roll sequence, and its
+options are plans, often dozens. The expert lists them all in engine order
+(`list_candidates`: the plan search with every plan scoring 0, then each
+option scored by the base policy on its own), keeps the `PLAN_CANDIDATES`
+its base policy scores highest, and compares those by rollouts exactly as
+above, from the base policy's best (`expert_plan_turn`, `plan_rollout`).
+Its own turn is `turn.plan_turn` with that search in place of the policy's
+choice; every other turn is `turn.plan_turn` itself.
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from ludosim.engine.layout import (
     START_ATTEMPTS_WHEN_GAME_START,
     R,
 )
+from ludosim.engine.memo import pick_plan, summarise_root
 from ludosim.engine.moves import (
     ENTERING,
     apply_move,
@@ -56,15 +63,28 @@ from ludosim.engine.moves import (
     free_target,
     legal_moves,
     may_capture,
+    move_target_call,
 )
-from ludosim.engine.policy import choose_for, choose_free_for, prepare_trying, score_by_trying
+from ludosim.engine.policy import (
+    choose_for,
+    choose_free_for,
+    note_before,
+    prepare_trying,
+    score_by_trying,
+    score_position,
+)
 from ludosim.engine.rng import mix64, stream_key
 from ludosim.engine.state import (
+    B_CHOSEN_CAPS,
+    B_STEPS,
     C_ROLLS,
     C_SKIPS,
     C_UNDO,
+    CH_FACE,
+    CH_PIECE,
     DUMMY,
     F_SIZE,
+    FACE_SLOTS,
     H_ROLLS,
     H_SIZE,
     H_TURNS,
@@ -76,8 +96,15 @@ from ludosim.engine.state import (
     M_SIZE,
     M_TARGET,
     MAX_RECORD,
+    MRES,
+    N_BEST,
+    N_CALL,
+    N_CCAP,
     NO,
+    PLAN_CANDIDATES,
     PROGRESS,
+    PW_RANDOM,
+    RECORD_SHIFT,
     SAVE_SEATBUF,
     SAVE_SKIPS,
     SB_DONE,
@@ -89,12 +116,19 @@ from ludosim.engine.state import (
     STATS,
     X_DECISIONS,
     X_RECORDED,
+    XP_INDEX,
+    XP_SCORE,
+    XP_STEPS,
     XS_HORIZON,
     XS_ROLLOUTS,
     XV_LAST,
     XV_SQUARES,
     XV_SUM,
     YES,
+    best_at,
+    candidate_at,
+    candidate_step_at,
+    chosen_at,
     counter_at,
     expert_at,
     expert_choice_at,
@@ -104,11 +138,15 @@ from ludosim.engine.state import (
     in_play,
     move_at,
     offered_at,
+    policy_at,
     progress_at,
+    remaining_at,
     result_at,
+    roll_at,
     saved_at,
     seat_list_at,
     seat_result_at,
+    summary_at,
     undo_to,
     value_at,
 )
@@ -116,7 +154,11 @@ from ludosim.engine.turn import (
     _start_tries,
     end_turn,
     face_bonus,
+    plan_sequences,
+    play_step,
     roll,
+    roll_sequence,
+    sequences_earned,
     single_roll_turn,
     start_attempts,
 )
@@ -339,6 +381,29 @@ def next_seat(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
 
 
 @njit(**HOT)
+def plan_turn_from(
+    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, pending: int
+) -> None:
+    """`turn.plan_turn` from `pending` roll sequences left (1: a whole turn), the seat's
+    policy choosing. Not inlined: one compiled copy of the plan search serves the
+    game and the rollouts (each inlined copy costs seconds of compile time)."""
+    plan_sequences(lay, w, seat, stream, YES, pending)
+    end_turn(lay, w, seat, stream)
+
+
+@njit(**HOT)
+def policy_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, free: bool) -> bool:
+    """A whole turn the seat's own policy plays (`turn.plan_turn` or
+    `turn.single_roll_turn`): whether the seat finished in it as far as the
+    single-roll turn tells (a plan turn's caller checks `finished`). Not inlined,
+    as `plan_turn_from`."""
+    if lay[R.ROLL_THEN_MOVE]:
+        plan_turn_from(lay, w, seat, stream, 1)
+        return False
+    return single_roll_turn(lay, w, seat, stream, free, YES)
+
+
+@njit(**HOT)
 def play_on(
     lay: np.ndarray,
     w: np.ndarray,
@@ -364,7 +429,7 @@ def play_on(
         turns += 1
         played += 1
         start_turn_stream(stream, key, played)
-        if single_roll_turn(lay, w, seat, stream, free, YES) or finished(lay, w, seat):
+        if policy_turn(lay, w, seat, stream, free) or finished(lay, w, seat):
             return finish_value(lay) if seat == me else -finish_value(lay)
 
 
@@ -404,6 +469,38 @@ def rollout(
 
 
 @njit(**HOT)
+def plan_rollout(
+    lay: np.ndarray,
+    w: np.ndarray,
+    me: int,
+    stream: np.ndarray,
+    key: np.uint64,
+    candidate: int,
+    turns: int,
+) -> int:
+    """`rollout` for a Killer plan: play candidate plan `candidate` (`XPLAN`), the rest
+    of the turn's roll sequences and the game on: the rollout's value."""
+    start_turn_stream(stream, key, 0)
+    captures, reached = 0, 0
+    for step in range(w[candidate_at(candidate, XP_STEPS)]):
+        took, home = play_step(
+            lay,
+            w,
+            me,
+            w[candidate_step_at(candidate, step, CH_PIECE)],
+            w[candidate_step_at(candidate, step, CH_FACE)],
+        )
+        captures += took
+        reached += home
+    # As the turn itself: no more roll sequences once the seat has finished.
+    pending = 0 if finished(lay, w, me) else sequences_earned(lay, captures, reached)
+    plan_turn_from(lay, w, me, stream, pending)
+    if finished(lay, w, me):
+        return finish_value(lay)
+    return play_on(lay, w, me, stream, key, NO, turns)
+
+
+@njit(**HOT)
 def policy_option(lay: np.ndarray, w: np.ndarray, me: int, options: int) -> int:
     """The option of `XOPT` the seat's base policy scores highest (in full, by trying
     each: `policy.score_by_trying`), the lowest of equal scores; nothing is drawn."""
@@ -437,7 +534,7 @@ def clearly_better(total: int, squares: int, rollouts: int) -> bool:
 
 
 @njit(**HOT)
-def search(
+def compare_rollouts(
     lay: np.ndarray,
     w: np.ndarray,
     me: int,
@@ -445,20 +542,23 @@ def search(
     scratch: np.ndarray,
     free: bool,
     options: int,
+    chosen: int,
     face: int,
     pending: int,
     sixes: int,
     turns: int,
 ) -> int:
-    """The option of the decision in `XOPT` to play: the base policy's, unless another
-    one's rollouts are clearly better (`clearly_better`); then the best of those.
+    """The option to play: `chosen` (the base policy's), unless another one's rollouts
+    are clearly better (`clearly_better`); then the best of those.
 
-    Each rollout plays every option on the same dice, and each option's values
-    are compared with the policy's option's rollout by rollout (`XV_*`).
-    `stream` is the game's stream (only its key is read); `scratch` the stream
-    array the rollouts draw from. The game is left as it was.
+    Options are the moves in `XOPT`, or under `roll_then_move` the candidate
+    plans in `XPLAN` (`face`, `pending` and `sixes` then unused). Each rollout
+    plays every option on the same dice, and each option's values are compared
+    with `chosen`'s rollout by rollout (`XV_*`). `stream` is the game's stream
+    (only its key is read); `scratch` the stream array the rollouts draw from.
+    The game is left as it was.
     """
-    chosen = policy_option(lay, w, me, options)
+    plans = lay[R.ROLL_THEN_MOVE] != 0
     save_game(w)
     decision = w[expert_at(X_DECISIONS)]
     w[expert_at(X_DECISIONS)] = decision + 1
@@ -469,7 +569,10 @@ def search(
     for r in range(rollouts):
         key = rollout_key(stream[0], np.uint64(decision), np.uint64(r))
         for j in range(options):
-            value = rollout(lay, w, me, scratch, key, free, j, face, pending, sixes, turns)
+            if plans:
+                value = plan_rollout(lay, w, me, scratch, key, j, turns)
+            else:
+                value = rollout(lay, w, me, scratch, key, free, j, face, pending, sixes, turns)
             w[value_at(j, XV_LAST)] = value
             restore_game(w)
         for j in range(options):
@@ -487,11 +590,148 @@ def search(
 
 
 @njit(**HOT)
+def search(
+    lay: np.ndarray,
+    w: np.ndarray,
+    me: int,
+    stream: np.ndarray,
+    scratch: np.ndarray,
+    free: bool,
+    options: int,
+    face: int,
+    pending: int,
+    sixes: int,
+    turns: int,
+) -> int:
+    """The option of the single-roll decision in `XOPT` to play: `compare_rollouts`
+    from the option the base policy scores highest (`policy_option`)."""
+    chosen = policy_option(lay, w, me, options)
+    return compare_rollouts(
+        lay, w, me, stream, scratch, free, options, chosen, face, pending, sixes, turns
+    )
+
+
+# ------------------------------------------------------------------ Killer plans
+@njit(**HOT)
+def plan_score(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """The seat's base policy's score of where the plan in `CHOSEN` ends (tried and
+    taken back), as the plan search scores a leaf."""
+    mark = w[counter_at(C_UNDO)]
+    for step in range(w[best_at(B_STEPS)]):
+        piece = w[chosen_at(step, CH_PIECE)]
+        target, flags = move_target_call(lay, w, seat, piece, w[chosen_at(step, CH_FACE)])
+        apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
+    score = score_position(lay, w, seat, w[best_at(B_CHOSEN_CAPS)])
+    undo_to(lay, w, mark)
+    return score
+
+
+@njit(**HOT)
+def keep_candidate(w: np.ndarray, kept: int, index: int, score: int) -> int:
+    """Put the plan in `CHOSEN` (option `index`, scored `score`) among the candidates
+    in `XPLAN` if it is one of the PLAN_CANDIDATES best so far (best first; an
+    earlier option stays ahead of an equal score): how many are kept now."""
+    at = 0
+    while at < kept and w[candidate_at(at, XP_SCORE)] >= score:
+        at += 1
+    if at >= PLAN_CANDIDATES:
+        return kept
+    last = min(kept, PLAN_CANDIDATES - 1)
+    for c in range(last, at, -1):  # shift the worse ones down, the last falls off
+        w[candidate_at(c, XP_INDEX)] = w[candidate_at(c - 1, XP_INDEX)]
+        w[candidate_at(c, XP_SCORE)] = w[candidate_at(c - 1, XP_SCORE)]
+        w[candidate_at(c, XP_STEPS)] = w[candidate_at(c - 1, XP_STEPS)]
+        for step in range(w[candidate_at(c, XP_STEPS)]):
+            for field in (CH_FACE, CH_PIECE):
+                w[candidate_step_at(c, step, field)] = w[candidate_step_at(c - 1, step, field)]
+    w[candidate_at(at, XP_INDEX)] = index
+    w[candidate_at(at, XP_SCORE)] = score
+    w[candidate_at(at, XP_STEPS)] = w[best_at(B_STEPS)]
+    for step in range(w[best_at(B_STEPS)]):
+        for field in (CH_FACE, CH_PIECE):
+            w[candidate_step_at(at, step, field)] = w[chosen_at(step, field)]
+    return min(kept + 1, PLAN_CANDIDATES)
+
+
+@njit(**HOT)
+def list_candidates(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int) -> int:
+    """The options of the roll sequence in `ROLLS` (`nrolls` rolls): how many there are
+    (`reference.outside.legal_options`: the plans that use the most rolls, the
+    highest first; only the capturing ones where captures are forced and one
+    captures), and the PLAN_CANDIDATES of them the seat's base policy scores
+    highest in `XPLAN`.
+
+    The plan search runs with every plan scoring 0 (the `random` flag set for
+    the search), so that its pool is every option and option `k` is the k-th
+    in engine order (`memo.pick_plan`); each option is then scored by the
+    base policy on its own. Nothing is drawn.
+    """
+    for face in range(FACE_SLOTS):
+        w[remaining_at(face)] = 0
+    for j in range(nrolls):
+        w[remaining_at(w[roll_at(j)])] += 1
+    note_before(lay, w, seat)
+    flag = w[policy_at(seat, PW_RANDOM)]
+    w[policy_at(seat, PW_RANDOM)] = 1
+    summarise_root(lay, w, seat, nrolls)
+    best = w[summary_at(MRES, N_BEST)]
+    only_capturing = lay[R.FORCED_CAPTURE] != 0 and w[summary_at(MRES, N_CCAP)] > 0
+    count = w[summary_at(MRES, N_CCAP)] if only_capturing else w[summary_at(MRES, N_CALL)]
+    kept = 0
+    for index in range(count):
+        pick_plan(lay, w, seat, nrolls, best, index, only_capturing, 0)
+        kept = keep_candidate(w, kept, index, plan_score(lay, w, seat))
+    w[policy_at(seat, PW_RANDOM)] = flag
+    return count
+
+
+@njit(**HOT)
+def expert_plan_turn(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    stream: np.ndarray,
+    scratch: np.ndarray,
+    turns: int,
+) -> None:
+    """An expert seat's Killer turn: `turn.plan_turn` with each roll sequence of two
+    or more options searched among its candidate plans (`list_candidates`)."""
+    pending = 1
+    while pending > 0:
+        pending -= 1
+        n = roll_sequence(lay, w, seat, stream)
+        if n == 0:
+            break
+        count = list_candidates(lay, w, seat, n)
+        captures, reached = 0, 0
+        if count > 0:
+            c = 0
+            if count >= 2:
+                options = min(count, PLAN_CANDIDATES)
+                c = compare_rollouts(lay, w, seat, stream, scratch, NO, options, 0, 0, 0, 0, turns)
+                record_choice(w, count, w[candidate_at(c, XP_INDEX)])
+            for step in range(w[candidate_at(c, XP_STEPS)]):
+                took, home = play_step(
+                    lay,
+                    w,
+                    seat,
+                    w[candidate_step_at(c, step, CH_PIECE)],
+                    w[candidate_step_at(c, step, CH_FACE)],
+                )
+                captures += took
+                reached += home
+        pending += sequences_earned(lay, captures, reached)
+        if finished(lay, w, seat):
+            break
+    end_turn(lay, w, seat, stream)
+
+
+@njit(**HOT)
 def record_choice(w: np.ndarray, options: int, choice: int) -> None:
     """Note a searched decision in `XREC` (the first `MAX_RECORD` of the game)."""
     k = w[expert_at(X_RECORDED)]
     if k < MAX_RECORD:
-        w[expert_choice_at(k)] = options << 8 | choice
+        w[expert_choice_at(k)] = options << RECORD_SHIFT | choice
     w[expert_at(X_RECORDED)] = k + 1
 
 
@@ -549,6 +789,7 @@ def play_expert_game(
     The same turn loop as `game._whole_game`, its results written the same way.
     """
     first = _open_game(lay, w, stream, has_start, start_seat)
+    plans = lay[R.ROLL_THEN_MOVE] != 0
     w[expert_at(X_DECISIONS)] = 0
     w[expert_at(X_RECORDED)] = 0
     open_flow_if(lay, w, flow)
@@ -562,11 +803,16 @@ def play_expert_game(
             truncated = True
             break
         turns += 1
-        if w[expert_seat_at(XS_ROLLOUTS, seat)] > 0:
-            home = expert_turn(lay, w, seat, stream, scratch, free, turns)
+        if w[expert_seat_at(XS_ROLLOUTS, seat)] == 0:
+            home = policy_turn(lay, w, seat, stream, free)
+        elif plans:
+            expert_plan_turn(lay, w, seat, stream, scratch, turns)
+            home = False
         else:
-            home = single_roll_turn(lay, w, seat, stream, free, YES)
-        if has_start and not home:
+            home = expert_turn(lay, w, seat, stream, scratch, free, turns)
+        if plans:
+            home = finished(lay, w, seat)
+        elif has_start and not home:
             home = finished(lay, w, seat)
         if nfin == 0:
             count_boundary_if(lay, w, seat, flow)
@@ -603,7 +849,7 @@ def play_expert_one(
 ) -> int:
     """Play game `game` of `seed` on `work` as `batch.play_one` (results into `head`,
     `seats`, `final`, `flows`), the expert's searched choices into `choices`
-    (int64[MAX_RECORD]: options << 8 | choice); returns how many searched decisions
+    (int64[MAX_RECORD]: options << RECORD_SHIFT | choice); returns how many searched decisions
     the game had."""
     stream = np.zeros(2, dtype=np.uint64)
     stream[0] = stream_key(seed, np.uint64(game))
@@ -639,7 +885,7 @@ def run_expert_batch(
     free: bool,
     flow: bool,
 ) -> None:
-    """`batch.run_batch` for single-roll games with an expert seat (same outputs)."""
+    """`batch.run_batch` for games with an expert seat (same outputs)."""
     games = head.shape[0]
     players = lay[R.PLAYERS]
     chunks = (games + chunk - 1) // chunk
@@ -678,7 +924,7 @@ def run_expert_summary(
     hist: np.ndarray,
     free: bool,
 ) -> None:
-    """`batch.run_summary` for single-roll games with an expert seat (same accumulators)."""
+    """`batch.run_summary` for games with an expert seat (same accumulators)."""
     chunks = (games + chunk - 1) // chunk
     for c in prange(chunks):
         w = work.copy()

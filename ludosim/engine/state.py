@@ -238,6 +238,15 @@ XV_SQUARES = 1  # summed squared differences
 XV_LAST = 2  # value of its last rollout
 XV_SIZE = 3
 MAX_RECORD = 1024  # searched choices a game records (`expert_choice_at`)
+RECORD_SHIFT = 32  # a recorded choice is options << RECORD_SHIFT | the option chosen
+# A Killer plan the expert searches (`candidate_at`): the options its base policy
+# scores highest, each with its steps CH_* (`candidate_step_at`).
+PLAN_CANDIDATES = 4  # options of a plan decision the rollouts compare
+XP_INDEX = 0  # the option's index among the decision's options (engine order)
+XP_STEPS = 1  # its steps
+XP_SCORE = 2  # the base policy's score of where it ends
+XP_STEP0 = 3  # the first step's fields
+XP_SIZE = XP_STEP0 + CH_SIZE * MAX_ROLLS
 # A snapshot of the game before a search (`XSAVE`): the position, counters and
 # statistics (PROGRESS up to DUMMY), the per-seat lists, the turn's skipped captures.
 
@@ -310,9 +319,16 @@ SECTIONS = (
     Section("XSEAT", XS_SIZE * MAX_PLAYERS, "each seat's expert settings XS_*"),
     Section("XCTR", X_SIZE, "the expert's counters X_*"),
     Section("XOPT", M_SIZE * MAX_PIECES, "the options M_* of the decision being searched"),
-    Section("XVALUE", XV_SIZE * MAX_PIECES, "each option's rollout values XV_*"),
+    Section(
+        "XVALUE",
+        XV_SIZE * max(MAX_PIECES, PLAN_CANDIDATES),
+        "each option's rollout values XV_*",
+    ),
+    Section("XPLAN", XP_SIZE * PLAN_CANDIDATES, "the candidate plans XP_* of a plan decision"),
     Section("XSAVE", SAVE_SIZE, "the game before the search: position, seat lists, skips"),
-    Section("XREC", MAX_RECORD, "options << 8 | choice of each searched decision, in order"),
+    Section(
+        "XREC", MAX_RECORD, "options << RECORD_SHIFT | choice of each searched decision, in order"
+    ),
     # Sized by `new_work`: `memo_slots` entries E_*, then the `memo_slots` slots
     # stored by the current search (to clear them). On a whole cache line.
     Section("MEMO", 0, "memo table entries E_*, then the stored slots", align=8),
@@ -370,6 +386,7 @@ XSEAT = OFFSETS["XSEAT"]
 XCTR = OFFSETS["XCTR"]
 XOPT = OFFSETS["XOPT"]
 XVALUE = OFFSETS["XVALUE"]
+XPLAN = OFFSETS["XPLAN"]
 XSAVE = OFFSETS["XSAVE"]
 XREC = OFFSETS["XREC"]
 MEMO = OFFSETS["MEMO"]
@@ -646,6 +663,18 @@ def value_at(j: int, field: int) -> np.uint64:
 
 
 @register_jitable
+def candidate_at(c: int, field: int) -> np.uint64:
+    """Field `XP_*` of candidate plan `c` of the plan decision being searched."""
+    return ix(XPLAN + XP_SIZE * c + field)
+
+
+@register_jitable
+def candidate_step_at(c: int, step: int, field: int) -> np.uint64:
+    """Field `CH_*` of step `step` of candidate plan `c`."""
+    return ix(XPLAN + XP_SIZE * c + XP_STEP0 + CH_SIZE * step + field)
+
+
+@register_jitable
 def saved_at(k: int) -> np.uint64:
     """Word `k` of the snapshot taken before a search (`SAVE_*` parts)."""
     return ix(XSAVE + k)
@@ -653,7 +682,7 @@ def saved_at(k: int) -> np.uint64:
 
 @register_jitable
 def expert_choice_at(k: int) -> np.uint64:
-    """Searched decision `k` of the game: its options << 8 | the option chosen."""
+    """Searched decision `k` of the game: its options << RECORD_SHIFT | the option chosen."""
     return ix(XREC + k)
 
 

@@ -250,31 +250,61 @@ def single_roll_turn(
 
 
 @njit(**HOT, inline="always")
-def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, scoring: bool) -> None:
-    """Killer: roll until a non-6, then play all the rolls as one plan.
+def roll_sequence(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> int:
+    """Killer: roll until a non-6 into `ROLLS` and return how many rolls (0: the start
+    tries failed, and the turn ends with its pending sequences lost)."""
+    if not in_play(lay, w, seat):
+        face, _ = _start_tries(lay, w, seat, stream, start_attempts(lay, w, seat))
+        if face < 0:
+            return 0
+    else:
+        face = roll(lay, w, stream)
+    w[roll_at(0)] = face
+    n = 1
+    while face == 6 and n < MAX_ROLLS:
+        face = roll(lay, w, stream)
+        w[roll_at(n)] = face
+        n += 1
+    return n
 
-    Each capturing move and each move into the goal of the plan earns a new
-    roll sequence with `bonus_on_capture` / `bonus_on_finish`, rolled and
-    planned afresh (`Game.plan_turn`).
-    """
-    pending = 1
+
+@njit(**HOT, inline="always")
+def play_step(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
+    """Play one step of a plan for real: (captured anything, reached the goal)."""
+    target, flags = move_target_call(lay, w, seat, piece, face)
+    took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
+    if flags & ENTERING:
+        w[seat_list_at(SB_ENTERED, seat)] = 1
+    return took > 0, home
+
+
+@njit(**HOT, inline="always")
+def sequences_earned(lay: np.ndarray, captures: int, reached: int) -> int:
+    """New roll sequences a plan earns: one per capturing move and per move into the goal
+    where `bonus_on_capture` / `bonus_on_finish` say so."""
+    earned = 0
+    if lay[R.BONUS_ON_CAPTURE]:
+        earned += captures
+    if lay[R.BONUS_ON_FINISH]:
+        earned += reached
+    return earned
+
+
+@njit(**HOT, inline="always")
+def plan_sequences(
+    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, scoring: bool, pending: int
+) -> None:
+    """The roll sequences of a Killer turn from `pending` left, each planned and played by
+    the seat's policy, without `end_turn`."""
     while pending > 0:
         pending -= 1
-        if not in_play(lay, w, seat):
-            face, _ = _start_tries(lay, w, seat, stream, start_attempts(lay, w, seat))
-            if face < 0:
-                break  # the tries failed: the turn ends, pending sequences are lost
-        else:
-            face = roll(lay, w, stream)
-        w[roll_at(0)] = face
-        n = 1
-        while face == 6 and n < MAX_ROLLS:
-            face = roll(lay, w, stream)
-            w[roll_at(n)] = face
-            n += 1
+        n = roll_sequence(lay, w, seat, stream)
+        if n == 0:
+            break
         captures, reached = 0, 0
         if n == 1:
             # One roll: the plans are the single moves, no search needed.
+            face = w[roll_at(0)]
             j = choose_for(lay, w, seat, face, stream, scoring)
             if j >= 0:
                 piece = w[move_at(j, M_PIECE)]
@@ -288,18 +318,23 @@ def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, sco
         else:
             choose_plan(lay, w, seat, n, stream)
             for step in range(w[best_at(B_STEPS)]):
-                face = w[chosen_at(step, CH_FACE)]
-                piece = w[chosen_at(step, CH_PIECE)]
-                target, flags = move_target_call(lay, w, seat, piece, face)
-                took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
-                captures += took > 0
+                took, home = play_step(
+                    lay, w, seat, w[chosen_at(step, CH_PIECE)], w[chosen_at(step, CH_FACE)]
+                )
+                captures += took
                 reached += home
-                if flags & ENTERING:
-                    w[seat_list_at(SB_ENTERED, seat)] = 1
-        if lay[R.BONUS_ON_CAPTURE]:
-            pending += captures
-        if lay[R.BONUS_ON_FINISH]:
-            pending += reached
+        pending += sequences_earned(lay, captures, reached)
         if finished(lay, w, seat):
             break
+
+
+@njit(**HOT, inline="always")
+def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, scoring: bool) -> None:
+    """Killer: roll until a non-6, then play all the rolls as one plan.
+
+    Each capturing move and each move into the goal of the plan earns a new
+    roll sequence with `bonus_on_capture` / `bonus_on_finish`, rolled and
+    planned afresh (`Game.plan_turn`).
+    """
+    plan_sequences(lay, w, seat, stream, scoring, 1)
     end_turn(lay, w, seat, stream)
