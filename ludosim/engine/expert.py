@@ -469,6 +469,23 @@ def rollout(
 
 
 @njit(**HOT)
+def play_candidate(lay: np.ndarray, w: np.ndarray, seat: int, candidate: int) -> int:
+    """Play candidate plan `candidate` (`XPLAN`) for real: the roll sequences it earns."""
+    captures, reached = 0, 0
+    for step in range(w[candidate_at(candidate, XP_STEPS)]):
+        took, home = play_step(
+            lay,
+            w,
+            seat,
+            w[candidate_step_at(candidate, step, CH_PIECE)],
+            w[candidate_step_at(candidate, step, CH_FACE)],
+        )
+        captures += took
+        reached += home
+    return sequences_earned(lay, captures, reached)
+
+
+@njit(**HOT)
 def plan_rollout(
     lay: np.ndarray,
     w: np.ndarray,
@@ -481,20 +498,9 @@ def plan_rollout(
     """`rollout` for a Killer plan: play candidate plan `candidate` (`XPLAN`), the rest
     of the turn's roll sequences and the game on: the rollout's value."""
     start_turn_stream(stream, key, 0)
-    captures, reached = 0, 0
-    for step in range(w[candidate_at(candidate, XP_STEPS)]):
-        took, home = play_step(
-            lay,
-            w,
-            me,
-            w[candidate_step_at(candidate, step, CH_PIECE)],
-            w[candidate_step_at(candidate, step, CH_FACE)],
-        )
-        captures += took
-        reached += home
+    earned = play_candidate(lay, w, me, candidate)
     # As the turn itself: no more roll sequences once the seat has finished.
-    pending = 0 if finished(lay, w, me) else sequences_earned(lay, captures, reached)
-    plan_turn_from(lay, w, me, stream, pending)
+    plan_turn_from(lay, w, me, stream, 0 if finished(lay, w, me) else earned)
     if finished(lay, w, me):
         return finish_value(lay)
     return play_on(lay, w, me, stream, key, NO, turns)
@@ -703,24 +709,13 @@ def expert_plan_turn(
         if n == 0:
             break
         count = list_candidates(lay, w, seat, n)
-        captures, reached = 0, 0
         if count > 0:
             c = 0
             if count >= 2:
                 options = min(count, PLAN_CANDIDATES)
                 c = compare_rollouts(lay, w, seat, stream, scratch, NO, options, 0, 0, 0, 0, turns)
                 record_choice(w, count, w[candidate_at(c, XP_INDEX)])
-            for step in range(w[candidate_at(c, XP_STEPS)]):
-                took, home = play_step(
-                    lay,
-                    w,
-                    seat,
-                    w[candidate_step_at(c, step, CH_PIECE)],
-                    w[candidate_step_at(c, step, CH_FACE)],
-                )
-                captures += took
-                reached += home
-        pending += sequences_earned(lay, captures, reached)
+            pending += play_candidate(lay, w, seat, c)
         if finished(lay, w, seat):
             break
     end_turn(lay, w, seat, stream)
