@@ -394,12 +394,11 @@ def plan_turn_from(
 @njit(**HOT)
 def policy_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, free: bool) -> bool:
     """A whole turn the seat's own policy plays (`turn.plan_turn` or
-    `turn.single_roll_turn`): whether the seat finished in it as far as the
-    single-roll turn tells (a plan turn's caller checks `finished`). Not inlined,
-    as `plan_turn_from`."""
+    `turn.single_roll_turn`): whether the seat finished in it. Not inlined, as
+    `plan_turn_from`."""
     if lay[R.ROLL_THEN_MOVE]:
         plan_turn_from(lay, w, seat, stream, 1)
-        return False
+        return finished(lay, w, seat)
     return single_roll_turn(lay, w, seat, stream, free, YES)
 
 
@@ -699,9 +698,10 @@ def expert_plan_turn(
     stream: np.ndarray,
     scratch: np.ndarray,
     turns: int,
-) -> None:
+) -> bool:
     """An expert seat's Killer turn: `turn.plan_turn` with each roll sequence of two
-    or more options searched among its candidate plans (`list_candidates`)."""
+    or more options searched among its candidate plans (`list_candidates`);
+    whether the seat finished in it."""
     pending = 1
     while pending > 0:
         pending -= 1
@@ -719,6 +719,7 @@ def expert_plan_turn(
         if finished(lay, w, seat):
             break
     end_turn(lay, w, seat, stream)
+    return finished(lay, w, seat)
 
 
 @njit(**HOT)
@@ -801,13 +802,10 @@ def play_expert_game(
         if w[expert_seat_at(XS_ROLLOUTS, seat)] == 0:
             home = policy_turn(lay, w, seat, stream, free)
         elif plans:
-            expert_plan_turn(lay, w, seat, stream, scratch, turns)
-            home = False
+            home = expert_plan_turn(lay, w, seat, stream, scratch, turns)
         else:
             home = expert_turn(lay, w, seat, stream, scratch, free, turns)
-        if plans:
-            home = finished(lay, w, seat)
-        elif has_start and not home:
+        if has_start and not home:
             home = finished(lay, w, seat)
         if nfin == 0:
             count_boundary_if(lay, w, seat, flow)
