@@ -11,7 +11,7 @@ TEST_STAMP := $(VENV)/.installed-test
 SEED ?= 7
 PYTEST_WORKERS ?= 2
 
-.PHONY: run games reports test verify coverage bench lint format clean
+.PHONY: run games reports test verify coverage bench docs lint format clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,10 +40,12 @@ games: $(RUN_STAMP)
 
 # Every study of analyses/ at the size written in its file, refreshing reports/
 # (`make reports GAMES=50000` plays that many games per cell of the sweeps instead).
-# skill.toml, leads.toml and comebacks.toml are not sweeps: `ludosim skill` and
-# `ludosim unfold` play them and write their pages themselves.
+# skill.toml, leads.toml, comebacks.toml and house-rules-*.toml are not sweeps: `ludosim
+# skill`, `ludosim unfold` and `ludosim design` play them and write their pages themselves
+# (a design keeps its stages' sweeps under runs/, its tables and page under reports/).
 UNFOLD_STUDIES := leads comebacks
-STUDIES := $(filter-out skill $(UNFOLD_STUDIES),$(basename $(notdir $(wildcard analyses/*.toml))))
+DESIGN_STUDIES := $(basename $(notdir $(wildcard analyses/house-rules-*.toml)))
+STUDIES := $(filter-out skill $(UNFOLD_STUDIES) $(DESIGN_STUDIES),$(basename $(notdir $(wildcard analyses/*.toml))))
 reports: $(RUN_STAMP)
 	@for study in $(STUDIES); do \
 		$(BIN)/ludosim sweep analyses/$$study.toml --out runs/$$study \
@@ -53,6 +55,10 @@ reports: $(RUN_STAMP)
 	$(BIN)/ludosim skill analyses/skill.toml --out reports/skill -q
 	@for study in $(UNFOLD_STUDIES); do \
 		$(BIN)/ludosim unfold analyses/$$study.toml --out reports/$$study -q || exit $$?; \
+	done
+	@for study in $(DESIGN_STUDIES); do \
+		$(BIN)/ludosim design analyses/$$study.toml --out runs/$$study -q || exit $$?; \
+		$(BIN)/ludosim report runs/$$study --out reports/$$study || exit $$?; \
 	done
 
 test: $(TEST_STAMP)
@@ -79,6 +85,11 @@ coverage: $(TEST_STAMP)
 bench: $(RUN_STAMP)
 	$(BIN)/ludosim bench
 
+# The documentation as a site in site/ (mkdocs.yml: strict, API reference from docstrings).
+docs: $(TEST_STAMP)
+	$(BIN)/mkdocs build --strict --quiet
+	@echo "docs: site/index.html"
+
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -88,4 +99,4 @@ format: $(TEST_STAMP)
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf .pytest_cache .ruff_cache .hypothesis build dist
+	rm -rf .pytest_cache .ruff_cache .hypothesis build dist site

@@ -1,6 +1,8 @@
 """Compare the kernel of two git revisions: games/s per preset and first-compile time.
 
     .venv/bin/python benchmarks/compare_trees.py --base HEAD~5 --games 200000 --repeat 3
+    .venv/bin/python benchmarks/compare_trees.py --base HEAD~5 --games 300 --first-games 2 \
+        --policies 'expert,tuned-{preset},tuned-{preset},tuned-{preset}' --preset app
 
 The base revision is checked out into a temporary git worktree. Both trees are
 timed in the same run, alternating (base, head, base, head, ...), each timing in
@@ -12,6 +14,9 @@ process whose numba cache folder is new and empty, median of `--repeat`
 alternating runs.
 Both trees must play the same games for a ratio to mean anything: the run
 checks that both produce the same totals (mean turns) on every preset.
+The seats play `random` unless `--policies` names each seat's policy
+(`{preset}` stands for the preset's name); `--first-games` sizes the first
+call, whose CPU time is the first compile's.
 """
 
 from __future__ import annotations
@@ -31,15 +36,20 @@ ROOT = Path(__file__).resolve().parent.parent
 TIMING = """
 import json, sys, time
 import ludosim
-from ludosim.simulate import simulate
+try:
+    from ludosim.run.simulate import simulate
+except ImportError:  # a revision from before the run/ package
+    from ludosim.simulate import simulate
 preset, games, warm = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "warm"
+first_games, policies = int(sys.argv[4]), sys.argv[5].format(preset=preset)
+policies = policies.split(",") if "," in policies else policies  # one name: every seat
 rules = ludosim.Rules.preset(preset)
 start = time.process_time()
-simulate(rules, games=200, seed=0, threads=1, summary=True)
+simulate(rules, games=first_games, seed=0, policies=policies, threads=1, summary=True)
 first = time.process_time() - start
 if warm:
     start = time.perf_counter()
-    summary = simulate(rules, games=games, seed=1, threads=1, summary=True)
+    summary = simulate(rules, games=games, seed=1, policies=policies, threads=1, summary=True)
     elapsed = time.perf_counter() - start
     turns = float(summary.mean("turns"))
 else:
@@ -48,12 +58,24 @@ print(json.dumps({"first": first, "seconds": elapsed, "turns": turns}))
 """
 
 
-def _run(tree: Path, preset: str, games: int, warm: bool, cache: str | None) -> dict:
+def _run(
+    tree: Path, preset: str, games: int, warm: bool, cache: str | None, args: argparse.Namespace
+) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1")
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
+    mode = "warm" if warm else "cold"
     out = subprocess.run(
-        [sys.executable, "-c", TIMING, preset, str(games), "warm" if warm else "cold"],
+        [
+            sys.executable,
+            "-c",
+            TIMING,
+            preset,
+            str(games),
+            mode,
+            str(args.first_games),
+            args.policies,
+        ],
         cwd=tree,
         env=env,
         capture_output=True,
@@ -77,6 +99,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timings per tree and preset")
     parser.add_argument("--preset", action="append", help="preset to time (default: all)")
     parser.add_argument("--no-compile", action="store_true", help="skip first-compile times")
+    parser.add_argument(
+        "--policies",
+        default="random",
+        help="each seat's policy, comma separated; {preset} is the preset's name (default random)",
+    )
+    parser.add_argument(
+        "--first-games", type=int, default=200, help="games of the first (compiling) call"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="ludosim-base-") as tmp:
@@ -95,7 +125,7 @@ def main() -> None:
                 turns: dict[str, float] = {}
                 for _ in range(args.repeat):
                     for name, tree in trees.items():
-                        result = _run(tree, preset, args.games, warm=True, cache=None)
+                        result = _run(tree, preset, args.games, True, None, args)
                         speed[name].append(args.games / result["seconds"])
                         turns[name] = result["turns"]
                 compile_s = {}
@@ -104,7 +134,9 @@ def main() -> None:
                     for _ in range(args.repeat):
                         for name, tree in trees.items():
                             with tempfile.TemporaryDirectory(prefix="ludosim-cache-") as cache:
-                                firsts[name].append(_run(tree, preset, 0, False, cache)["first"])
+                                firsts[name].append(
+                                    _run(tree, preset, 0, False, cache, args)["first"]
+                                )
                     compile_s = {name: statistics.median(t) for name, t in firsts.items()}
                 base_gps = statistics.median(speed["base"])
                 head_gps = statistics.median(speed["head"])
@@ -125,7 +157,7 @@ def main() -> None:
 
     print(
         f"base {args.base}, head working tree; {args.games:,} games per timing, "
-        f"median of {args.repeat}, one thread"
+        f"median of {args.repeat}, one thread, policies {args.policies}"
     )
     print(
         "| preset | base games/s | head games/s | head/base | base first compile CPU s "

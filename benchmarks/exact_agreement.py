@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ludosim.exact import solve
-from ludosim.rules import Rules
-from ludosim.simulate import simulate
+from ludosim.reference.exact import solve
+from ludosim.rules.model import Rules
+from ludosim.run.simulate import simulate
 
 AGREEMENT_CASES: tuple[tuple[str, int], ...] = (
     ("app", 1),
@@ -45,7 +45,7 @@ def agreement_table(
 
     `simulate_fn(rules, games, seed)` returns the turns of `games` solo games:
     an array-like of ints, or a DataFrame with a `turns` column (as
-    `ludosim.simulate.simulate` returns). Each row holds the exact and the
+    `ludosim.run.simulate.simulate` returns). Each row holds the exact and the
     simulated mean, the standard error of the simulated mean (from the exact
     variance) and z = (simulated - exact) / SE; |z| > 3 means disagreement.
     """

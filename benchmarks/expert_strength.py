@@ -4,7 +4,7 @@
         [--policy expert:R[:H] ...] [preset ...]
 
 For each preset (default: app) and each expert spelling (default: `expert`) a
-`ludosim.tournament` of `--games` games (the expert in every seat position the
+`ludosim.studies.tournament` of `--games` games (the expert in every seat position the
 same number of games) against three `tuned-<preset>`, or `balanced` where no tuned
 policy ships. Prints a Markdown row per run: games, the expert's wins, its win
 rate with the Wilson 95% interval, the parity 1 / players, and the games/s of
@@ -18,10 +18,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from ludosim.policies import TUNED_PREFIX, tuned_names
-from ludosim.rules import Rules
-from ludosim.simulate import simulate
-from ludosim.tournament import tournament
+from ludosim.rules.model import Rules
+from ludosim.rules.policies import TUNED_PREFIX, tuned_names
+from ludosim.run.simulate import simulate
+from ludosim.studies.tournament import tournament
 
 
 def opponent(preset: str) -> str:

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ludosim.rules import Rules
-from ludosim.simulate import simulate
+from ludosim.rules.model import Rules
+from ludosim.run.simulate import simulate
 
 OPENSPIEL_RULES = Rules.preset("maedn").replace(
     first_player="seat0", start_attempts=1, finish_in_home=True

@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from ludosim.bench import PLAIN_APP, _rules
-from ludosim.policies import tuned_names
-from ludosim.simulate import simulate
+from ludosim.rules.policies import tuned_names
+from ludosim.run.bench import PLAIN_APP, _rules
+from ludosim.run.simulate import simulate
 
 SINGLE_ROLL = [PLAIN_APP, "app", "italian", "danish", "danish-globe"]
 POLICIES = [

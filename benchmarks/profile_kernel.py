@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from ludosim.bench import PLAIN_APP, _rules
-from ludosim.rules import presets
-from ludosim.simulate import simulate
+from ludosim.rules.model import presets
+from ludosim.run.bench import PLAIN_APP, _rules
+from ludosim.run.simulate import simulate
 
 
 def games_per_s(name: str, games: int, repeat: int) -> float:

@@ -22,24 +22,26 @@ import sys
 import time
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
-from ludosim.bench import _rules
-from ludosim.engine.batch import _start_stream
-from ludosim.engine.game import play_game
+from ludosim.engine.batch import _play, _start_stream
 from ludosim.engine.state import H_ROLLS, HEAD
-from ludosim.simulate import _prepare
+from ludosim.run.bench import _rules
+from ludosim.run.simulate import _prepare
 
 PERF_MAP = bool(os.environ.get("PERF_MAP"))
 
 
 @njit(cache=not PERF_MAP)
-def drive(lay, w, games):
+def drive(lay, w, games, plans, free):
+    literally(plans)
+    literally(free)
     stream = np.zeros(2, dtype=np.uint64)
+    scratch = np.zeros(2, dtype=np.uint64)
     rolls = 0
     for g in range(games):
         _start_stream(stream, np.uint64(1), g)
-        play_game(lay, w, stream, False, 0)
+        _play(lay, w, stream, scratch, False, 0, plans, free, True, True, False)
         rolls += w[HEAD + H_ROLLS]
     return rolls
 
@@ -75,11 +77,12 @@ def main() -> None:
     rules = _rules(sys.argv[2] if len(sys.argv) > 2 else "plain-app")
     prep = _prepare(rules, games, 1, "random", None, 0, 1, None, 0)
     lay, w = prep["lay"], prep["work"]
-    drive(lay, w, 10)
+    kind = (rules.roll_then_move, prep["free"])
+    drive(lay, w, 10, *kind)
     if PERF_MAP:
         write_map(drive)
     start = time.process_time()
-    rolls = drive(lay, w, games)
+    rolls = drive(lay, w, games, *kind)
     t = time.process_time() - start
     print(f"{games / t:,.0f} games/s, {t / rolls * 1e9:.1f} ns/roll")
 

@@ -6,7 +6,11 @@
    into a temporary folder, then times a resume that finds every chunk done:
    each chunk's footer and stamp, then the sha256 of its bytes against the
    manifest. For comparison it times the footer check alone and a full decode.
-2. Plays one chunk of `--big` games (the default chunk size) and compares the
+2. Times `ludosim.load` of that folder, which checks every chunk's stamp
+   against its place, and the same load with the stamp check switched off
+   (best of three each): the check reads the stamp from the footer that comes
+   with the rows, so it costs a JSON parse per chunk.
+3. Plays one chunk of `--big` games (the default chunk size) and compares the
    sha256 of its file with the kernel's time for it: the hash is the only
    per-chunk cost the integrity check adds to a sweep.
 
@@ -24,13 +28,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from ludosim.rules import Rules
-from ludosim.simulate import simulate
-from ludosim.sweep import SweepSpec, run_sweep, store
+from ludosim.results import load, paths, reader
+from ludosim.results.chunks import check_chunk, parse_stamp
+from ludosim.results.parquet import write_frame_atomic
+from ludosim.rules.model import Rules
+from ludosim.run.simulate import simulate
+from ludosim.sweep import SweepSpec, run_sweep
 
 
 def _folder_check(root: Path, spec: SweepSpec) -> dict[str, float]:
-    manifest = json.loads((root / store.MANIFEST).read_text())
+    manifest = json.loads((root / paths.MANIFEST).read_text())
     chunks = [
         (cell, int(start), state)
         for cell, states in manifest["chunks"].items()
@@ -41,9 +48,9 @@ def _folder_check(root: Path, spec: SweepSpec) -> dict[str, float]:
     def timed(**options: object) -> float:
         t0 = time.perf_counter()
         for cell, start, state in chunks:
-            path = root / store.ROWS / f"cell={cell}" / store.chunk_name(start)
+            path = root / paths.ROWS / f"cell={cell}" / paths.chunk_name(start)
             sha = state["sha256"] if options.get("sha") else None
-            problem = store.check_chunk(
+            problem = check_chunk(
                 path, manifest["spec_hash"], cell, start, state["stop"], state["rows"],
                 sha256=sha, deep=bool(options.get("deep")),
             )  # fmt: skip
@@ -59,6 +66,33 @@ def _folder_check(root: Path, spec: SweepSpec) -> dict[str, float]:
     assert result.chunks_computed == 0 and result.chunks_skipped == len(chunks)
     return {"chunks": len(chunks), "mb": mb, "footer": footer, "sha256": hashed,
             "decode": decoded, "resume": resume}  # fmt: skip
+
+
+def _load_check(root: Path) -> dict[str, float]:
+    """`load(root)` with and without the stamp check of every chunk (interleaved, best of
+    five each), and the check alone over tables already read."""
+    import pyarrow.parquet as pq
+
+    original = reader.stamp_problem
+    times: dict[bool, list[float]] = {True: [], False: []}
+    try:
+        for _ in range(5):
+            for checked in (False, True):
+                reader.stamp_problem = original if checked else (lambda *a, **k: None)
+                t0 = time.perf_counter()
+                load(root)
+                times[checked].append(time.perf_counter() - t0)
+    finally:
+        reader.stamp_problem = original
+    tables = [
+        (pq.read_table(path, columns=["game"]), {"cell": cell, "start": paths.chunk_start(path)})
+        for cell, path in paths.iter_chunk_files(root)
+    ]
+    t0 = time.perf_counter()
+    for table, expected in tables:
+        assert original(parse_stamp(table.schema.metadata), expected, table.num_rows, False) is None
+    alone = time.perf_counter() - t0
+    return {"checked": min(times[True]), "unchecked": min(times[False]), "alone": alone}
 
 
 def main() -> None:
@@ -90,12 +124,20 @@ def main() -> None:
                            ("resume", "`run_sweep` resume (all done)")):  # fmt: skip
             print(f"| {label} | {r[key]:.2f} | {1000 * r[key] / n:.2f} |")
 
+        loads = _load_check(work / "folder")
+        print(
+            f"\nload of the folder (best of 5): {loads['checked']:.2f} s with every chunk's "
+            f"stamp checked, {loads['unchecked']:.2f} s without; the check alone "
+            f"{1000 * loads['alone']:.1f} ms for {n} chunks ({1e6 * loads['alone'] / n:.0f} us a "
+            f"chunk, {100 * loads['alone'] / loads['unchecked']:.2f} % of the load)"
+        )
+
         t0 = time.perf_counter()
         df = simulate(rules, args.big, 1)
         kernel = time.perf_counter() - t0
         path = work / "big.parquet"
         t0 = time.perf_counter()
-        store.write_frame_atomic(df, path, {})
+        write_frame_atomic(df, path, {})
         write = time.perf_counter() - t0
         data = path.read_bytes()
         t0 = time.perf_counter()

@@ -14,7 +14,7 @@ import subprocess
 import numba
 
 from ludosim import presets
-from ludosim.bench import run_bench
+from ludosim.run.bench import run_bench
 
 
 def _cpu() -> str:

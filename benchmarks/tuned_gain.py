@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/tuned_gain.py [--seed 2] [--games N] [--games-for P=N] [presets]
 
 The tuned player takes every seat position in turn against three `balanced`
-(the rotations of `ludosim.tournament`, `games // players` games each), on a
+(the rotations of `ludosim.studies.tournament`, `games // players` games each), on a
 seed no tuning used (every shipped file was tuned with seed 1). `balanced`
 then plays the very same games in the tuned player's seats, so both rates are
 measured on the same dice. Printed per preset (a Markdown table): the tuned
@@ -20,10 +20,10 @@ import time
 
 import numpy as np
 
-from ludosim.rules import PRESETS, Rules
-from ludosim.simulate import simulate
-from ludosim.stats import mean_ci, wilson_interval
-from ludosim.tournament import rotations
+from ludosim.results.stats import mean_ci, wilson_interval
+from ludosim.rules.model import PRESETS, Rules
+from ludosim.run.simulate import simulate
+from ludosim.studies.tournament import rotations
 
 
 def seat_wins(rules: Rules, policy: str, games: int, seed: int, threads: int | None) -> np.ndarray:

@@ -14,7 +14,7 @@ import re
 import sys
 from pathlib import Path
 
-from ludosim.rules import PRESETS, TOGGLES, Rules, format_value
+from ludosim.rules.model import PRESETS, TOGGLES, Rules, format_value
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = (ROOT / "README.md", ROOT / "docs" / "rules.md")

@@ -1,13 +1,22 @@
-"""Shared pytest options.
+"""Shared pytest options and the one reading of `LUDOSIM_VERIFY`.
 
 `--regen-golden` rewrites `tests/golden/*.txt` from the current reference
 engine instead of diffing against them; use it only when a change to the
 games played is intended (and bump `SEMANTICS_VERSION` with it).
+
+`VERIFY` is true when `LUDOSIM_VERIFY` is set to anything but `0` (`make
+verify` sets it to 1): the longer checks then run at their full size. It is the
+one reading of that variable. Tests marked `slow` run only then; every other
+test runs in the everyday suite, some of them at a smaller size without it.
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+VERIFY = os.environ.get("LUDOSIM_VERIFY", "") not in ("", "0")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -17,6 +26,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite tests/golden/*.txt from the reference engine instead of comparing",
     )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the `slow` tests unless `make verify` (LUDOSIM_VERIFY=1) asked for them."""
+    if VERIFY:
+        return
+    skip = pytest.mark.skip(reason="slow: make verify (LUDOSIM_VERIFY=1) only")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture

@@ -10,15 +10,15 @@ import random
 
 import numpy as np
 
-from ludosim.board import YARD, Board
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.moves import legal_moves as kernel_legal_moves
 from ludosim.engine.policy import compile_policies
 from ludosim.engine.state import M_PIECE, M_TARGET, move_at, reset_state
-from ludosim.policies import parse_policy
 from ludosim.reference import Game, Move, Position, legal_moves
-from ludosim.rng import ScriptedStream, faces_to_script
-from ludosim.rules import Rules
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.model import Rules
+from ludosim.rules.policies import parse_policy
+from ludosim.rules.streams import ScriptedStream, faces_to_script
 
 
 def make(rules: Rules, placed: dict[int, list[int]]) -> Position:

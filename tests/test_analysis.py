@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ludosim import analysis, stats
-from ludosim.stats import Z95, chi2_sf
+from ludosim.report import analysis
+from ludosim.results import stats
+from ludosim.results.stats import Z95, chi2_sf
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_small"
 
@@ -54,8 +55,11 @@ def test_game_length_mean_sd_quantiles_and_cis() -> None:
     df["rolls"] = turns + 1
     df["end_turns"] = turns  # equal to turns: not reported
     out = analysis.game_length(df)
-    assert list(out["measure"]) == ["turns", "rolls"]
-    row = out.iloc[0]
+    assert list(out["measure"]) == ["rounds", "turns", "rolls"]
+    # Rounds are turns over the two players: the scale that compares player counts.
+    assert out.iloc[0]["mean"] == pytest.approx(5.5 / 2)
+    assert out.iloc[0]["median"] == pytest.approx(5.5 / 2)
+    row = out.iloc[1]
     # mean 5.5, sd with ddof=1: sqrt(sum (x - 5.5)^2 / 9) = sqrt(82.5 / 9)
     sd = math.sqrt(82.5 / 9)
     assert row["mean"] == pytest.approx(5.5)
@@ -70,7 +74,7 @@ def test_game_length_mean_sd_quantiles_and_cis() -> None:
     assert row["q25"] == pytest.approx(3.25)
     assert row["q95"] == pytest.approx(9.55)
     assert (row["min"], row["max"], row["games"], row["truncated"]) == (1, 10, 10, 0)
-    assert out.iloc[1]["mean"] == pytest.approx(6.5)
+    assert out.iloc[2]["mean"] == pytest.approx(6.5)
 
 
 def test_game_length_reports_end_turns_when_it_differs_and_groups() -> None:
@@ -80,8 +84,10 @@ def test_game_length_reports_end_turns_when_it_differs_and_groups() -> None:
     out = analysis.game_length(df, by="cell")
     assert list(out.columns[:2]) == ["cell", "measure"]
     assert list(zip(out["cell"], out["measure"], out["mean"], strict=True)) == [
+        ("a", "rounds", 7.5),
         ("a", "turns", 15.0),
         ("a", "end_turns", 17.5),
+        ("b", "rounds", 17.5),
         ("b", "turns", 35.0),
         ("b", "end_turns", 40.0),
     ]
@@ -455,22 +461,6 @@ def test_first_player_tests_holm_over_cells() -> None:
         )
 
 
-def test_first_player_differences_are_paired_by_game() -> None:
-    a = games(2, [0, 0, 0, 0, 1], [0, 0, 1, 1, 1])  # first player wins games 0, 1, 4
-    b = games(2, [0, 0, 0, 0, 1], [0, 1, 1, 1, 0])  # first player wins game 0
-    out = analysis.first_player_differences(
-        pd.concat([a.assign(cell="a"), b.assign(cell="b")])
-    ).iloc[0]
-    d = np.array([0, 1, 0, 0, 1], dtype=float)
-    half = 100 * Z95 * d.std(ddof=1) / math.sqrt(5)
-    assert (out["cell"], out["other"], out["method"], out["games"]) == ("a", "b", "paired", 5)
-    assert (out["diff_pp"], out["ci_low"], out["ci_high"]) == pytest.approx(
-        (40, 40 - half, 40 + half)
-    )
-    assert out["p_holm"] == pytest.approx(out["p_value"])  # one pair
-
-
-# ------------------------------------------------------------------- policies
 def test_rotated_policies_and_their_paired_differences() -> None:
     df = games(2, [0] * 6, [0, 0, 1, 0, 1, 1], policies=["x,y"] * 3 + ["y,x"] * 3)
     assert analysis.rotated_policies(df) == ["x", "y"]
@@ -499,19 +489,6 @@ def test_policy_wins_pools_seats_and_counts_unfinished_games() -> None:
 
 
 # ----------------------------------------------------------- command summaries
-def test_summarise_counts_wins_by_turn_order() -> None:
-    df = games(3, [0, 1, 2, 0], [0, 2, 2, -1], turns=[10, 20, 30, 40])
-    out = analysis.summarise(df, 3)
-    # (winner - first) mod 3 = 0, 1, 0; the game without a finisher counts in the rate only
-    assert out["turn order"].tolist() == [1, 2, 3]
-    assert out["wins"].tolist() == [2, 1, 0]
-    assert out["win rate"].tolist() == pytest.approx([2 / 4, 1 / 4, 0.0])
-    assert out["mean turns"].tolist()[:2] == pytest.approx([20.0, 20.0])
-    assert math.isnan(out["mean turns"].iloc[2])
-    totals = analysis.summarise_wins(pd.Series([2, 1, 0]), 4)
-    assert totals.equals(out.drop(columns="mean turns"))
-
-
 def test_ranking_of_one_reference_game() -> None:
     from ludosim import Rules, play
 
@@ -521,6 +498,6 @@ def test_ranking_of_one_reference_game() -> None:
     assert out["place"].tolist() == sorted(game.places)
     assert out.iloc[0]["seat"] == game.winner
     first = out.set_index("seat").loc[game.first]
-    assert first["turn order"] == 1
+    assert first["position"] == 0  # turn order numbered as everywhere: 0 moved first
     assert out["pieces home"].max() == rules.pieces
-    assert list(out.columns) == ["place", "seat", "turn order", "pieces home", "policy"]
+    assert list(out.columns) == ["place", "seat", "position", "pieces home", "policy"]

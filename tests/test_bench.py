@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ludosim.bench import bench_policies, run_bench
-from ludosim.errors import LudosimError
+from ludosim.rules.errors import LudosimError
+from ludosim.run.bench import bench_policies, run_bench
 
 
 def test_bench_policies_put_random_first_once() -> None:

@@ -18,10 +18,10 @@ from typer.testing import CliRunner
 
 import ludosim
 from ludosim import Rules, RulesError
-from ludosim.cli import app
-from ludosim.play import PlayError
+from ludosim.cli.app import app
 from ludosim.results import ResultsError, schema
-from ludosim.simulate import SimulationError
+from ludosim.run.play import PlayError
+from ludosim.run.simulate import SimulationError
 from ludosim.sweep import SweepError, SweepSpec, check_run_options, expand, spec_from_command
 
 runner = CliRunner()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from scenario_helpers import dice, game, make, move_of, on_square, turn
 
-from ludosim.board import YARD, Board
 from ludosim.reference import (
     CAPTURE,
     HOME,
@@ -24,7 +23,8 @@ from ludosim.reference import (
     play_plan,
     resolve_landing,
 )
-from ludosim.rules import GLOBE, STAR, Rules
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.model import GLOBE, STAR, Rules
 
 APP, ITALIAN, DANISH, DG, KILLER = (
     Rules.preset(n) for n in ("app", "italian", "danish", "danish-globe", "killer")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from scenario_helpers import dice, game, make, move_of, on_square
 
 from ludosim.reference import all_plans, best_plans, pieces_at_risk, play_move
-from ludosim.rules import Rules
+from ludosim.rules.model import Rules
 
 ITALIAN, DANISH, DG, KILLER = (
     Rules.preset(n) for n in ("italian", "danish", "danish-globe", "killer")

@@ -1,13 +1,13 @@
-"""The compiled streams reproduce `ludosim.rng` bit for bit."""
+"""The compiled streams reproduce `ludosim.rules.streams` bit for bit."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ludosim import rng
 from ludosim.engine import rng as krng
 from ludosim.engine.layout import detect_threshold
+from ludosim.rules import streams as rng
 
 MASK = (1 << 64) - 1
 SEEDS = [0, 1, 2, 12345, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**63 + 1, MASK - 1, MASK]

@@ -38,8 +38,8 @@ from ludosim.engine.state import (
     square_of,
     undo_to,
 )
-from ludosim.policies import parse_policy
-from ludosim.rules import Rules
+from ludosim.rules.model import Rules
+from ludosim.rules.policies import parse_policy
 
 RULES = {
     "italian": Rules.preset("italian"),

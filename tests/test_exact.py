@@ -1,4 +1,4 @@
-"""The exact solo-race solver (`ludosim.exact`): closed forms, the rules, the engines.
+"""The exact solo-race solver (`ludosim.reference.exact`): closed forms, the rules, the engines.
 
 Three kinds of checks:
 
@@ -13,24 +13,23 @@ Three kinds of checks:
    errors of the exact mean (SE = exact sd / sqrt(N), so about 0.3% of honest
    runs fail; the seeds are fixed), and the turns histogram must pass a
    chi-square goodness-of-fit test at level 0.001 (bins merged until every
-   expected count is >= 5; p-value from `ludosim.stats.chi2_sf`, the exact
+   expected count is >= 5; p-value from `ludosim.results.stats.chi2_sf`, the exact
    regularised incomplete gamma function). `_check_agreement` is written to
-   be reused for the compiled kernel (`ludosim.simulate.simulate`).
+   be reused for the compiled kernel (`ludosim.run.simulate.simulate`).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import math
-import os
 import random
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import VERIFY
 
-from ludosim.errors import LudosimError, RulesError
-from ludosim.exact import (
+from ludosim.reference.exact import (
     YARD,
     ExactResult,
     _Plans,
@@ -45,8 +44,9 @@ from ludosim.reference.game import play_game
 from ludosim.reference.moves import legal_moves, try_move
 from ludosim.reference.plans import all_plans, best_plans
 from ludosim.reference.position import Position
-from ludosim.rules import Rules
-from ludosim.stats import chi2_sf
+from ludosim.results.stats import chi2_sf
+from ludosim.rules.errors import LudosimError, RulesError
+from ludosim.rules.model import Rules
 
 PRESETS = ("app", "italian", "danish", "danish-globe", "killer", "maedn", "king")
 
@@ -241,7 +241,7 @@ def test_three_sixes_forfeit_closed_form() -> None:
     with probability 5/6, 2 with 5/36 and 3 with 1/36: expected 1 + 1/6 +
     1/36 = 43/36 rolls. Checked on the solver's turn kernel from progress 0.
     """
-    from ludosim.exact import _single_roll_turn
+    from ludosim.reference.exact import _single_roll_turn
 
     rules = _solo("italian", pieces=1)
     out = _single_roll_turn(_SoloGame(rules), (0,))
@@ -413,7 +413,7 @@ def test_chi_square_detects_a_wrong_distribution() -> None:
 # ------------------------------------------------------------ against the kernel
 # Two-piece chains of danish and killer take about a minute to solve: `make verify` only.
 KERNEL_CASES = [(name, 1) for name in PRESETS] + [("app", 2), ("italian", 2), ("maedn", 2)]
-if os.environ.get("LUDOSIM_VERIFY"):
+if VERIFY:
     KERNEL_CASES += [("danish", 2), ("danish-globe", 2), ("killer", 2)]
 
 
@@ -425,7 +425,7 @@ def test_kernel_agrees_with_exact_solution(name: str, pieces: int) -> None:
     exact variance, so |z| < 3 fails a correct engine 0.27% of the time) and
     chi-square goodness of fit of turns and rolls at level 0.001.
     """
-    from ludosim.simulate import simulate
+    from ludosim.run.simulate import simulate
 
     rules = _solo(name, pieces=pieces)
     df = simulate(rules, games=50_000, seed=2026)
@@ -434,7 +434,7 @@ def test_kernel_agrees_with_exact_solution(name: str, pieces: int) -> None:
 
 def test_kernel_agrees_with_exact_solution_when_pieces_finish_in_their_home_squares() -> None:
     """`finish_in_home` (docs/rules.md section 3): two pieces, as the test above."""
-    from ludosim.simulate import simulate
+    from ludosim.run.simulate import simulate
 
     rules = _solo("maedn", pieces=2, finish_in_home=True)
     df = simulate(rules, games=50_000, seed=2026)
@@ -457,7 +457,7 @@ FAMILY_CASES = [
 def test_kernel_agrees_with_exact_solution_on_family_toggles(name: str, changes: dict) -> None:
     """Two-piece solo races: 50,000 kernel games (seed 2026), checked as in
     `test_kernel_agrees_with_exact_solution`."""
-    from ludosim.simulate import simulate
+    from ludosim.run.simulate import simulate
 
     rules = _solo(name, pieces=2, **changes)
     exact = solve(rules)

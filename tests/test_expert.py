@@ -3,22 +3,19 @@ determinism, a search that leaves the game alone, and its policy names."""
 
 from __future__ import annotations
 
-import os
-
 import numba
 import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from ludosim.cli import app
-from ludosim.expert import ReplayError, replay
-from ludosim.policies import PolicyError, expert_base, parse_policy
+from ludosim.cli.app import app
 from ludosim.reference import play_game
-from ludosim.rules import Rules
-from ludosim.simulate import kernel_game, kernel_game_choices, simulate
+from ludosim.rules.model import Rules
+from ludosim.rules.policies import PolicyError, expert_base, parse_policy
+from ludosim.run.replay import ReplayError, replay
+from ludosim.run.simulate import kernel_game, kernel_game_choices, simulate
 
-VERIFY = os.environ.get("LUDOSIM_VERIFY") == "1"
 SEED = 11
 # Few rollouts: the replay checks the choices, whatever made them.
 EXPERT = "expert:2"
@@ -80,7 +77,7 @@ def test_a_replay_that_leaves_the_recorded_choices_fails(preset: str) -> None:
 
 
 # The batch runners compile on their own (about 40 s from a cold cache): make verify.
-@pytest.mark.skipif(not VERIFY, reason="LUDOSIM_VERIFY=1 (make verify) only")
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["app", "killer"])
 def test_same_seed_same_games_with_one_or_two_threads(preset: str) -> None:
     rules = Rules.preset(preset)
@@ -99,7 +96,7 @@ def test_same_seed_same_games_with_one_or_two_threads(preset: str) -> None:
 def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
     """The rollouts draw from their own stream and play on a position they put back."""
     from ludosim.engine import compile_layout, new_work
-    from ludosim.engine.expert import clearly_better, policy_option, search, turn_rest
+    from ludosim.engine.expert import clearly_better, offer_options, policy_option, search
     from ludosim.engine.policy import compile_policies
     from ludosim.engine.rng import new_stream
     from ludosim.engine.state import (
@@ -116,7 +113,7 @@ def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
         reset_state,
         value_at,
     )
-    from ludosim.engine.turn import free_play
+    from ludosim.engine.turn import free_play, roll
 
     rules = Rules.preset("app")
     lay = compile_layout(rules)
@@ -128,7 +125,9 @@ def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
     stream = new_stream(np.uint64(SEED), np.uint64(0))
     scratch = np.zeros(2, dtype=np.uint64)
     free = bool(free_play(lay))
-    options, face, pending, sixes, _ = turn_rest(lay, w, 0, stream, free, 1, 0, True)
+    # The turn's first roll and its options, as the turn asks the search for them.
+    face = roll(lay, w, stream)
+    options, pending, sixes = offer_options(lay, w, 0, face), 0, int(face == 6)
     assert options >= 2  # three pieces on the track: every face moves several
     game = w.copy()
     drawn = stream.copy()

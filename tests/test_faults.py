@@ -29,8 +29,10 @@ import pandas.testing as pdt
 import pytest
 
 from ludosim import results
-from ludosim.cli import main
-from ludosim.report import ReportError, make_report
+from ludosim.cli.app import main
+from ludosim.report.page import ReportError, make_report
+from ludosim.results.chunks import check_chunk
+from ludosim.results.folders import LOCK, locked
 from ludosim.sweep import SweepError, expand, run_sweep, spec_hash, store
 from ludosim.sweep import execute as sweep_execute
 
@@ -38,7 +40,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_sweep  # the stand-in kernel and the small grid live there
 
 ROOT = Path(__file__).resolve().parents[1]
-VERIFY = os.environ.get("LUDOSIM_VERIFY", "") not in ("", "0")
 small_spec = test_sweep.small_spec
 # `ludosim sweep` options equal to small_spec() (the child processes use the CLI).
 CLI_SPEC = [
@@ -84,7 +85,7 @@ def _one_line(err: str) -> str:
 
 
 def _leftovers(root: Path) -> list[Path]:
-    return [p for p in root.rglob(".*") if p.name != store.LOCK]
+    return [p for p in root.rglob(".*") if p.name != LOCK]
 
 
 # ------------------------------------------------------ child sweeps
@@ -93,7 +94,7 @@ import sys, time
 sys.path.insert(0, {tests!r})
 import test_sweep
 from ludosim.sweep import execute
-from ludosim.cli import main
+from ludosim.cli.app import main
 kernel = test_sweep._fake_simulate if {fake!r} else test_sweep._real_or_fake()
 def slow(*args, **kwargs):
     time.sleep({delay!r})  # slow enough for the parent to act between chunks
@@ -154,7 +155,6 @@ def test_new_on_a_folder_being_written_is_refused(
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not VERIFY, reason="LUDOSIM_VERIFY=1 (make verify) only")
 def test_new_race_with_the_compiled_kernel(
     tmp_path: Path, clean: object, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -198,7 +198,7 @@ def test_bytes_flipped_inside_a_chunk_are_found_and_recomputed(
     damaged = out / "rows" / "cell=c001" / store.chunk_name(2000)
     _flip(damaged)  # in the data pages: the footer (about half of so small a file) is intact
     spec_id = results.load_manifest(out)["spec_hash"]
-    assert store.check_chunk(damaged, spec_id, "c001", 2000, 3000, 1000) is None
+    assert check_chunk(damaged, spec_id, "c001", 2000, 3000, 1000) is None
     with pytest.raises(results.ResultsError) as info:
         results.load(out)
     message = str(info.value)
@@ -331,8 +331,8 @@ def test_a_full_disk_is_one_line_and_the_folder_resumes(
 
 def test_a_full_disk_under_report_leaves_no_partial_files(tmp_path: Path, kernel: list) -> None:
     from ludosim.results.parquet import write_parquet
-    from ludosim.rules import Rules
-    from ludosim.simulate import simulate
+    from ludosim.rules.model import Rules
+    from ludosim.run.simulate import simulate
 
     rows = write_parquet(simulate(Rules.preset("app"), 300, 1), tmp_path / "one.parquet")
     with _tmpfs(tmp_path / "small", "64k") as disk:
@@ -341,7 +341,7 @@ def test_a_full_disk_under_report_leaves_no_partial_files(tmp_path: Path, kernel
             make_report(rows, out)
         message = str(info.value)
         assert "the disk is full" in message and "\n" not in message
-        assert [p.name for p in out.iterdir()] == [store.LOCK]
+        assert not out.exists()  # the folder this call created is gone again
     page = make_report(rows, tmp_path / "report")
     assert page.name == "index.html" and page.exists()
     assert not list((tmp_path / "report").glob(".report-*"))
@@ -437,7 +437,9 @@ def test_a_folder_in_place_of_a_chunk_file_is_one_line(
 def test_dask_wait_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     code, err = _cli(["sweep", *CLI_SPEC, "--dask", "local", "--dask-wait", "0"], capsys)
     assert code == 2
-    assert _one_line(err) == "error: --dask-wait must be a positive number of seconds, got 0"
+    assert _one_line(err) == (
+        "error: dask_wait (--dask-wait) must be a positive number of seconds, got 0"
+    )
 
 
 def test_report_into_a_file_or_a_busy_folder_is_one_line(tmp_path: Path) -> None:
@@ -447,7 +449,7 @@ def test_report_into_a_file_or_a_busy_folder_is_one_line(tmp_path: Path) -> None
         make_report(tmp_path, blocker)
     busy = tmp_path / "busy"
     busy.mkdir()
-    with store.locked(busy, "report"), pytest.raises(SweepError, match="another report"):
+    with locked(busy, "report"), pytest.raises(results.ResultsError, match="another report"):
         make_report(tmp_path, busy)
 
 
@@ -505,7 +507,6 @@ def test_a_signal_stops_the_sweep_and_resume_gives_identical_rows(
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not VERIFY, reason="LUDOSIM_VERIFY=1 (make verify) only")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_signals_with_the_compiled_kernel(
     tmp_path: Path, kernel: list, monkeypatch: pytest.MonkeyPatch, sig: int
@@ -582,3 +583,282 @@ def test_dask_without_workers_says_so_and_waits_for_them(
     assert not isinstance(result, Exception), result
     assert result.chunks_computed == 16
     pdt.assert_frame_equal(results.load(tmp_path / "out"), clean)
+
+
+# ------------------------------------------------- bad input: one line, nothing behind
+def _listing(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("weight", ["inf", "1e300", "nan"])
+def test_a_weight_no_integer_holds_is_one_line_naming_the_policy(
+    weight: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = f"weights:progress={weight}"
+    code, err = _cli(["play", "-p", "app", "--seed", "1", "--policy", spec], capsys)
+    assert code == 2
+    line = _one_line(err)
+    assert f"policy {spec!r}" in line and "weight progress=" in line
+    assert "a finite number in -1000000..1000000" in line
+
+
+def test_a_policy_file_with_an_infinite_weight_is_refused(tmp_path: Path) -> None:
+    from ludosim.rules.policies import PolicyError, parse_policy
+
+    path = tmp_path / "tuned.toml"
+    path.write_text("[weights]\nprogress = 1.0\ncapture = inf\n")
+    with pytest.raises(PolicyError, match=r"tuned\.toml'.*weight capture=inf is not allowed"):
+        parse_policy(f"tuned:{path}")
+
+
+@pytest.mark.parametrize("command", ["unfold", "skill"])
+def test_a_study_into_a_file_is_refused_before_any_game(
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import ludosim.studies.skill
+    import ludosim.studies.unfold
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played before --out was checked")
+
+    monkeypatch.setattr(ludosim.studies.unfold, "play_study", boom)
+    monkeypatch.setattr(ludosim.studies.skill, "play_study", boom)
+    blocker = tmp_path / "FILE"
+    blocker.write_text("kept")
+    args = [command, "--preset", "app", "--games", "10", "--seed", "1", "--out", str(blocker)]
+    code, err = _cli([*args, "-q"], capsys)
+    assert code == 2
+    assert (
+        _one_line(err) == f"error: --out {blocker} is a file; name a folder for the study's files"
+    )
+    assert blocker.read_text() == "kept" and _listing(tmp_path) == ["FILE"]
+
+
+@pytest.mark.parametrize("given", ["option", "study file"])
+def test_a_snapshot_interval_no_game_reaches_is_refused_up_front(
+    given: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "U"
+    if given == "option":
+        args = ["--preset", "app", "--every", "100000000", "--games", "10", "--seed", "1"]
+    else:
+        study = tmp_path / "study.toml"
+        study.write_text('seed = 1\ngames = 10\nevery = 100000000\n[[rule_set]]\npreset = "app"\n')
+        args = [str(study)]
+    code, err = _cli(["unfold", *args, "--out", str(out), "-q"], capsys)
+    assert code == 2
+    assert _one_line(err) == (
+        "error: every: a snapshot every 100000000 turns is never taken under 'app', whose "
+        "games stop at max_turns=20000; allowed: 1..20000, or 0 for two rounds of the seats"
+    )
+    assert not out.exists()
+
+
+def test_snapshots_that_find_no_leader_write_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Within max_turns but past the end of every game played: found after the games,
+    before any file is written (the page could not be drawn from empty tables)."""
+    out = tmp_path / "U"
+    args = ["--preset", "app", "--every", "15000", "--games", "10", "--seed", "1"]
+    code, err = _cli(["unfold", *args, "--out", str(out), "-q"], capsys)
+    assert code == 2
+    line = _one_line(err)
+    assert line.startswith("error: every: no snapshot of 'app' found a leader")
+    assert "choose a smaller --every" in line and "nothing was written" in line
+    assert not out.exists()
+
+
+def _unreadable_results(tmp_path: Path, kind: str) -> Path:
+    """Results `ludosim report` cannot read, as a user may hand it."""
+    tmp_path.mkdir()
+    if kind == "text":
+        path = tmp_path / "notes.txt"
+        path.write_text("not results\n")
+        return path
+    if kind == "truncated":
+        from ludosim.rules.model import Rules
+
+        path = results.write_parquet(
+            test_sweep._fake_simulate(Rules.preset("app"), 500, 1), tmp_path / "run.parquet"
+        )
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+        return path
+    spec = small_spec(games=4000, chunk_size=1000)
+    run_sweep(spec, tmp_path / "sweep")
+    if kind == "manifest":
+        return tmp_path / "sweep" / store.MANIFEST
+    _flip(tmp_path / "sweep" / "rows" / "cell=c001" / store.chunk_name(2000))
+    return tmp_path / "sweep"
+
+
+@pytest.mark.parametrize("kind", ["text", "truncated", "manifest", "damaged chunk"])
+def test_a_report_of_unreadable_results_leaves_nothing_behind(
+    kind: str, tmp_path: Path, kernel: list, capsys: pytest.CaptureFixture[str]
+) -> None:
+    given = _unreadable_results(tmp_path / "in", kind)
+    fresh = tmp_path / "reports" / "new"
+    code, err = _cli(["report", str(given), "--out", str(fresh)], capsys)
+    assert code == 2
+    assert str(given) in _one_line(err)
+    assert not (tmp_path / "reports").exists()  # neither the folder nor its parent
+    # A folder that was there keeps exactly what it held, and gets no lock file.
+    kept = tmp_path / "kept"
+    (kept / "old").mkdir(parents=True)
+    (kept / "old" / "index.html").write_text("an earlier report")
+    code, err = _cli(["report", str(given), "--out", str(kept)], capsys)
+    assert code == 2 and str(given) in _one_line(err)
+    assert _listing(kept) == ["old", "old/index.html"]
+    assert (kept / "old" / "index.html").read_text() == "an earlier report"
+
+
+def test_an_unreachable_dask_scheduler_makes_no_folder(
+    tmp_path: Path,
+    kernel: list,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(sweep_execute, "CONNECT_TIMEOUT_S", 1)
+    dask = ["--dask", "tcp://127.0.0.1:1", "--dask-wait", "5"]
+    out = tmp_path / "S"
+    code, err = _cli(["sweep", *CLI_SPEC, *dask, "--out", str(out)], capsys)
+    assert code == 2
+    assert _one_line(err).startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:1")
+    assert not out.exists()
+    # A sweep folder that was there is left as it was: no run recorded, no chunk touched.
+    run_sweep(small_spec(), out)
+    before = (out / store.MANIFEST).read_text()
+    kernel.clear()
+    code, err = _cli(["sweep", *CLI_SPEC, *dask, "--out", str(out)], capsys)
+    assert code == 2 and "cannot reach the Dask scheduler" in _one_line(err)
+    assert (out / store.MANIFEST).read_text() == before
+    assert kernel == []
+
+
+def _api_calls(tmp_path: Path) -> dict[str, tuple[object, str]]:
+    """Library calls with a bad argument: (call, what the error must say)."""
+    import pandas as pd
+
+    import ludosim
+    from ludosim.rules.model import Rules
+    from ludosim.sweep import SweepSpec, plan
+
+    app = Rules.preset("app")
+    out = tmp_path / "out"
+    return {
+        "dask_wait=0": (lambda: run_sweep(small_spec(), out, dask_wait=0), "dask_wait"),
+        "dask_wait=-1": (lambda: run_sweep(small_spec(), out, dask_wait=-1), "dask_wait"),
+        "no seed": (lambda: run_sweep(SweepSpec(preset="app"), out), "seed is required"),
+        "vary=None": (lambda: SweepSpec(preset="app", seed=1, vary=None).validate(), "vary=None"),
+        "a dict for the spec": (lambda: run_sweep({"preset": "app"}, out), "spec must be a"),
+        "out=None": (lambda: run_sweep(small_spec(), None), "out must name"),
+        "rules='nope'": (lambda: _env().LudoEnv(rules="nope"), "rules must be a ludosim.Rules"),
+        "step before reset": (lambda: _aec().LudoAEC().step(0), "call reset() first"),
+        "a DataFrame to report": (
+            lambda: make_report(pd.DataFrame({"game": [0]}), out),
+            "results_path must be a path",
+        ),
+        "from_dict(None)": (lambda: Rules.from_dict(None), "data must be a dict"),
+        "policies=5": (lambda: ludosim.simulate(app, 10, 1, policies=5), "policies must be"),
+        "games='10'": (lambda: plan(SweepSpec(preset="app", games="10")), "games='10'"),
+        "a scalar to vary": (
+            lambda: plan(SweepSpec(preset="app", seed=1, vary={"six_limit": 3})),
+            "vary.six_limit must be a list of values, got 3",
+        ),
+    }
+
+
+def _env() -> object:
+    return pytest.importorskip("ludosim.adapters.gymnasium_env", exc_type=ImportError)
+
+
+def _aec() -> object:
+    return pytest.importorskip("ludosim.adapters.pettingzoo_env", exc_type=ImportError)
+
+
+API_CALLS = list(_api_calls(Path(".")))
+
+
+@pytest.mark.parametrize("case", API_CALLS)
+def test_a_bad_argument_is_a_ludosim_error_naming_it(
+    case: str, tmp_path: Path, kernel: list
+) -> None:
+    from ludosim.rules.errors import LudosimError
+
+    call, says = _api_calls(tmp_path)[case]
+    with pytest.raises(LudosimError) as info:
+        call()
+    assert says in str(info.value) and "\n" not in str(info.value)
+    assert not (tmp_path / "out").exists() and kernel == []
+
+
+@pytest.mark.parametrize("edit", ["rows swapped", "a toggle swapped"])
+def test_a_hand_edited_cells_file_is_refused_on_load_and_on_resume(
+    edit: str, tmp_path: Path, kernel: list, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pandas as pd
+
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    labels = results.load(out, cells=True).groupby("cell", observed=True)["name"].first()
+    cells = pd.read_parquet(out / store.CELLS)
+    if edit == "rows swapped":
+        # Rows 0 and 1 trade everything but their cell id: each would wear the other's labels.
+        other = [c for c in cells.columns if c != "cell"]
+        cells.loc[[0, 1], other] = cells.loc[[1, 0], other].to_numpy()
+    else:
+        # c000 (six_limit=0 finish=exact) and c002 (six_limit=3 finish=exact) trade six_limit.
+        cells.loc[[0, 2], "six_limit"] = cells.loc[[2, 0], "six_limit"].to_numpy()
+    cells.to_parquet(out / store.CELLS)
+    edited = (out / store.CELLS).read_bytes()
+    chunks = {p: p.stat().st_mtime_ns for p in out.rglob("chunk-*.parquet")}
+    manifest = (out / store.MANIFEST).read_text()
+    kernel.clear()
+
+    with pytest.raises(results.ResultsError) as info:
+        results.load(out, cells=True)
+    message = str(info.value)
+    assert message.startswith(f"{out / store.CELLS} disagrees with manifest.json: row 0")
+    assert "delete it and rerun the sweep's command" in message and "\n" not in message
+    code, err = _cli(["sweep", *CLI_SPEC, "--out", str(out)], capsys)
+    line = _one_line(err)
+    assert code == 2 and line.startswith(f"error: {message.split(' (rules')[0]}")
+    assert line.endswith("delete it and rerun the sweep's command to write it again")
+    with pytest.raises(results.ResultsError, match=r"disagrees with manifest\.json"):
+        make_report(out, tmp_path / "report")
+    # Refused, not rewritten: the edit is still there to look at, and nothing else moved.
+    assert (out / store.CELLS).read_bytes() == edited
+    assert {p: p.stat().st_mtime_ns for p in chunks} == chunks
+    assert (out / store.MANIFEST).read_text() == manifest and kernel == []
+    assert not (tmp_path / "report").exists()
+
+    (out / store.CELLS).unlink()  # as the message says: written again from the spec
+    assert run_sweep(small_spec(), out).chunks_computed == 0
+    again = results.load(out, cells=True).groupby("cell", observed=True)["name"].first()
+    pdt.assert_series_equal(again, labels)
+
+
+def test_cells_whose_games_alone_differ_are_written_again_on_resume(
+    tmp_path: Path, kernel: list
+) -> None:
+    """A precision run records its planned games in cells.parquet, then in the manifest:
+    stopped in between, the two differ in games only, and the resume writes the cells
+    file again from the manifest's truth instead of refusing the folder."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "out"
+    run_sweep(small_spec(), out)
+    want = results.load_cells(out)
+    table = pq.read_table(out / store.CELLS)  # its metadata (the sweep's stamp) is kept
+    games = pa.array([999] * table.num_rows, type=table.schema.field("games").type)
+    table = table.set_column(table.schema.get_field_index("games"), "games", games)
+    pq.write_table(table, out / store.CELLS)
+    with pytest.raises(results.ResultsError, match="999 games"):
+        results.load_cells(out)
+    assert run_sweep(small_spec(), out).chunks_computed == 0
+    pdt.assert_frame_equal(results.load_cells(out), want)

@@ -1,7 +1,7 @@
-"""`ludosim.figures` draws what it is given without hiding it: legends outside the data,
+"""`ludosim.report.figures` draws what it is given without hiding it: legends outside the data,
 labels inside the image, one row per item, and no plotting library until asked.
 
-The tables here are made up in the shapes `ludosim.analysis` writes; the report's
+The tables here are made up in the shapes `ludosim.report.analysis` writes; the report's
 choice between figures is tested in test_report.py.
 """
 
@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ludosim import figures
-from ludosim.figures import Panel
+from ludosim.report import figures
+from ludosim.report.figures import Panel
 from ludosim.sweep import SweepSpec, spec_hash
 
 ANALYSES = Path(__file__).parent.parent / "analyses"
@@ -170,12 +170,12 @@ def test_bokeh_forest_embeds_with_the_library_inlined_once() -> None:
 
 def test_importing_figures_loads_no_plotting_library_and_the_kernel_never_imports_it() -> None:
     code = (
-        "import sys; import ludosim.figures, ludosim.simulate\n"
+        "import sys; import ludosim.report.figures, ludosim.simulate\n"
         "assert not {'matplotlib', 'bokeh'} & {m.split('.')[0] for m in sys.modules}\n"
         "import ludosim.engine, ludosim.sweep\n"
-        "del sys.modules['ludosim.figures']\n"
+        "del sys.modules['ludosim.report.figures']\n"
         "import ludosim.simulate, ludosim.sweep.execute\n"
-        "assert 'ludosim.figures' not in sys.modules\n"
+        "assert 'ludosim.report.figures' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 

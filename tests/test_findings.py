@@ -1,7 +1,9 @@
-"""Findings: the sentences carry the analysis tables' numbers, and say when they cannot decide."""
+"""Findings: the sentences carry the numbers, compare like with like, are decided in one
+family per page, and say what they mean at a table."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable
@@ -11,11 +13,21 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ludosim import analysis, results
-from ludosim.findings import TOPICS, Finding, findings
-from ludosim.rules import format_value
-from ludosim.stats import Z95, score_test_p
-from ludosim.sweep import SweepSpec
+from ludosim import results
+from ludosim.report import analysis
+from ludosim.report.contrasts import ALPHA
+from ludosim.report.findings import (
+    KINDS,
+    TOPICS,
+    Finding,
+    finding_records,
+    findings,
+    page_design,
+    page_findings,
+)
+from ludosim.results.measures import MeasureError, with_smallest
+from ludosim.results.stats import holm
+from ludosim.sweep import SweepError, SweepSpec
 from ludosim.sweep.spec import cells_frame, expand
 
 FIXTURE = Path(__file__).parent / "fixtures" / "results_small"
@@ -31,7 +43,6 @@ def of(found: list[Finding], topic: str) -> list[Finding]:
 
 
 def details(found: list[Finding], topic: str) -> list[Finding]:
-    """The statements behind a topic's headline: one per cell, value or change."""
     return [f for f in of(found, topic) if not f.headline]
 
 
@@ -70,6 +81,20 @@ def sweep(
     return df, cells
 
 
+def random_rows(games: int, turns: Callable[[pd.Series], float] = lambda cell: 0.0) -> Callable:
+    """Fair games of 100-200 turns, plus `turns(cell)` turns in every game of the cell."""
+
+    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        n = int(cell["players"])
+        return {
+            "first": rng.integers(0, n, games).astype("int8"),
+            "winner": rng.integers(0, n, games).astype("int8"),
+            "turns": rng.integers(100, 200, games) + round(turns(cell)),
+        }
+
+    return rows
+
+
 def first_wins(share: dict[str, float], games: int) -> Callable:
     """Rows where the first player (seat 0) wins `share[cell name]` of the games exactly."""
 
@@ -87,251 +112,277 @@ def first_wins(share: dict[str, float], games: int) -> Callable:
 
 
 # ------------------------------------------------------------------ fixtures
-def test_every_finding_has_a_known_topic_and_says_how_many_games() -> None:
-    for name in ("toggles", "skip"):
-        found = findings(*fixture(name))
-        assert found and {f.topic for f in found} <= set(TOPICS)
-        for f in found:
-            assert "game" in f.text and "95%" in f.text
-            assert f.resolved or "not resolved at this size" in f.text
-            if f.games_needed is not None:
-                assert f"needs about {f.games_needed:,} games per cell" in f.text
+@pytest.mark.parametrize("name", ["toggles", "skip"])
+def test_every_finding_has_a_topic_a_kind_and_its_family(name: str) -> None:
+    found = page_findings(*fixture(name))
+    assert found.findings
+    families = {f.name: f for f in found.families}
+    for f in found.findings:
+        assert f.topic in TOPICS and f.kind in KINDS
+        if f.kind in ("difference", "ranking"):
+            # A claim of a difference is one of the page's family's tests, adjusted by Holm.
+            assert f.family == "differences" and math.isfinite(f.p_adjusted)
+            assert f.resolved == (f.p_adjusted < ALPHA)
+            assert f.estimate is not None and f.ci_low <= f.estimate <= f.ci_high
+            assert f.games and f.unit
+    tests = families["differences"].tests
+    assert len({t.key for t in tests}) == len(tests)  # each comparison is tested once
+    assert [t.p_adjusted for t in tests] == pytest.approx(holm([t.p_value for t in tests]))
 
 
-def test_every_topic_opens_with_its_headline() -> None:
-    for name in ("toggles", "skip"):
-        found = findings(*fixture(name))
-        topics = list(dict.fromkeys(f.topic for f in found))
-        assert topics == [t for t in TOPICS if t in topics]  # topics in their order
-        for topic in topics:
-            flags = [f.headline for f in of(found, topic)]
-            assert flags[0], topic  # the answer comes first
-            assert flags == sorted(flags, reverse=True), topic  # then only the details
+def test_findings_json_holds_every_field_of_every_finding() -> None:
+    found = findings(*fixture("toggles"))
+    records = json.loads(json.dumps(finding_records(found)))
+    assert [r["text"] for r in records] == [f.text for f in found]
+    needed = {"topic", "kind", "text", "estimate", "ci_low", "ci_high", "family",
+              "p_adjusted", "resolved", "games"}  # fmt: skip
+    assert all(needed <= set(r) for r in records)
+    assert any(r["kind"] == "difference" and r["p_adjusted"] is not None for r in records)
 
 
-def test_length_headline_names_the_longest_and_shortest_cell() -> None:
-    df, cells = fixture("toggles")
-    table = analysis.game_length(df, by="cell")
-    table = table[table["measure"] == "turns"].set_index("cell")
-    (head,) = headlines(findings(df, cells), "length")
-    names = cells.set_index("cell")["name"]
-    longest, shortest = table["mean"].idxmax(), table["mean"].idxmin()
-    assert head.text.startswith(
-        f"Games are longest under {names[longest]}, {table.loc[longest, 'mean']:.1f} turns "
-        f"(95% CI {table.loc[longest, 'mean_ci_low']:.1f} to "
-        f"{table.loc[longest, 'mean_ci_high']:.1f}), and shortest under {names[shortest]}, "
-        f"{table.loc[shortest, 'mean']:.1f} ({table.loc[shortest, 'mean_ci_low']:.1f} to "
-        f"{table.loc[shortest, 'mean_ci_high']:.1f})"
+def test_the_page_states_its_family_and_its_smallest_effects() -> None:
+    found = page_findings(*fixture("toggles"))
+    about = [f.text for f in of(found.findings, "about")]
+    size = found.family("differences").size
+    assert any(
+        t.startswith(f"This page makes {size} comparisons between rule sets, each counted once")
+        and "Holm's correction" in t
+        for t in about
     )
-    assert "300 games each" in head.text
+    assert any("1 round of game length" in t and "0.25 pp with 4 players" in t for t in about)
 
 
-def test_length_sentences_carry_the_game_length_table() -> None:
-    df, cells = fixture("toggles")
-    table = analysis.game_length(df, by="cell")
-    table = table[table["measure"] == "turns"].set_index("cell")
-    texts = [f.text for f in details(findings(df, cells), "length")]
-    assert len(texts) == len(cells)
-    for cell, text in zip(cells["cell"], texts, strict=True):
-        row = table.loc[cell]
-        assert text.startswith(f"{cell} (")
-        assert f"{row['mean']:.1f} turns on average" in text
-        assert f"95% CI {row['mean_ci_low']:.1f} to {row['mean_ci_high']:.1f}" in text
-        assert f"median {row['median']:.0f}" in text
-        assert f"{row['games']:,} games" in text
-
-
-def test_first_player_sentences_carry_the_tests_and_holm() -> None:
-    df, cells = fixture("toggles")
-    tests = analysis.first_player_tests(df, by="cell").set_index("cell")
-    found = findings(df, cells)
-    per_cell = details(found, "first_player")
-    assert len(per_cell) == len(cells)  # one per cell, behind two headlines
-    for f in per_cell:
-        cell = f.text.split(" ")[0]
-        row = tests.loc[cell]
-        assert f"an advantage of {row['advantage_pp']:+.1f} pp" in f.text
-        assert f"95% CI {row['advantage_ci_low']:+.1f} to {row['advantage_ci_high']:+.1f}" in f.text
-        assert f"of {int(row['games']):,} games with a finisher" in f.text
-        assert "Holm's correction over the 6 cells' tests" in f.text
-        assert f.resolved == (row["p_holm"] < 0.05)
-    names = cells.set_index("cell")["name"]
-    overall, family = headlines(found, "first_player")
-    top_cell = tests["advantage_pp"].idxmax()
-    top = tests.loc[top_cell]
-    assert (
-        f"largest under {names[top_cell]}, {top['advantage_pp']:+.1f} pp (95% CI "
-        f"{top['advantage_ci_low']:+.1f} to {top['advantage_ci_high']:+.1f})" in overall.text
-    )
-    assert "Holm-corrected over 6 cells, 300 games each" in overall.text
-    assert overall.resolved == bool((tests["p_holm"] < 0.05).all())
-    pairs = analysis.first_player_differences(df)
-    top = pairs.loc[pairs["diff_pp"].abs().idxmax()]
-    assert family.text.startswith(
-        f"The advantage differs most between {names[top['cell']]} and {names[top['other']]}: "
-        f"{top['diff_pp']:+.1f} pp"
-    )
-    assert "over the 15 pairs of cells" in family.text
-    # Each cell is compared with the others in words, never as "0 of the other 5".
-    differ = (pairs["p_holm"] < 0.05).sum()
-    assert differ == 0 and all(
-        "indistinguishable from every other cell" in f.text for f in per_cell
-    )
-    assert not any("differs from 0 of" in f.text for f in found)
-
-
-def test_p_values_are_never_written_as_zero() -> None:
-    """2,000 games in each of two cells, the first player winning 90%: p underflows to 0."""
+# ----------------------------------------------------------- like with like
+def test_lengths_compare_in_rounds_across_player_counts() -> None:
+    """Two and four players, both 50 rounds a game: the same length, whatever the turns."""
     games = 2000
-    share = {"six_limit=0": 0.9, "six_limit=3": 0.8}
-    df, cells = sweep(first_wins(share, games), games, preset="app", sets=["players=2"],
-                      vary=["six_limit=0,3"])  # fmt: skip
-    tests = analysis.first_player_tests(df, by="cell")
-    assert (tests["p_holm"] == 0).all()  # beyond what doubles hold
-    found = findings(df, cells)
-    per_cell = details(found, "first_player")
-    assert len(per_cell) == 2 and all("Holm-adjusted p < 1e-16" in f.text for f in per_cell)
-    assert not any(re.search(r"\bp = 0(?![.\d])", f.text) for f in found)
-    (overall, _) = headlines(found, "first_player")
-    assert overall.text.startswith(
-        "The first player has a measurable advantage under all 2 rule sets: largest under "
-        "six_limit=0, +40.0 pp"
-    )
+    df, cells = sweep(random_rows(games, lambda c: 50 * int(c["players"]) - 150), games,
+                      preset="app", vary=["players=2,4"])  # fmt: skip
+    found = page_findings(df, cells)
+    lengths = found.comparisons[found.comparisons["measure"] == "length"]
+    assert set(lengths["unit"]) == {"rounds"}
+    # 150-250 turns with four players, 50-150 with two: 50 rounds on average either way
+    # (the difference's standard error is about 0.36 rounds).
+    assert abs(lengths["estimate"].iloc[0]) < 2
+    # Different seats: the cells are independent samples, never paired by game.
+    assert set(found.comparisons["method"]) == {"independent"}
+    firsts = found.comparisons[found.comparisons["measure"] == "first"]
+    assert set(firsts["unit"]) == {"% of a fair share"}
 
 
-def test_toggle_sentences_name_the_base_and_the_largest_change() -> None:
+def test_first_player_differences_are_in_points_within_one_player_count() -> None:
     df, cells = fixture("toggles")
-    effects = analysis.toggle_effects(df, cells)
-    found = of(findings(df, cells), "toggles")
-    # one headline per base, then its length and first-player advantage statements
-    assert len([f for f in found if f.headline]) == effects["base"].nunique()
-    assert len([f for f in found if not f.headline]) == 2 * effects["base"].nunique()
-    for base, changes in effects.groupby("base"):
-        top = changes.loc[changes["turns_effect"].abs().idxmax()]
-        text = next(f.text for f in found if f"base {base} (" in f.text and "game length" in f.text)
-        assert "the sweep's starting point" in text
-        assert f"{top['toggle']} {top['base_value']} -> {top['value']}" in text
-        assert f"{top['turns_effect']:+.1f} turns" in text
-        assert f"95% CI {top['turns_ci_low']:+.1f} to {top['turns_ci_high']:+.1f}" in text
+    found = page_findings(df, cells)
+    firsts = found.comparisons[found.comparisons["measure"] == "first"]
+    assert set(firsts["unit"]) == {"pp"}
+    assert set(found.comparisons["method"]) == {"paired"}  # same games, same seats
 
 
-def test_skip_sentences_carry_the_skip_cost_curve() -> None:
-    df, cells = fixture("skip")
-    curve = analysis.skip_cost(df, cells=cells)
-    found = findings(df, cells)
-    (head,) = headlines(found, "skip_cost")  # one seat skips
-    found = details(found, "skip_cost")
-    assert len(found) == len(curve)
-    if math.isnan(curve["break_even"].iloc[0]):
-        top = curve.loc[curve["diff"].abs().idxmax()]
-        assert f"The largest change is {100 * top['diff']:+.1f} pp" in head.text
-    else:
-        assert "stops paying" in head.text
-    for f, row in zip(found, curve.itertuples(), strict=True):
-        assert f"At detect_skip = {format_value(row.detect_skip)}," in f.text
-        assert f"{100 * row.diff:+.1f} pp" in f.text
-        assert f"95% CI {100 * row.diff_ci_low:+.1f} to {100 * row.diff_ci_high:+.1f}" in f.text
-        assert f.resolved == (row.diff_ci_low > 0 or row.diff_ci_high < 0)
+# ------------------------------------------------------ one family per page
+def test_a_toggle_effect_is_one_test_not_also_a_pair_of_cells() -> None:
+    games = 500
+    df, cells = sweep(random_rows(games), games, preset="app", vary=["six_limit=0,3"])
+    found = page_findings(df, cells)
+    keys = [t.key for t in found.family("differences").tests]
+    # One change on two measures; no pair of the same two cells tested again.
+    assert sorted(k.split(":")[0] for k in keys) == ["effect", "effect"]
+    assert found.family("differences").size == 2
 
 
-def test_skip_cost_at_one_detection_probability() -> None:
-    df, cells = fixture("skip")
-    keep = cells[cells["detect_skip"] == 0.5]
-    one = df[df["cell"].astype(str).isin(keep["cell"])].drop(columns="detect_skip")
-    found = of(findings(one, keep), "skip_cost")
-    assert len(found) == 1  # no break-even from one value
-    assert found[0].text.startswith("At detect_skip = 0.5, seat 0 playing skipper:1")
-
-
-# ------------------------------------------------------------ not resolved
-def test_a_small_advantage_is_not_resolved_and_sized() -> None:
-    """40 games, the first of 2 players wins 22: +5 pp, interval across zero."""
-    games = 40
-    df, cells = sweep(first_wins({"base": 0.55}, games), games, preset="app", sets=["players=2"])
-    (f,) = of(findings(df, cells), "first_player")
-    assert not f.resolved and f.headline
-    assert f.text.startswith("The first player's advantage is not resolved at this size")
-    assert "+5.0 pp (95% CI" in f.text and "its 95% interval includes zero" in f.text
-    # The normal-approximation size that makes a 95% interval exclude zero at this effect.
-    p, fair = 0.55, 0.5
-    formula = Z95**2 * p * (1 - p) / (p - fair) ** 2
-    assert f.games_needed is not None and formula / 2 <= f.games_needed <= 2 * formula
-    assert f"needs about {f.games_needed:,} games per cell" in f.text
-
-
-# ----------------------------------------------------- multiple comparisons
-def test_holm_decides_the_cells_first_player_tests() -> None:
-    """Three cells: one clearly favoured, one with p ~ 0.03 alone, one fair (400 games)."""
-    games = 400
-    share = {
-        "pass_opponents=all": 0.65,
-        "pass_opponents=singles": 0.555,
-        "pass_opponents=none": 0.5,
-    }
-    df, cells = sweep(
-        first_wins(share, games), games, preset="app", sets=["players=2"],
-        vary=["pass_opponents=all,singles,none"],
-    )  # fmt: skip
-    raw = score_test_p(round(0.555 * games), games, 0.5)
-    assert 0.0167 < raw < 0.05  # significant alone, not after Holm over three tests
-    found = {f.text.split(" ")[0]: f for f in details(findings(df, cells), "first_player")}
-    strong, marginal, fair = found["c000"], found["c001"], found["c002"]
-    assert strong.resolved and "also after Holm's correction over the 3 cells' tests" in strong.text
-    assert not marginal.resolved
-    assert "excludes zero, but not after Holm's correction over the 3 cells' tests" in (
-        marginal.text
-    )
-    assert not fair.resolved and fair.games_needed is None  # a zero effect: no size decides it
-    overall = headlines(findings(df, cells), "first_player")[0]
-    assert not overall.resolved
-    assert overall.text.startswith(
-        "The first player has a measurable advantage under 1 of 3 rule sets "
-        "(pass_opponents=all); under the other 2 (pass_opponents=singles, "
-        "pass_opponents=none) it is not resolved at this size"
-    )
-
-
-# ------------------------------------------------------------ toggle bases
-def test_toggle_base_is_the_preset_value_not_the_first_listed() -> None:
-    """`--vary six_limit=0,3` on app: the preset has 3, so the change reads 3 -> 0."""
-    games = 200
+def test_holm_over_the_page_decides_what_one_cell_alone_would_not() -> None:
+    """Three cells against the base: an effect with p ~ 0.03 alone is not resolved after Holm."""
+    games = 4000
+    shift = {"pass_opponents=all": 30.0, "pass_opponents=singles": 1.6, "pass_opponents=none": 0}
 
     def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
         return {
             "first": rng.integers(0, 4, games).astype("int8"),
             "winner": rng.integers(0, 4, games).astype("int8"),
-            "turns": rng.integers(100, 120, games) + (8 if cell["six_limit"] == 0 else 0),
+            # independent noise per cell: the pairing cannot cancel it
+            "turns": np.random.default_rng(int(shift[cell["name"]] * 10)).integers(100, 200, games)
+            + shift[str(cell["name"])],
         }
 
-    df, cells = sweep(rows, games, preset="app", vary=["six_limit=0,3"])
-    assert list(cells["six_limit"]) == [0, 3]
-    effects = analysis.toggle_effects(df, cells)
-    assert list(effects[["base", "base_rule", "base_value", "value"]].iloc[0]) == [
-        "c001", "preset", "3", "0",
-    ]  # fmt: skip
-    assert effects["turns_effect"].iloc[0] == pytest.approx(8.0)
-    text = next(f.text for f in findings(df, cells) if f.topic == "toggles")
-    assert "From the base c001 (six_limit=3), the cell holding the preset's own value" in text
-    assert "six_limit 3 -> 0 moves the game length by +8.0 turns" in text
+    df, cells = sweep(rows, games, preset="app", vary=["pass_opponents=all,singles,none"])
+    found = page_findings(df, cells)
+    tests = {t.key: t for t in found.family("differences").tests}
+    strong = tests["effect:length:c002->c000"]
+    marginal = tests["effect:length:c002->c001"]
+    assert strong.resolved
+    assert marginal.p_value < ALPHA <= marginal.p_adjusted and not marginal.resolved
+
+
+# ------------------------------------------------------------------ rankings
+def test_a_ranking_is_resolved_only_when_the_first_beats_the_second() -> None:
+    games = 3000
+
+    def extra(cell: pd.Series) -> float:
+        return {"a": 40.0, "b": 40.0, "c": 0.0}[str(cell["name"])]
+
+    df, cells = sweep(random_rows(games, extra), games,
+                      variants=["a=app", "b=italian", "c=danish"])  # fmt: skip
+    found = page_findings(df, cells)
+    (top,) = [
+        f for f in of(found.findings, "length") if f.kind == "ranking" and "Longest" in f.text
+    ]
+    assert not top.resolved
+    assert top.text.startswith("Longest games: a and b are the same within ±1 round")
+    assert "its interval rules out effects beyond ±1 round" in top.text
+    (bottom,) = [f for f in of(found.findings, "length") if "shortest" in f.text.lower()]
+    assert bottom.resolved and bottom.text.startswith("Games are shortest under c")
+
+
+def test_the_largest_change_is_tied_unless_it_beats_the_next() -> None:
+    """Two changes of the same size: both resolved, which moves it most is tied."""
+    games = 2000
+
+    def extra(cell: pd.Series) -> float:
+        return 0.0 if str(cell["name"]) == "pass_opponents=none" else 40.0
+
+    df, cells = sweep(random_rows(games, extra), games, preset="app",
+                      vary=["pass_opponents=all,singles,none"])  # fmt: skip
+    head = [f for f in headlines(page_findings(df, cells).findings, "toggles")
+            if "game length" in f.text]  # fmt: skip
+    assert len(head) == 1
+    assert "2 of the 2 one-toggle changes move the game length beyond chance" not in head[0].text
+    assert "all 2 one-toggle changes move the game length beyond chance" in head[0].text
+    assert "Which moves it most cannot be told at this size" in head[0].text
+
+
+# ------------------------------------------------------------ same games
+def test_cells_that_play_the_same_games_are_merged_and_named() -> None:
+    df, cells = fixture("skip")
+    found = page_findings(df, cells)
+    (same,) = [f for f in of(found.findings, "about") if "play the same games" in f.text]
+    assert same.text.startswith("c002 and c004 play the same games as c000 (detect_skip")
+    assert "no seat skips a forced capture" in same.text
+    compared = set(found.comparisons["cell"]) | set(found.comparisons["base"])
+    assert not compared & {"c002", "c004"}
+    lengths = [f for f in details(found.findings, "length")]
+    assert len(lengths) == 4  # six cells, two of them copies
+
+
+def test_design_of_a_page_comes_from_its_cells_alone() -> None:
+    df, cells = fixture("toggles")
+    design = page_design(cells)
+    assert design.kind == "base"
+    assert [base for base, _, _ in design.bases] == ["c000", "c003"]
+    assert page_findings(df, design=design).findings == findings(df, cells)
+
+
+# ------------------------------------------------------------ first player
+def test_first_player_against_its_fair_share_with_the_practical_size() -> None:
+    games = 20_000
+    df, cells = sweep(first_wins({"base": 0.2575}, games), games, preset="app")
+    (f,) = of(findings(df, cells), "first_player")
+    assert f.headline and f.resolved and f.family == "values"
+    assert f.text.startswith("The first player wins 25.75% of 20,000 games with a finisher")
+    assert "against a fair share of 25.00%" in f.text
+    assert "+3.0% of a fair share" in f.text  # +0.75 pp over 25%
+    assert "at a table, about 1 game in 130 more than a fair share" in f.text
+
+
+def test_turn_order_beyond_the_first_player_is_tested_and_shown() -> None:
+    """Three players: the first gets its share, the third wins far less than the second."""
+    games = 6000
+
+    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        position = rng.choice(3, games, p=[1 / 3, 0.38, 1 - 1 / 3 - 0.38])
+        return {"first": np.zeros(games, "int8"), "winner": position.astype("int8"),
+                "turns": rng.integers(100, 200, games)}  # fmt: skip
+
+    df, cells = sweep(rows, games, preset="app", sets=["players=3"])
+    (f,) = of(findings(df, cells), "first_player")
+    assert "By turn order (position 0 moves first): 0: 33." in f.text
+    assert "chi-square test of equal shares resolved" in f.text
+
+
+def test_p_values_are_never_written_as_zero() -> None:
+    games = 20_000
+    df, cells = sweep(first_wins({"base": 0.40}, games), games, preset="app")
+    (f,) = of(findings(df, cells), "first_player")
+    assert "Holm-adjusted p < 1e-16" in f.text
+    assert not re.search(r"p = 0(\.0+)?\b", f.text)
+
+
+# ----------------------------------------------------------- toggle effects
+def test_toggle_base_is_the_preset_value_not_the_first_listed() -> None:
+    """`--vary six_limit=0,3` on app: the preset has 3, so the change reads 3 -> 0."""
+    games = 400
+    df, cells = sweep(random_rows(games, lambda c: 40 if c["six_limit"] == 0 else 0), games,
+                      preset="app", vary=["six_limit=0,3"])  # fmt: skip
+    found = findings(df, cells)
+    head = next(f.text for f in headlines(found, "toggles") if "game length" in f.text)
+    assert (
+        head.startswith(
+            "From the base c001 (six_limit=3), the cell holding the preset's own value, the change "
+            "six_limit 3 -> 0"
+        )
+        or "six_limit 3 -> 0 +10.0 rounds" in head
+    )  # 40 turns over four players
+    effect = next(f for f in details(found, "toggles") if "game length" in f.text)
+    assert effect.estimate == pytest.approx(10.0) and effect.unit == "rounds"
+    assert effect.resolved and "games about" in effect.text and "% longer" in effect.text
 
 
 def test_toggle_values_in_the_cli_spelling() -> None:
     games = 100
-
-    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        return {
-            "first": rng.integers(0, 4, games).astype("int8"),
-            "winner": rng.integers(0, 4, games).astype("int8"),
-            "turns": rng.integers(100, 200, games),
-        }
-
-    df, cells = sweep(rows, games, preset="app", vary=["play_to_end=false"], mode="one-at-a-time")
+    df, cells = sweep(random_rows(games), games, preset="app", vary=["play_to_end=false"],
+                      mode="one-at-a-time")  # fmt: skip
     texts = [f.text for f in findings(df, cells) if f.topic == "toggles"]
     assert texts and all("play_to_end true -> false" in t for t in texts)
     assert not any(re.search(r"\b(True|False)\b", t) for t in texts)
 
 
-# --------------------------------------------------- policies, interactions
+def test_an_unresolved_change_says_what_its_interval_rules_out() -> None:
+    games = 20_000
+    df, cells = sweep(random_rows(games), games, preset="app", vary=["six_limit=0,3"])
+    effect = next(f for f in details(findings(df, cells), "toggles") if "length" in f.text)
+    assert not effect.resolved
+    # Paired games with identical turns: the interval is exactly zero wide.
+    assert "rules out effects beyond ±1 rounds" in effect.text or effect.ci_high - effect.ci_low < 1
+
+
+# --------------------------------------------------------------- factorial
+def _interacting_rows(games: int) -> Callable[[pd.Series, np.random.Generator], dict]:
+    """Rows whose turns grow by 48 (12 rounds) only with six_limit=3 and finish=bounce."""
+
+    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        both = cell["six_limit"] == 3 and cell["finish"] == "bounce"
+        return {
+            "first": rng.integers(0, 4, games).astype("int8"),
+            "winner": rng.integers(0, 4, games).astype("int8"),
+            "turns": rng.integers(100, 200, games) + (48 if both else 0),
+        }
+
+    return rows
+
+
+def test_interaction_of_a_factorial_design_in_rounds() -> None:
+    games = 300
+    df, cells = sweep(_interacting_rows(games), games, preset="app",
+                      vary=["six_limit=0,3", "finish=exact,bounce"])  # fmt: skip
+    found = findings(df, cells)
+    (term,) = [f for f in details(found, "interactions") if "game length" in f.text]
+    # +12 rounds in the (+1, +1) cell only: (1/2) * 12 = 6; paired contrasts cancel the noise.
+    assert term.estimate == pytest.approx(6.0) and term.resolved
+    assert term.text.startswith("Interaction of six_limit x finish on the game length: +6.0")
+
+
+def test_factorial_headline_counts_each_term_over_the_strata() -> None:
+    games = 300
+    vary = ["six_limit=0,3", "finish=exact,bounce", "pass_opponents=all,singles,none"]
+    df, cells = sweep(_interacting_rows(games), games, preset="app", vary=vary)
+    found = findings(df, cells)
+    heads = headlines(found, "interactions")
+    assert len(heads) == 2  # game length and the first player's edge
+    (length,) = [f for f in heads if "game length" in f.text]
+    assert "in each of the 3 strata of pass_opponents" in length.text
+    assert "six_limit x finish is resolved in all 3 strata (+6.0 rounds)" in length.text
+    assert len(details(found, "interactions")) == 2 * 3  # one per measure and stratum
+
+
+# ---------------------------------------------------------------- policies
 def test_policy_ranking_of_a_tournament() -> None:
     games = 1000
     order = ["aggressive", "defensive", "runner", "balanced"]
@@ -349,95 +400,93 @@ def test_policy_ranking_of_a_tournament() -> None:
 
     vary = "policies=" + ",".join(f"[{s}]" for s in seatings)
     df, cells = sweep(rows, games, preset="app", vary=[vary])
-    head, *found = of(findings(df, cells), "policies")
+    found = page_findings(df, cells)
+    head, *rest = of(found.findings, "policies")
     table = analysis.win_table(df).sort_values("win_rate", ascending=False)
     top = table.iloc[0]
     assert top["policy"] == "runner"
-    assert head.headline and head.text.startswith(
-        f"runner wins most often, {100 * top['win_rate']:.1f}% (95% CI "
-        f"{100 * top['ci_low']:.1f} to {100 * top['ci_high']:.1f}), ahead of "
-        f"{table.iloc[1]['policy']} beyond chance"
-    )
-    assert f"{table.iloc[-1]['policy']} least, {100 * table.iloc[-1]['win_rate']:.1f}%" in head.text
-    assert f"1. runner {100 * top['win_rate']:.1f}%" in found[0].text
-    assert "4,000 games in all" in found[0].text
-    assert found[1].text.startswith(
-        f"runner wins +{100 * (top['win_rate'] - table.iloc[1]['win_rate']):.1f} pp"
-    )
-    assert found[1].resolved and "also after Holm's correction over the 6 pairs" in found[1].text
-    assert not of(findings(df, cells), "toggles")  # seatings are ranked, not toggles
+    assert head.headline and head.kind == "ranking" and head.resolved
+    assert head.text.startswith(f"runner wins most often, {100 * top['win_rate']:.1f}% (95% CI")
+    assert f"ahead of {table.iloc[1]['policy']}, the next, by +" in head.text
+    assert "at a table about 1 game in" in head.text
+    assert found.family("differences").size == 6  # every pair of four policies, once
+    assert f"1. runner {100 * top['win_rate']:.1f}%" in rest[0].text
+    assert not of(found.findings, "toggles")  # seatings are ranked, not toggles
+    (length,) = of(found.findings, "length")
+    assert length.text.startswith("Over all 4 seatings, games last")
 
 
-def test_a_tournament_of_seatings_has_one_pooled_game_length() -> None:
+def test_tied_policies_are_named_not_ranked() -> None:
     games = 500
     order = ["aggressive", "defensive", "runner", "balanced"]
     seatings = [",".join(order[r:] + order[:r]) for r in range(4)]
+    df, cells = sweep(random_rows(games), games, preset="app",
+                      vary=["policies=" + ",".join(f"[{s}]" for s in seatings)])  # fmt: skip
+    (head,) = headlines(findings(df, cells), "policies")
+    assert not head.resolved and "but it, defensive, runner and balanced" in head.text
+    assert "cannot be told apart at this size" in head.text
+
+
+# ----------------------------------------------------------------- skip cost
+def test_skip_cost_is_decided_in_the_page_family() -> None:
+    df, cells = fixture("skip")
+    found = page_findings(df, cells)
+    skip = details(found.findings, "skip_cost")
+    assert len(skip) == 3  # three detection probabilities
+    for f in skip:
+        assert f.kind == "difference" and f.family == "differences"
+        assert f.text.startswith("At detect_skip = ")
+        assert ("skipping costs" in f.text or "skipping pays" in f.text) == f.resolved
+    (head,) = headlines(found.findings, "skip_cost")
+    assert head.text.startswith("Skipping forced captures by seat 0 (skipper:1 against balanced)")
+
+
+# ------------------------------------------------------ smallest effects
+def test_smallest_effects_are_checked_and_set_per_sweep() -> None:
+    assert with_smallest({"length": 2})["length"].smallest == 2.0
+    for bad in ({"lenght": 1}, {"length": 0}, {"first": "x"}):
+        with pytest.raises(MeasureError, match="smallest_effects"):
+            with_smallest(bad)
+    spec = SweepSpec.from_dict({"preset": "app", "seed": 1, "smallest_effects": {"length": 2}})
+    assert spec.to_dict()["smallest_effects"] == {"length": 2.0}
+    again = {k: v for k, v in spec.to_dict().items() if v is not None}
+    assert SweepSpec.from_dict(again).smallest_effects == {"length": 2.0}
+    with pytest.raises(SweepError, match="smallest_effects: unknown measure 'turns'"):
+        SweepSpec.from_dict({"preset": "app", "seed": 1, "smallest_effects": {"turns": 2}})
+    # A larger smallest effect needs fewer games.
+    df, cells = fixture("toggles")
+    small = page_findings(df, cells).findings
+    large = page_findings(df, cells, smallest={"length": 4.0, "first": 4.0}).findings
+
+    def needed(found: list[Finding]) -> int:
+        return max(f.games_needed or 0 for f in found)
+
+    assert needed(large) < needed(small)
+
+
+# ------------------------------------------------------------- one seat changes
+def test_a_seat_that_changes_policy_is_asked_what_it_wins() -> None:
+    """Seat 0 plays pacifist in one cell and balanced in the other: the page states the
+    seat's own win share against before, paired by game, in the page's one family."""
+    games = 4000
 
     def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        return {
-            "first": np.zeros(games, "int8"),
-            "winner": rng.integers(0, 4, games).astype("int8"),
-            "turns": rng.integers(100, 200, games),
-        }
+        drawn = random_rows(games)(cell, rng)
+        if str(cell["policies"]).startswith("pacifist"):
+            # Seat 0 gives up a third of its wins (to seat 1): about -8 pp of 25%.
+            lost = (drawn["winner"] == 0) & (np.arange(games) % 3 == 0)
+            drawn["winner"] = np.where(lost, 1, drawn["winner"]).astype("int8")
+        return drawn
 
-    vary = "policies=" + ",".join(f"[{s}]" for s in seatings)
-    df, cells = sweep(rows, games, preset="app", vary=[vary])
-    (only,) = of(findings(df, cells), "length")
-    pooled = analysis.game_length(df.assign(cell="all"), by="cell")
-    turns = pooled[pooled["measure"] == "turns"].iloc[0]
-    assert only.headline and only.text.startswith(
-        f"Over all 4 seatings, games last {turns['mean']:.1f} turns on average"
+    seatings = "policies=[balanced],[pacifist,balanced,balanced,balanced]"
+    df, cells = sweep(rows, games, preset="app", vary=[seatings])
+    found = page_findings(df, cells)
+    (head,) = [f for f in found.findings if f.topic == "seat"]
+    assert head.headline and head.resolved and head.unit == "pp"
+    assert head.text.startswith(
+        "Seat 0 playing pacifist instead of balanced (from policies=balanced) wins"
     )
-    assert "2,000 games" in only.text
-
-
-def _interacting_rows(games: int) -> Callable[[pd.Series, np.random.Generator], dict]:
-    """Rows of `games` games whose turns grow by 12 only with six_limit=3 and finish=bounce."""
-
-    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
-        both = cell["six_limit"] == 3 and cell["finish"] == "bounce"
-        return {
-            "first": rng.integers(0, 4, games).astype("int8"),
-            "winner": rng.integers(0, 4, games).astype("int8"),
-            "turns": rng.integers(100, 200, games) + (12 if both else 0),
-        }
-
-    return rows
-
-
-def test_largest_interaction_of_a_factorial_design() -> None:
-    games = 300
-    rows = _interacting_rows(games)
-
-    df, cells = sweep(rows, games, preset="app", vary=["six_limit=0,3", "finish=exact,bounce"])
-    table = analysis.factorial_effects(df, cells, ["six_limit", "finish"])
-    term = table[table["factors"] == 2].iloc[0]
-    found = of(findings(df, cells), "interactions")
-    text = next(f for f in found if "game length" in f.text)
-    assert f"six_limit x finish: {term['effect']:+.1f} turns" in text.text
-    # +12 turns in the (+1, +1) cell only: (1/2) * 12 = 6; paired contrasts cancel the noise.
-    assert term["effect"] == pytest.approx(6.0)
-    assert text.resolved and "its 95% interval excludes zero" in text.text
-
-
-def test_one_headline_per_response_over_the_strata_of_a_factorial_design() -> None:
-    """pass_opponents has three values: it splits the 2x2 design into three strata."""
-    games = 300
-    rows = _interacting_rows(games)
-
-    vary = ["six_limit=0,3", "finish=exact,bounce", "pass_opponents=all,singles,none"]
-    df, cells = sweep(rows, games, preset="app", vary=vary)
-    table = analysis.factorial_effects(df, cells, ["six_limit", "finish"])
-    found = findings(df, cells)
-    pairs = table[(table["factors"] == 2) & (table["response"] == "turns")]
-    assert len(pairs) == 3 and pairs["effect"].to_numpy() == pytest.approx(6.0)
-    heads = headlines(found, "interactions")
-    assert len(heads) == 2  # game length and the first player's win rate
-    (length,) = [f for f in heads if "game length" in f.text]
-    assert length.text.startswith(
-        "The largest interaction on the game length is six_limit x finish in all 3 strata "
-        "(pass_opponents); largest of all six_limit x finish with pass_opponents="
-    )
-    assert ": +6.0 turns (95% CI" in length.text
-    assert length.resolved and "Of these 3 largest, all 3 differ from zero" in length.text
-    assert len(details(found, "interactions")) == 2 * 3  # one per response and stratum
+    assert head.estimate is not None and -10 < head.estimate < -6
+    keys = set(found.comparisons.loc[found.comparisons["kind"] == "seat", "key"])
+    assert len(keys) == 1  # one test, counted in the page's differences family
+    assert found.family("differences").size == 3  # with length and the first player's edge

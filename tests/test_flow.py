@@ -7,12 +7,12 @@ import pytest
 
 from ludosim import Rules, play, presets, simulate
 from ludosim.engine.state import SNAP_CAP
-from ludosim.position import parse_position
 from ludosim.reference import play_game
 from ludosim.reference.flow import SNAP_CAP as reference_cap
 from ludosim.reference.flow import Flow, next_leader
 from ludosim.results import schema
-from ludosim.simulate import SimulationError, kernel_game, play_snapshots
+from ludosim.run.notation import parse_position
+from ludosim.run.simulate import SimulationError, kernel_game, play_snapshots
 
 # The example game of docs/flow.md: three seats of one piece each under app rules,
 # played on from 0:38/44/41 with seed 4; seat 1 wins after 14 turns.

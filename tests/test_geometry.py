@@ -14,7 +14,6 @@ import pytest
 from scenario_helpers import make, move_of
 from test_kernel_agreement import VERIFY, assert_same_games
 
-from ludosim.board import YARD, Board
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.moves import apply_move, legal_moves
 from ludosim.engine.policy import MASK_TRACK, compile_policies
@@ -28,11 +27,12 @@ from ludosim.engine.state import (
     move_at,
     reset_state,
 )
-from ludosim.errors import RulesError
-from ludosim.policies import parse_policy
 from ludosim.reference import play_move
-from ludosim.rules import Rules
-from ludosim.toggles import MAX_ARM, MIN_ARM
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.errors import RulesError
+from ludosim.rules.model import Rules
+from ludosim.rules.policies import parse_policy
+from ludosim.rules.toggles import MAX_ARM, MIN_ARM
 
 # A board of ten squares per arm (40 track squares) without special squares.
 TEN = Rules.preset("app").replace(arm_length=10)

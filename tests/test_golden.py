@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ludosim.reference import play_game
-from ludosim.rules import SEMANTICS_VERSION, Rules, presets
+from ludosim.rules.model import SEMANTICS_VERSION, Rules, presets
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 SEED, GAME = 7, 0

@@ -13,16 +13,15 @@ them; `LUDOSIM_VERIFY=1` (`make verify`) plays 1000 per preset.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
+from conftest import VERIFY
 
-from ludosim.board import YARD
 from ludosim.reference import Game, GameResult, play_game
-from ludosim.rules import Rules, presets
+from ludosim.rules.board import YARD
+from ludosim.rules.model import Rules, presets
 
-VERIFY = os.environ.get("LUDOSIM_VERIFY", "") not in ("", "0")
 GAMES_PER_PRESET = 1000 if VERIFY else 100
 CHUNK = 25
 SEED = 20240601

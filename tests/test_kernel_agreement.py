@@ -9,23 +9,22 @@ also plays 300 instead of 40 games per preset and policy mix.
 
 from __future__ import annotations
 
-import os
 import random
 
 import numpy as np
 import pytest
+from conftest import VERIFY
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from scenario_helpers import random_position
 
 from ludosim import Rules, RulesError, presets, simulate
-from ludosim.policies import parse_policy
 from ludosim.reference import Position, play_game
 from ludosim.reference.plans import PlanTree
-from ludosim.rules import TOGGLES, Toggle
-from ludosim.simulate import kernel_game
+from ludosim.rules.model import TOGGLES, Toggle
+from ludosim.rules.policies import parse_policy
+from ludosim.run.simulate import kernel_game
 
-VERIFY = os.environ.get("LUDOSIM_VERIFY") == "1"
 GAMES = 20_000 if VERIFY else 1_000  # per preset (Killer: `games_of`)
 # The games of a preset are checked in slices of about ten seconds each, so
 # that pytest-xdist spreads them evenly over the workers: the reference engine
@@ -294,7 +293,7 @@ FREE_VARIANTS = {
 
 @pytest.mark.parametrize("variant", sorted(FREE_VARIANTS))
 def test_kernel_agrees_on_the_free_random_path(variant: str) -> None:
-    from ludosim.bench import plain_app_rules
+    from ludosim.run.bench import plain_app_rules
 
     rules = plain_app_rules().replace(**FREE_VARIANTS[variant])
     assert_same_games(rules, range(150), variant)

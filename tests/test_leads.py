@@ -1,23 +1,45 @@
-"""Win chance from a lead (`ludosim.leads`), the exact race odds, and the `unfold` study."""
+"""Win chance from a lead (`ludosim.studies.leads`), the exact race odds, and the `unfold` study."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from page_helpers import check_findings_file, glossary_terms
 from typer.testing import CliRunner
 
 from ludosim import Rules, simulate
-from ludosim.cli import app
-from ludosim.exact import RaceOdds
-from ludosim.leads import LeadTable, RaceCheck, agrees, lead_text, lead_width, race_length
-from ludosim.options import RuleSet
-from ludosim.position import parse_position
-from ludosim.simulate import play_snapshots
-from ludosim.stats import wilson_interval
-from ludosim.unfold import UnfoldError, UnfoldStudy, load_unfold, read_tables, unfold_page
+from ludosim.cli.app import app
+from ludosim.reference.exact import RaceOdds
+from ludosim.results.stats import wilson_interval
+from ludosim.rules.options import RuleSet
+from ludosim.run.notation import parse_position
+from ludosim.run.simulate import play_snapshots
+from ludosim.studies.leads import (
+    LeadTable,
+    RaceCheck,
+    agrees,
+    bin_squares,
+    lead_bin,
+    lead_text,
+    lead_width,
+    race_length,
+    share_text,
+)
+from ludosim.studies.unfold import (
+    MEASURES,
+    QUOTED_BIN,
+    UnfoldError,
+    UnfoldStudy,
+    comeback_values,
+    load_study,
+    read_tables,
+    study_findings,
+    study_page,
+)
 
 RACE = Rules.preset("app").replace(players=2, pieces=1)
 # Fixed-seed statistical checks: the tolerance is the 99.9% normal quantile.
@@ -26,16 +48,35 @@ Z999 = 3.29
 
 def test_lead_width_is_a_24th_of_the_race() -> None:
     assert race_length(Rules.preset("app")) == 4 * 57
+    assert race_length(Rules.preset("maedn")) == 4 * 44
     assert lead_width(Rules.preset("app")) == 10
     assert lead_width(RACE) == 2
     assert (lead_text(30, 40), lead_text(120, -1)) == ("30-39", "120+")
+    assert (share_text(4 / 24, 5 / 24), share_text(23 / 24, -1)) == ("16.7-20.8%", "95.8%+")
+
+
+def test_lead_bins_are_24ths_of_the_race_on_every_board() -> None:
+    # A lead of (just over) a sixth of the race falls in bin 4 on the 228-square race of app and
+    # on the 176-square race of maedn alike; the bins hold 9.5 and 7.3 squares.
+    for race in (228, 176, 57):
+        leads = np.arange(race + 1)
+        bins = lead_bin(leads, race)
+        assert bins[-(-race // 6)] == 4 and bins[-1] == 23 and bins[0] == 0
+        for k in range(24):
+            start, stop = bin_squares(k, race)
+            held = leads[bins == k]
+            assert held[0] == start and (stop == -1 or held[-1] == stop - 1)
+            assert start / race >= k / 24 - 1e-12 and (
+                stop == -1 or (stop - 1) / race < (k + 1) / 24
+            )
+    assert bin_squares(4, 228) == (38, 48) and bin_squares(4, 176) == (30, 37)
 
 
 def test_lead_table_counts_each_game_once_per_cell() -> None:
-    # One piece of a 57-step race each (race 57, bins of 2). Game 0 has three
-    # snapshots: (10, 5) early, lead 5; (12, 7) the same cell again; (30, 30) a tie.
-    # Game 1: (40, 20), late (40 >= 2 x 57 / 3), lead 20; seat 1 wins game 0, seat 0 game 1.
-    # Game 2 has no winner and does not count.
+    # One piece of a 57-step race each (race 57, bins of 57/24 squares). Game 0 has three
+    # snapshots: (10, 5) early, lead 5 (bin 2: 5-7 squares); (12, 7) the same cell again;
+    # (30, 30) a tie. Game 1: (40, 20), late (40 >= 2 x 57 / 3), lead 20 (bin 8: 19-21).
+    # Seat 1 wins game 0, seat 0 game 1. Game 2 has no winner and does not count.
     snaps = np.full((3, 4, 2), -1, dtype=np.int16)
     snaps[0, :3] = [(10, 5), (12, 7), (30, 30)]
     snaps[1, :1] = [(40, 20)]
@@ -43,10 +84,11 @@ def test_lead_table_counts_each_game_once_per_cell() -> None:
     table = LeadTable(RACE)
     table.add(np.array([1, 0, -1]), snaps)
     rows = table.table()
-    assert rows[["phase", "lead_from", "games", "leader_wins"]].values.tolist() == [
-        ["early", 4, 1, 0],  # game 0's first snapshot there; seat 0 led and lost
-        ["late", 20, 1, 1],
+    assert rows[["phase", "lead_from", "lead_to", "games", "leader_wins"]].values.tolist() == [
+        ["early", 5, 8, 1, 0],  # game 0's first snapshot there; seat 0 led and lost
+        ["late", 19, 22, 1, 1],
     ]
+    assert rows["share_from"].tolist() == [2 / 24, 8 / 24]
     assert (table.played, table.decided, table.cut) == (3, 2, 0)
 
 
@@ -120,7 +162,7 @@ def test_study_file_and_its_errors(tmp_path) -> None:
         'seed = 2\ngames = 500\n[[rule_set]]\npreset = "app"\n'
         '[[race_check]]\npreset = "app"\nset = ["players=2", "pieces=1"]\n'
     )
-    study = load_unfold(path)
+    study = load_study(path)
     assert study.rule_sets == (RuleSet("app"),) and study.games == 500
     assert study.every_for(Rules.preset("app")) == 8
     with pytest.raises(UnfoldError, match="race_check 'app': needs players=2 and pieces=1"):
@@ -131,23 +173,33 @@ def test_study_file_and_its_errors(tmp_path) -> None:
         UnfoldStudy((RuleSet("app"),), 1, games=0)
     path.write_text('seed = 2\nbogus = 1\n[[rule_set]]\npreset = "app"\n')
     with pytest.raises(UnfoldError, match="unknown keys bogus"):
-        load_unfold(path)
+        load_study(path)
 
 
-def test_unfold_command_writes_its_tables_and_page(tmp_path) -> None:
-    out = tmp_path / "unfold"
+STUDY = UnfoldStudy((RuleSet("app"), RuleSet("app", ("finish=bounce",))), 1, games=3000)
+
+
+@pytest.fixture(scope="module")
+def unfolded(tmp_path_factory) -> Path:
+    """A small study played by the command: app and app with the bounce finish."""
+    out = tmp_path_factory.mktemp("unfold") / "unfold"
     result = CliRunner().invoke(
         app,
         ["unfold", "--preset", "app", "--vary", "finish=bounce", "--games", "3000",
          "--seed", "1", "--out", str(out), "-q"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
+    return out
+
+
+def test_unfold_command_writes_its_tables_and_page(unfolded: Path) -> None:
+    out = unfolded
     leads = pd.read_csv(out / "leads.csv")
     assert set(leads["rule_set"]) == {"app", "app finish=bounce"}
     comebacks = pd.read_csv(out / "comebacks.csv")
     assert set(comebacks["measure"]) == {
-        "won_from_last_at_mid", "decided_before_mid", "lead_changes", "drama", "max_deficit",
-        "decided_share",
+        "won_from_last_at_mid", "decided_before_mid", "lead_changes_per_round", "drama_share",
+        "max_deficit_share", "decided_share",
     }  # fmt: skip
     assert comebacks.groupby("rule_set")["games"].max().max() <= 3000
     html = (out / "index.html").read_text()
@@ -156,10 +208,81 @@ def test_unfold_command_writes_its_tables_and_page(tmp_path) -> None:
         assert (out / png).stat().st_size > 10_000
     runs = pd.read_csv(out / "runs.csv")
     assert runs["games"].tolist() == [3000, 3000] and runs["every"].tolist() == [8, 8]
+    assert runs["race"].tolist() == [228, 228] and runs["players"].tolist() == [4, 4]
     # The page is drawn from the tables alone: redrawn from the CSVs it is the same.
-    study = UnfoldStudy((RuleSet("app"), RuleSet("app", ("finish=bounce",))), 1, games=3000)
-    unfold_page(read_tables(out, study), out)
+    study_page(read_tables(out, STUDY), out)
     assert (out / "index.html").read_text() == html
+
+
+def test_findings_json_beside_the_unfold_page_is_its_findings(unfolded: Path) -> None:
+    found = study_findings(read_tables(unfolded, STUDY))
+    records = check_findings_file(unfolded, found)
+    kinds = {(r["kind"], r["family"]) for r in records}
+    assert {("value", "values"), ("difference", "differences"), ("ranking", "differences"),
+            ("note", None)} <= kinds  # fmt: skip
+    terms = glossary_terms((unfolded / "index.html").read_text())
+    assert {"resolved", "family and Holm's correction", "leader, lead", "phase", "race",
+            "lead changes per round", "comeback from last place"} <= set(terms)  # fmt: skip
+
+
+def test_leads_and_deficits_are_shares_of_the_race_and_changes_per_round(unfolded: Path) -> None:
+    found = study_findings(read_tables(unfolded, STUDY))
+    leads = [f for f in found if f.topic == "leads" and f.kind == "value"]
+    assert leads
+    for f in leads:
+        # The win chance from a lead is stated beside its fair share, the lead as a share.
+        assert "of the race" in f.text and "against a fair share of 25%" in f.text, f.text
+        assert f.unit == "%" and 25.0 < f.estimate < 100.0
+    deficits = [f for f in found if f.topic == "deficits" and f.kind != "note"]
+    assert deficits and all(f.unit.endswith("of the race") for f in deficits)
+    changes = [f for f in found if f.topic == "lead_changes" and f.kind != "note"]
+    assert changes and all(f.unit == "per round" for f in changes)
+    assert not any("squares):" in f.text and "deficit" in f.text for f in found)
+    # Every change from the first rule set is one test of the page's family.
+    differences = [f for f in found if f.kind == "difference"]
+    assert len(differences) == len(MEASURES) and {f.family for f in differences} == {"differences"}
+
+
+def test_comeback_values_are_normalised_by_rounds_and_race() -> None:
+    games = pd.DataFrame(
+        {"winner": [0, 2, -1], "turns": [300, 200, 1000], "lead_changes": [12, 4, 50],
+         "decided_at": [150, 20, -1], "mid_at": [100, 40, -1], "last_at_mid": [0, 1, -1],
+         "drama": [22.8, 0.0, -1.0], "max_deficit": [45.6, 0.0, -1]}
+    )  # fmt: skip
+    values = comeback_values(games, players=4, race=228)
+    # 12 changes in 300 turns of four seats (75 rounds): 0.16 per round; 4 in 50 rounds.
+    assert values["lead_changes_per_round"].tolist() == pytest.approx([0.16, 0.08])
+    assert values["drama_share"].tolist() == pytest.approx([0.1, 0.0])
+    assert values["max_deficit_share"].tolist() == pytest.approx([0.2, 0.0])
+    assert values["decided_share"].tolist() == pytest.approx([0.5, 0.1])
+    assert values["decided_before_mid"].tolist() == [0.0, 1.0]
+    assert values["won_from_last_at_mid"].tolist() == [0.0, 1.0]
+
+
+def _with_quoted(tables, wins: dict[str, tuple[int, int]]):
+    """The tables with each rule set's quoted mid-game bin set to (leader wins, games)."""
+    leads = tables.leads.copy()
+    for label, (w, n) in wins.items():
+        at = (leads["rule_set"] == label) & (leads["phase"] == "mid")
+        at &= np.isclose(leads["share_from"], QUOTED_BIN / 24)
+        leads.loc[at, ["leader_wins", "games", "win_chance"]] = [w, n, w / n]
+    return replace(tables, leads=leads)
+
+
+def test_equal_lead_win_chances_are_tied_and_a_large_gap_is_resolved(unfolded: Path) -> None:
+    tables = read_tables(unfolded, STUDY)
+    tied = study_findings(
+        _with_quoted(tables, {"app": (1100, 2000), "app finish=bounce": (1100, 2000)})
+    )
+    ranking = [f for f in tied if f.kind == "ranking"]
+    assert len(ranking) == 1 and not ranking[0].resolved
+    assert "app and app finish=bounce cannot be told apart at this size" in ranking[0].text
+    apart = study_findings(
+        _with_quoted(tables, {"app": (1300, 2000), "app finish=bounce": (900, 2000)})
+    )
+    ranking = [f for f in apart if f.kind == "ranking"]
+    assert ranking[0].resolved and "counts most under app:" in ranking[0].text
+    assert "ahead of app finish=bounce, the next, by 20.0 pp" in ranking[0].text
 
 
 @pytest.mark.parametrize(
@@ -167,7 +290,7 @@ def test_unfold_command_writes_its_tables_and_page(tmp_path) -> None:
     [
         (["--games", "10"], "--out is empty"),
         (["--out", "x"], "--preset: name at least one preset"),
-        (["--preset", "app", "--out", "x"], "--seed: give a master seed"),
+        (["--preset", "app", "--out", "x"], "--seed is required"),
         (["--preset", "nope", "--seed", "1", "--out", "x"], "preset"),
         (["--preset", "app", "--seed", "1", "--every", "-3", "--out", "x"], "every"),
     ],
@@ -181,7 +304,7 @@ def test_unfold_bad_input_is_one_line(args: list[str], message: str, tmp_path) -
 @pytest.mark.parametrize("name", ["leads", "comebacks"])
 def test_the_studies_of_analyses_load(name: str) -> None:
     root = Path(__file__).resolve().parents[1]
-    study = load_unfold(root / "analyses" / f"{name}.toml")
+    study = load_study(root / "analyses" / f"{name}.toml")
     assert study.name == name and study.games >= 100_000
     assert study.command() == f"ludosim unfold {root / 'analyses' / f'{name}.toml'}"
 

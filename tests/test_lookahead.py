@@ -7,25 +7,24 @@ whole games with non-zero look-ahead weights played alike by both engines.
 
 from __future__ import annotations
 
-import os
 import random
 
 import numpy as np
 import pytest
+from conftest import VERIFY
 from scenario_helpers import make, on_square, random_position
 
 from ludosim import Rules, presets, simulate
-from ludosim.board import YARD
 from ludosim.engine import policy as kernel_policy
 from ludosim.engine.layout import compile_layout
 from ludosim.engine.state import PROB_UNIT as KERNEL_PROB_UNIT
 from ludosim.engine.state import new_work, reset_state
-from ludosim.policies import FEATURES, PROB_UNIT, parse_policy, score_weights
 from ludosim.reference import play_game
 from ludosim.reference.features import lookahead
-from ludosim.simulate import kernel_game
+from ludosim.rules.board import YARD
+from ludosim.rules.policies import FEATURES, PROB_UNIT, parse_policy, score_weights
+from ludosim.run.simulate import kernel_game
 
-VERIFY = os.environ.get("LUDOSIM_VERIFY") == "1"
 APP = Rules.preset("app")
 SIXTH = PROB_UNIT // 6  # chance 1/6 in units of 1 / 6**5
 

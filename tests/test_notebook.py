@@ -21,8 +21,13 @@ pytest.importorskip("ipykernel")
 ANALYSES = Path(__file__).resolve().parents[1] / "analyses"
 # Seconds a whole notebook may take (its figures need about 10-20 s once the kernel is
 # compiled; a first compile adds up to 30 s per rule variant).
-NOTEBOOK_TIMEOUT_S = {"tour.ipynb": 180, "sweep-analysis.ipynb": 180, "luck-or-skill.ipynb": 180}
-FIGURES = {"tour.ipynb": 3, "sweep-analysis.ipynb": 4, "luck-or-skill.ipynb": 3}
+NOTEBOOK_TIMEOUT_S = {
+    "tour.ipynb": 180,
+    "sweep-analysis.ipynb": 180,
+    "luck-or-skill.ipynb": 180,
+    "design.ipynb": 180,
+}
+FIGURES = {"tour.ipynb": 3, "sweep-analysis.ipynb": 4, "luck-or-skill.ipynb": 3, "design.ipynb": 1}
 
 
 def _texts(notebook: object) -> list[list[str]]:

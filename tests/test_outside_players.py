@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ludosim.reference import Game, OutsidePlayerError, Plan, PlayerView, play_game
-from ludosim.rules import Rules
+from ludosim.rules.model import Rules
 
 
 def first_option(view: PlayerView, options: Sequence[Plan]) -> int:
@@ -115,7 +115,7 @@ gym = pytest.importorskip("gymnasium")
 def test_env_passes_gymnasium_check_env(preset: str) -> None:
     from gymnasium.utils.env_checker import check_env
 
-    from ludosim.env import LudoEnv
+    from ludosim.adapters.gymnasium_env import LudoEnv
 
     env = LudoEnv(Rules.preset(preset), opponents="balanced")
     try:
@@ -140,7 +140,7 @@ def _episode(env: object, seed: int, agent_seed: int) -> tuple[list[np.ndarray],
 
 
 def test_env_random_agent_plays_episodes_to_the_end_and_reset_reproduces() -> None:
-    from ludosim.env import LudoEnv
+    from ludosim.adapters.gymnasium_env import LudoEnv
 
     env = LudoEnv(Rules.preset("app"), seat=1, opponents=["runner", "random", "balanced"])
     try:
@@ -158,7 +158,7 @@ def test_env_random_agent_plays_episodes_to_the_end_and_reset_reproduces() -> No
 
 
 def test_env_illegal_action_ends_the_episode_as_a_loss() -> None:
-    from ludosim.env import LudoEnv
+    from ludosim.adapters.gymnasium_env import LudoEnv
 
     env = LudoEnv(Rules.preset("app"), max_options=8)  # 4 pieces: index 7 is never legal
     try:
@@ -176,7 +176,7 @@ def test_aec_env_passes_pettingzoo_api_and_seed_tests(preset: str) -> None:
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, seed_test
 
-    from ludosim.aec import LudoAEC
+    from ludosim.adapters.pettingzoo_env import LudoAEC
 
     env = LudoAEC(Rules.preset(preset))
     try:
@@ -188,7 +188,7 @@ def test_aec_env_passes_pettingzoo_api_and_seed_tests(preset: str) -> None:
 
 def test_aec_four_random_agents_play_to_the_end_and_the_winner_scores() -> None:
     pytest.importorskip("pettingzoo")
-    from ludosim.aec import LudoAEC
+    from ludosim.adapters.pettingzoo_env import LudoAEC
 
     env = LudoAEC(Rules.preset("app"))
     rng = np.random.default_rng(1)

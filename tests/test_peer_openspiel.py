@@ -15,17 +15,17 @@ installed.
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import VERIFY
 
 pytest.importorskip("pyspiel")
 
 Z_999 = 3.29  # two-sided 99.9% normal quantile
-GAMES = 20_000 if os.environ.get("LUDOSIM_VERIFY") == "1" else 3_000
+GAMES = 20_000 if VERIFY else 3_000
 
 
 def _harness():

@@ -1,4 +1,4 @@
-"""Scenario tests for the policies (`ludosim.policies`), on the reference engine.
+"""Scenario tests for the policies (`ludosim.rules.policies`), on the reference engine.
 
 Hand-built positions and scripted draws show that each named policy picks
 what its description says, that the skipper skips and the puster catches it,
@@ -13,19 +13,19 @@ import random
 import pytest
 from scenario_helpers import random_position
 
-from ludosim.board import YARD, Board
-from ludosim.policies import (
+from ludosim.reference import Game, Position
+from ludosim.reference.features import features, score
+from ludosim.reference.plans import all_plans, best_plans, forced
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.model import Rules
+from ludosim.rules.policies import (
     BASE_FEATURES,
     NAMED,
     PolicyError,
     parse_policy,
     resolve_policies,
 )
-from ludosim.reference import Game, Position
-from ludosim.reference.features import features, score
-from ludosim.reference.plans import all_plans, best_plans, forced
-from ludosim.rng import ScriptedStream, Stream, faces_to_script
-from ludosim.rules import Rules
+from ludosim.rules.streams import ScriptedStream, Stream, faces_to_script
 
 DANISH = Rules.preset("danish")
 KILLER = Rules.preset("killer")

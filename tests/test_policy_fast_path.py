@@ -23,19 +23,19 @@ import random
 import numpy as np
 import pytest
 
-from ludosim.board import YARD, Board
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.layout import FACE_GLOBE, FACE_STAR, MAX_PIECES, NONE
 from ludosim.engine.policy import MASK_TRACK, choose_move, compile_policies, predict_landing
 from ludosim.engine.rng import new_stream
 from ludosim.engine.state import CNT, CTR, MOVES, OPT, PROGRESS, TOT, reset_state
-from ludosim.policies import FEATURES, parse_policy
 from ludosim.reference import Position, play_game
 from ludosim.reference.events import Captured, Jumped
 from ludosim.reference.features import exposed, protected, score
 from ludosim.reference.moves import legal_moves, try_move
-from ludosim.rules import GLOBE, STAR, Rules
-from ludosim.simulate import simulate
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.model import GLOBE, STAR, Rules
+from ludosim.rules.policies import FEATURES, parse_policy
+from ludosim.run.simulate import simulate
 
 DANISH = Rules.preset("danish")
 # Killer's board played one roll at a time: the single-roll choice meets star jumps.

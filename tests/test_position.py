@@ -9,12 +9,12 @@ from scenario_helpers import random_position
 from typer.testing import CliRunner
 
 from ludosim import Rules, play, presets, simulate
-from ludosim.cli import app
-from ludosim.position import GamePosition, PositionError, format_position, parse_position
+from ludosim.cli.app import app
 from ludosim.reference import Game
-from ludosim.simulate import kernel_game
-from ludosim.stats import diff_proportions, z_for
-from ludosim.whatif import whatif
+from ludosim.results.stats import diff_proportions, z_for
+from ludosim.run.notation import GamePosition, PositionError, format_position, parse_position
+from ludosim.run.simulate import kernel_game
+from ludosim.studies.whatif import whatif
 
 APP = Rules.preset("app")
 

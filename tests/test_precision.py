@@ -17,11 +17,13 @@ import pandas.testing as pdt
 import pytest
 from typer.testing import CliRunner
 
-from ludosim import analysis, results
-from ludosim.cli import app as cli_app
+from ludosim import results
+from ludosim.cli.app import app as cli_app
+from ludosim.report import analysis
 from ludosim.results import summarize
-from ludosim.rules import Rules
-from ludosim.simulate import simulate
+from ludosim.results.chunks import chunk_moments
+from ludosim.rules.model import Rules
+from ludosim.run.simulate import simulate
 from ludosim.sweep import (
     SweepError,
     SweepSpec,
@@ -349,8 +351,8 @@ def test_summary_chunks_give_the_same_totals(tmp_path: Path) -> None:
     summary = results.summary_to_frame(summarize(rules, rows))
     store.write_frame_atomic(rows, tmp_path / "rows.parquet", {})
     store.write_frame_atomic(summary, tmp_path / "summary.parquet", {})
-    from_rows = store.chunk_moments(tmp_path / "rows.parquet", summary_only=False)
-    assert store.chunk_moments(tmp_path / "summary.parquet", summary_only=True) == from_rows
+    from_rows = chunk_moments(tmp_path / "rows.parquet", summary_only=False)
+    assert chunk_moments(tmp_path / "summary.parquet", summary_only=True) == from_rows
     finished = rows[rows["winner"] >= 0]
     assert from_rows.games == 500 and from_rows.finished == len(finished)
     first = analysis.first_player_advantage(rows).iloc[0]

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 import pandas as pd
 import pytest
 
-from ludosim.cli import main
+from ludosim.cli.app import main
 from ludosim.reference import Plan, PlayerView, play_game
-from ludosim.rules import Rules
+from ludosim.rules.model import Rules
 
 pytest.importorskip("openskill")
 
-from ludosim.ratings import (
+from ludosim.studies.ratings import (
     COLUMNS,
     RatingsError,
     ahead_probability,
@@ -142,9 +142,9 @@ def test_games_to_be_ahead_refuses_bad_input(p: float, confidence: float) -> Non
 def test_cli_ratings_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["ratings", "-p", "app", "--seed", "1", "-n", "40", "-b", "3", "-q",
-              "--players", "random,runner,balanced,aggressive"])  # fmt: skip
+              "--policy", "random,runner,balanced,aggressive"])  # fmt: skip
     assert stop.value.code == 0
     out = capsys.readouterr().out
     assert "40 games" in out
-    for name in ["random", "runner", "balanced", "aggressive", "ci_low", "ordinal"]:
+    for name in ["random", "runner", "balanced", "aggressive", "95% CI", "sigma", "ordinal"]:
         assert name in out

@@ -1,23 +1,29 @@
 """README.md stays true: its `ludosim` examples run, and its lists match the repository.
 
 Every line of a README code block that starts with `ludosim ` is run through the CLI's
-`main` with the real kernel, block by block, each block in a fresh folder holding a copy
-of `analyses/` (as if run from the repository root): an example that reads a results
-folder must create it earlier in its own block. The project layout tree must list every
-module of `ludosim/` and every document of `docs/`, and only files that exist; every
-Makefile target is shown as `make TARGET`.
+`main` with the real kernel, block by block, each block in a fresh copy of the
+repository's committed files (as if run from the root of a clean clone): an example that
+reads a results folder must create it earlier in its own block. The examples write
+under `runs/` only: after each block no committed file has changed and nothing new
+exists outside `runs/`. The project layout tree must list every module of `ludosim/` and
+every document of `docs/`, and only files that exist; every Makefile target is shown as
+`make TARGET`.
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
+import json
 import re
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from ludosim.cli import main
+from ludosim.cli.app import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -46,7 +52,7 @@ EXAMPLES = example_blocks()
 
 
 def test_readme_shows_examples_of_every_command() -> None:
-    from ludosim.cli import command_names
+    from ludosim.cli.app import command_names
 
     shown = {args[1] for block in EXAMPLES for args in block}
     assert shown == set(command_names())
@@ -61,7 +67,8 @@ def test_readme_examples_run_as_written(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    shutil.copytree(ROOT / "analyses", tmp_path / "analyses")
+    clean_copy(tmp_path)
+    before = snapshot(tmp_path)
     monkeypatch.chdir(tmp_path)
     for args in commands:
         with pytest.raises(SystemExit) as info:
@@ -72,6 +79,58 @@ def test_readme_examples_run_as_written(
         for i, arg in enumerate(args):
             if arg in ("--out", "-o"):
                 assert (tmp_path / args[i + 1]).exists(), f"`{shlex.join(args)}` wrote nothing"
+        if args[1] == "report":
+            _check_small_report(tmp_path / args[args.index("--out") + 1])
+    after = snapshot(tmp_path)
+    changed = sorted(p for p in before if after.get(p) != before[p])
+    assert not changed, f"the examples changed committed files: {changed}"
+    outside = sorted(p for p in set(after) - set(before) if not p.startswith("runs/"))
+    assert not outside, f"the examples wrote outside runs/: {outside}"
+
+
+def clean_copy(folder: Path) -> None:
+    """Copy the repository's committed files into `folder`, as a clean clone holds them
+    (`git ls-files`); without git (an unpacked release), `analyses/` alone, what the
+    examples read."""
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
+        ).stdout.decode()
+    except (OSError, subprocess.CalledProcessError):
+        shutil.copytree(ROOT / "analyses", folder / "analyses")
+        return
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file() and not source.is_symlink():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, folder / name)
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file under `folder` (relative, `/`-separated) -> a digest of its bytes."""
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha1(path.read_bytes()).hexdigest()
+        for path in folder.rglob("*")
+        if path.is_file()
+    }
+
+
+def _check_small_report(folder: Path) -> None:
+    """A README report is small: it says it is exploratory, and no false claim leads it.
+
+    At these sizes a page may resolve what the full-size reports resolve by far,
+    the length of a game (bounce adds about 7 rounds on app, three start tries
+    take about 4 off: `reports/app-grid`, `reports/start-six-finish`), never a
+    difference in the first player's edge, which needs hundreds of thousands of
+    games per cell: claims like that at a few thousand are what a statistician
+    would not sign.
+    """
+    found = json.loads((folder / "findings.json").read_text(encoding="utf-8"))
+    notes = [f["text"] for f in found if f["topic"] == "about"]
+    assert any(t.startswith("Exploratory:") for t in notes), notes
+    for f in found:
+        if f["kind"] in ("difference", "ranking") and f["resolved"]:
+            assert f["unit"] == "rounds", f["text"]
 
 
 # ------------------------------------------------------------------------ the layout
@@ -80,15 +139,16 @@ def layout_block() -> list[str]:
     return code_blocks(section)[0].splitlines()
 
 
-def listed(folder: str) -> set[str]:
-    """Names listed one level under `folder/` in the layout tree."""
+def listed(folder: str, indent: int = 2) -> set[str]:
+    """Names listed one level under `folder/` (itself indented `indent - 2`) in the tree."""
     lines = layout_block()
-    start = lines.index(f"{folder}/")
+    start = lines.index(next(line for line in lines if line.split()[:1] == [f"{folder}/"]
+                             and len(line) - len(line.lstrip()) == indent - 2))  # fmt: skip
     names = set()
     for line in lines[start + 1 :]:
-        if not line.startswith("  "):
+        if not line.startswith(" " * indent):
             break
-        if not line.startswith("   "):
+        if not line.startswith(" " * (indent + 1)):
             names.add(line.split()[0].rstrip(","))
     return names
 
@@ -98,10 +158,29 @@ def test_layout_lists_every_module_of_the_package() -> None:
     modules = {p.name for p in package.glob("*.py") if p.name != "__init__.py"}
     subpackages = {f"{p.parent.name}/" for p in package.glob("*/__init__.py")}
     assert listed("ludosim") == modules | subpackages
+    # At most ten layers besides the version: the folder listing is the architecture.
+    assert len(subpackages) <= 10
+    for layer in ("rules", "run", "report", "studies", "adapters", "cli"):
+        inside = {p.name for p in (package / layer).glob("*.py") if p.name != "__init__.py"}
+        assert listed(layer, indent=4) == inside, layer
+
+
+def test_no_two_modules_share_a_name() -> None:
+    """Twins only where the compiled and the reference engine mirror each other by design."""
+    seen: dict[str, list[str]] = {}
+    for path in (ROOT / "ludosim").rglob("*.py"):
+        if path.name != "__init__.py":
+            seen.setdefault(path.stem, []).append(str(path.parent.relative_to(ROOT)))
+    twins = {name: where for name, where in seen.items() if len(where) > 1}
+    mirrored = {"flow", "game", "moves", "plans"}  # engine/ and reference/, by design
+    assert set(twins) <= mirrored, twins
+    assert all(sorted(where) == ["ludosim/engine", "ludosim/reference"] for where in
+               (twins[n] for n in twins))  # fmt: skip
 
 
 def test_layout_lists_every_document() -> None:
     docs = {p.name for p in (ROOT / "docs").iterdir() if p.suffix in (".md", ".py")}
+    docs |= {f"{p.name}/" for p in (ROOT / "docs").iterdir() if p.is_dir()}
     assert listed("docs") == docs
 
 
@@ -133,3 +212,34 @@ def test_no_fixed_test_duration_is_claimed() -> None:
     for line in README.splitlines():
         if "make test" in line or "pytest -n" in line:
             assert not re.search(r"\d+\s*(-\s*\d+\s*)?min", line), line
+
+
+# ------------------------------------------------------------------- the Python examples
+def stated_values(text: str) -> list[tuple[str, str]]:
+    """(expression, value) of every Python example line whose comment states a value.
+
+    `ludosim.presets()   # ["app", ...]`: the comment is a Python literal, so the line
+    claims what the expression returns. Comments in words are left alone.
+    """
+    found = []
+    for body in re.findall(r"^```python\n(.*?)^```", text, flags=re.M | re.S):
+        for line in body.splitlines():
+            code, sep, comment = line.partition("#")
+            if not sep or "=" in code or not code.strip():
+                continue
+            try:
+                ast.literal_eval(comment.strip())
+            except (ValueError, SyntaxError):
+                continue
+            found.append((code.strip(), comment.strip()))
+    return found
+
+
+@pytest.mark.parametrize("document", ["README.md", "docs/api.md"])
+def test_python_comments_that_state_a_value_are_true(document: str) -> None:
+    import ludosim
+
+    stated = stated_values((ROOT / document).read_text())
+    assert stated, f"{document} states no value in a comment"
+    for code, value in stated:
+        assert eval(code, {"ludosim": ludosim}) == ast.literal_eval(value), code

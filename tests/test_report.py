@@ -22,8 +22,8 @@ import pandas as pd
 import pytest
 
 from ludosim import results
-from ludosim.findings import TITLES, findings
-from ludosim.report import OPEN_DETAILS, SPEC_FILE, cell_labels, html_table, make_report
+from ludosim.report.findings import TITLES, findings
+from ludosim.report.page import OPEN_DETAILS, SPEC_FILE, cell_labels, html_table, make_report
 from ludosim.sweep import SweepSpec, spec_hash
 from ludosim.sweep.spec import spec_command
 
@@ -110,6 +110,9 @@ def test_every_png_is_on_the_page_and_every_image_exists(
     assert pngs, "no figures written"
     assert sorted(parsed.images) == pngs
     for link in parsed.links:
+        if link.startswith("#"):  # a link within the page: its target is on it
+            assert f'id="{link[1:]}"' in page.read_text(encoding="utf-8"), link
+            continue
         assert (page.parent / link).is_file(), link
     for png in pngs:
         assert (page.parent / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -135,14 +138,20 @@ def test_page_opens_on_findings_and_ends_on_the_cells_table(
     assert parsed.headline == [f.headline for f in expected]
     # one human heading per topic, in the findings' order; no raw topic keys
     assert parsed.topics == [TITLES[t] for t in dict.fromkeys(f.topic for f in expected)]
-    # the study's own question first, then length and the first player
-    assert parsed.topics[0] == {"toggles": "Toggle effects", "skip": "Skip cost"}[name]
+    # how to read the page, then the study's own question, then length and the first player
+    assert parsed.topics[0] == "How to read these findings"
+    assert parsed.topics[1] == {"toggles": "Toggle effects", "skip": "Skip cost"}[name]
     assert parsed.topics[-2:] == ["Game length", "First-player advantage"]
-    assert parsed.folded == 0  # six cells: every statement stays open
+    # a topic's statements stay open up to OPEN_DETAILS; beyond, they fold under the headline
+    details = [sum(1 for f in expected if f.topic == t and not f.headline)
+               for t in dict.fromkeys(f.topic for f in expected)]  # fmt: skip
+    assert parsed.folded == sum(1 for d in details if d > OPEN_DETAILS)
     # every table scrolls sideways inside its own box instead of widening the page
     assert text.count("<table") == text.count('<div class="scroll"><table') > 0
     assert ".scroll { overflow-x: auto;" in text
-    assert text.rindex("<h2>") == text.index("<h2>Cells</h2>")
+    # the cells table closes the results; the glossary of the findings' words ends the page
+    assert text.rindex("<h2>") == text.index("<h2>Glossary</h2>")
+    assert text.rindex("<h2>", 0, text.index("<h2>Glossary</h2>")) == text.index("<h2>Cells</h2>")
     assert text.index("<h2>Findings</h2>") < text.index("<h2>Game length</h2>")
     assert page.stat().st_size < 5_000_000
 
@@ -172,9 +181,11 @@ def test_expected_sections_and_tables(reports: dict[str, Path]) -> None:
     effects = pd.read_csv(toggles / "toggle_effects.csv")
     assert len(effects) == 4
     skip = reports["skip"].parent
-    assert {"skip_cost.png", "policy_ranking.png"} <= {p.name for p in skip.glob("*.png")}
+    assert "skip_cost.png" in {p.name for p in skip.glob("*.png")}
     assert not (skip / "toggle_effects.png").exists()
-    assert set(pd.read_csv(skip / "win_table.csv")["policy"]) == {"balanced", "skipper:1"}
+    # A policy's win rate pooled over cells that ask different questions (each detection
+    # probability) answers none of them: no pooled ranking on a skip page.
+    assert not (skip / "policy_ranking.png").exists() and not (skip / "win_table.csv").exists()
     for folder in (toggles, skip):
         for csv in ("cells.csv", "game_length.csv", "first_player_advantage.csv"):
             assert (folder / csv).is_file()
@@ -210,13 +221,16 @@ def test_the_caption_command_and_sweep_toml_rebuild_the_same_sweep(
     assert spec_hash(from_file) == manifest["spec_hash"]
 
 
-def test_spec_command_gives_way_to_the_file_for_variants_with_settings() -> None:
+def test_spec_command_writes_variants_as_rule_sets_and_gives_way_for_their_policies() -> None:
     spec = {
         "preset": None,
         "variants": [{"name": "fast", "preset": "app", "set": {"six_limit": 0}}],
         "games": 10,
         "seed": 1,
     }
+    command = spec_command(spec, "runs/x")
+    assert command is not None and "--variant fast=app+six_limit=0" in command
+    spec["variants"][0]["policies"] = "runner"  # a variant's own policies: sweep files only
     assert spec_command(spec, "runs/x") is None
 
 
@@ -234,11 +248,88 @@ def test_report_of_a_single_results_file(tmp_path: Path) -> None:
     assert all("300 games per cell" in c for c in parsed.captions)
 
 
+def test_report_of_a_single_run_says_its_rules_policies_seed_and_command(
+    tmp_path: Path,
+) -> None:
+    from ludosim.cli.app import app
+    from ludosim.rules.model import Rules
+    from ludosim.run.simulate import simulate
+
+    rules = Rules.preset("app").replace(pass_opponents="all", first_player="seat0")
+    file = results.write_parquet(simulate(rules, 2_000, 1), tmp_path / "runs" / "app.parquet")
+    page = make_report(file, tmp_path / "report")
+    parsed = parse(page)
+    command = (
+        f"ludosim simulate --preset app --set first_player=seat0 --set pass_opponents=all "
+        f"--games 2000 --seed 1 --out {file}"
+    )
+    described = (
+        "Simulated: app “app first_player=seat0 pass_opponents=all”: preset app, "
+        "first_player=seat0, pass_opponents=all; policies random. 2,000 games per cell, seed 1."
+    )
+    assert parsed.captions and all(described in c for c in parsed.captions)
+    assert all(f"Reproduce: {command}" in c for c in parsed.captions)
+    text = html.unescape(page.read_text(encoding="utf-8"))
+    assert "not recorded" not in text
+    assert f"Reproduce the results with: {command} (ludosim " in text
+    cells = pd.read_csv(page.parent / "cells.csv")
+    assert cells.loc[0, "rules_hash"] == rules.hash() and cells.loc[0, "seed"] == 1
+    # The command plays the same games again.
+    again = tmp_path / "again.parquet"
+    words = [*shlex.split(command)[1:-1], str(again)]
+    from typer.testing import CliRunner
+
+    assert CliRunner().invoke(app, [*words, "-q"]).exit_code == 0
+    pd.testing.assert_frame_equal(results.load(again), results.load(file))
+
+
+def test_report_of_a_summary_only_sweep_counts_games_and_gives_each_cells_totals(
+    tmp_path: Path,
+) -> None:
+    from ludosim.sweep import run_sweep
+
+    spec = SweepSpec.from_options(preset="app", vary=["six_limit=0,3"], games=400, seed=3,
+                                  summary_only=True)  # fmt: skip
+    run_sweep(spec, tmp_path / "run")
+    page = make_report(tmp_path / "run", tmp_path / "report")
+    text = html.unescape(page.read_text(encoding="utf-8"))
+    assert "800 games in 2 cell(s)" in text and "per-chunk totals only (summary_only)" in text
+    table = pd.read_csv(page.parent / "summaries.csv").set_index("cell")
+    for cell, summary in results.summaries(tmp_path / "run").items():
+        assert table.loc[cell, "games"] == summary.games == 400
+        assert table.loc[cell, "mean_turns"] == pytest.approx(summary.mean("turns"))
+        assert table.loc[cell, "first_wins"] == summary.wins_by_position[0]
+    command = results.describe(tmp_path / "run").command
+    assert command is not None and command.endswith(f"--summary-only --out {tmp_path / 'run'}")
+    assert f"Reproduce: <code>{command}</code>" in text  # under the table of totals
+    assert spec_hash(SweepSpec.from_toml(page.parent / SPEC_FILE)) == spec_hash(spec)
+
+
+def test_report_of_a_part_of_a_sweep_reproduces_the_whole_folder(tmp_path: Path) -> None:
+    page = make_report(FIXTURE / "toggles" / "rows" / "cell=c000", tmp_path / "part")
+    caption = parse(page).captions[0]
+    assert caption.endswith(f"--out {FIXTURE / 'toggles'} PNG: length.png")
+    assert "300 games per cell" in caption
+
+
+def test_a_sweep_folder_that_recorded_no_command_says_so(tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(FIXTURE / "skip", old)
+    manifest = json.loads((old / "manifest.json").read_text())
+    del manifest["command"], manifest["spec_toml"]
+    (old / "manifest.json").write_text(json.dumps(manifest))
+    page = make_report(old, tmp_path / "report")
+    assert not (page.parent / SPEC_FILE).exists()
+    for caption in parse(page).captions:
+        assert "Reproduce: (not recorded: this sweep folder was written before sweeps " in caption
+    assert "the sweep as a file" not in page.read_text(encoding="utf-8")
+
+
 def test_importing_the_report_loads_no_matplotlib_and_drawing_uses_no_pyplot(
     tmp_path: Path,
 ) -> None:
     code = (
-        "import sys; import ludosim.report as r\n"
+        "import sys; import ludosim.report.page as r\n"
         "assert 'matplotlib' not in sys.modules\n"
         f"r.make_report({str(FIXTURE / 'skip')!r}, {str(tmp_path)!r})\n"
         "assert 'matplotlib.pyplot' not in sys.modules\n"
@@ -349,9 +440,10 @@ def _png_height(path: Path) -> int:
 def test_grid_sweep_gets_factorial_effects(tmp_path: Path, stand_in_kernel: None) -> None:
     page = _sweep(tmp_path, "grid", preset="app", vary=["six_limit=0,3", "finish=exact,bounce"])
     effects = pd.read_csv(page.parent / "factorial_effects.csv")
-    turns = effects[effects["response"] == "turns"].set_index("term")["effect"]
-    assert turns.to_dict() == pytest.approx(  # six_limit: low 0, high 3
-        {"six_limit": 10.0, "finish": 0.0, "six_limit x finish": 0.0}
+    # The stand-in kernel adds 10 turns under six_limit=3: 2.5 rounds with four players.
+    rounds = effects.set_index("label")["length_estimate"]
+    assert rounds.to_dict() == pytest.approx(  # six_limit: low 0, high 3
+        {"six_limit 0 -> 3": 2.5, "finish exact -> bounce": 0.0, "six_limit x finish": 0.0}
     )
     pngs = {p.name for p in page.parent.glob("*.png")}
     assert {"factorial_effects.png", "length_grid.png", "first_player_advantage_grid.png"} <= pngs
@@ -378,8 +470,8 @@ def test_a_36_cell_grid_gets_forests_and_small_multiples_but_no_overlay(
     assert "six_limit=0 finish=exact pass_opponents=all players=2" in page.read_text("utf-8")
     # 36 per-cell statements are folded under each headline; the headlines stay open
     parsed = parse(page)
-    assert parsed.topics == ["Toggle effects", "Interactions", "Game length",
-                             "First-player advantage"]  # fmt: skip
+    assert parsed.topics == ["How to read these findings", "Toggle effects", "Interactions",
+                             "Game length", "First-player advantage"]  # fmt: skip
     assert parsed.folded >= 2 and 36 > OPEN_DETAILS
     assert "<summary>All 36 statements behind this</summary>" in page.read_text("utf-8")
     assert parsed.headline[0] and parsed.headline.count(False) >= 2 * 36
@@ -452,7 +544,7 @@ def test_labels_spell_values_as_the_command_line_does(
 
 
 def test_unwritable_output_folder_is_one_clear_error(tmp_path: Path) -> None:
-    from ludosim.errors import LudosimError
+    from ludosim.rules.errors import LudosimError
 
     blocker = tmp_path / "file"
     blocker.write_text("x")

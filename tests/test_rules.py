@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ludosim import Rules, RulesError, presets
-from ludosim.rules import (
+from ludosim.rules.model import (
     D6_FACES,
     PRESETS,
     STAR_GLOBE_FACES,

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from scenario_helpers import make, move_of, on_square
 
-from ludosim.board import YARD, Board, default_seating
-from ludosim.errors import RulesError
 from ludosim.reference import Captured, legal_moves, play_move
-from ludosim.rules import PRESETS, STAR_GLOBE_FACES, Rules
+from ludosim.rules.board import YARD, Board, default_seating
+from ludosim.rules.errors import RulesError
+from ludosim.rules.model import PRESETS, STAR_GLOBE_FACES, Rules
 
 PRESET_NAMES = ("app", "italian", "danish", "danish-globe", "killer")
 

@@ -12,10 +12,10 @@ import pytest
 from scenario_helpers import dice, game, make, move_of, on_square, turn
 
 from ludosim import RulesError, simulate
-from ludosim.board import YARD, Board
 from ludosim.reference import Game, legal_moves
-from ludosim.rng import ScriptedStream
-from ludosim.rules import Rules
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.model import Rules
+from ludosim.rules.streams import ScriptedStream
 
 SEED = 20261201
 

@@ -7,7 +7,6 @@ scripted `Game` turn. Seed 000 (DræberLudo) is quoted in Danish with a gloss.
 
 from __future__ import annotations
 
-from ludosim.board import YARD, Board
 from ludosim.reference import (
     Game,
     Position,
@@ -17,8 +16,9 @@ from ludosim.reference import (
     pieces_at_risk,
     play_plan,
 )
-from ludosim.rng import ScriptedStream, faces_to_script
-from ludosim.rules import Rules
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.model import Rules
+from ludosim.rules.streams import ScriptedStream, faces_to_script
 
 KILLER = Rules.preset("killer")
 GOAL = KILLER.goal  # 58

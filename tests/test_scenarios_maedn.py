@@ -16,14 +16,14 @@ import pytest
 from scenario_helpers import kernel_targets, make, reference_targets
 from test_kernel_agreement import VERIFY, assert_same_games
 
-from ludosim.board import YARD
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.policy import compile_policies
 from ludosim.engine.state import finished as kernel_finished
 from ludosim.engine.state import reset_state
-from ludosim.errors import RulesError
-from ludosim.policies import parse_policy
-from ludosim.rules import Rules
+from ludosim.rules.board import YARD
+from ludosim.rules.errors import RulesError
+from ludosim.rules.model import Rules
+from ludosim.rules.policies import parse_policy
 
 Y = YARD
 # A 40-square board without special squares, exact finish, passing allowed;

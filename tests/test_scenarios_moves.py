@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 from scenario_helpers import make, move_of, on_square
 
-from ludosim.board import YARD
 from ludosim.reference import (
     CAPTURE,
     HOME,
@@ -24,8 +23,9 @@ from ludosim.reference import (
     resolve_landing,
     try_move,
 )
-from ludosim.rng import ScriptedStream, faces_to_script
-from ludosim.rules import Rules
+from ludosim.rules.board import YARD
+from ludosim.rules.model import Rules
+from ludosim.rules.streams import ScriptedStream, faces_to_script
 
 
 # ---------------------------------------------------------------- helpers

@@ -5,8 +5,8 @@ from __future__ import annotations
 from scenario_helpers import make, on_square
 
 from ludosim.reference import Game, legal_moves, play_move
-from ludosim.rng import ScriptedStream, faces_to_script
-from ludosim.rules import GLOBE, STAR, Rules
+from ludosim.rules.model import GLOBE, STAR, Rules
+from ludosim.rules.streams import ScriptedStream, faces_to_script
 
 DG = Rules.preset("danish-globe")
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from scenario_helpers import dice, game, make, on_square, turn
 
-from ludosim.board import YARD
 from ludosim.reference import all_plans, best_plans, legal_moves
-from ludosim.rules import Rules
+from ludosim.rules.board import YARD
+from ludosim.rules.model import Rules
 
 
 # ---------------------------------------------------------------- helpers

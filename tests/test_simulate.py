@@ -9,12 +9,12 @@ import pytest
 
 import ludosim
 from ludosim import Rules, presets, simulate
-from ludosim.policies import resolve_policies
 from ludosim.reference import Game, Position
 from ludosim.results import ResultsError, Summary, columns, summarize, write_parquet
 from ludosim.results import load as load_written
-from ludosim.rules import SEMANTICS_VERSION
-from ludosim.simulate import SimulationError
+from ludosim.rules.model import SEMANTICS_VERSION
+from ludosim.rules.policies import resolve_policies
+from ludosim.run.simulate import SimulationError
 
 SMALL_DTYPES = {"game": "int64", "first": "int8", "winner": "int8", "turns": "int32"}
 SMALL_DTYPES.update(rolls="int32", end_turns="int32", truncated="bool")
@@ -56,7 +56,7 @@ def test_row_size_is_compact(preset: str) -> None:
 def test_returned_widens_to_int16_when_a_count_does_not_fit_int8() -> None:
     from ludosim.engine import H_SIZE, K_SIZE
     from ludosim.results.schema import STAT_COLUMNS
-    from ludosim.simulate import _frame
+    from ludosim.run.simulate import _frame
 
     row = 1 + STAT_COLUMNS.index("returned")  # after place
     rules = Rules.preset("killer")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -11,21 +12,33 @@ import pytest
 pytest.importorskip("openskill")
 pytest.importorskip("scipy")
 
-from ludosim.cli import main
-from ludosim.ratings import DEFAULT_PLAYERS
-from ludosim.skill import (
+from page_helpers import check_findings_file, glossary_terms
+
+from ludosim import Rules
+from ludosim.cli.app import main
+from ludosim.report.claims import Claims, Ranking, Sample, ranking_text
+from ludosim.results.stats import wilson_interval
+from ludosim.studies.ratings import DEFAULT_PLAYERS
+from ludosim.studies.skill import (
+    FIXED_MEASURE,
     LADDER_COLUMNS,
     METAGAME_COLUMNS,
     PAIR_COLUMNS,
     SKILL_COLUMNS,
     RuleSet,
     SkillError,
+    SkillTables,
     Study,
     default_players,
+    first_player_rows,
     head_to_head_seatings,
     load_study,
+    off_its_rules,
+    play_study,
+    read_tables,
     resample_equilibria,
-    skill_study,
+    study_findings,
+    study_page,
     symmetric_equilibrium,
 )
 
@@ -85,7 +98,7 @@ def _small(seed: int = 5, **sizes: int) -> Study:
 
 @pytest.fixture(scope="module")
 def tables():
-    return skill_study(_small())
+    return play_study(_small())
 
 
 def test_the_tables_have_their_columns(tables) -> None:
@@ -102,27 +115,29 @@ def test_the_tables_have_their_columns(tables) -> None:
 def test_the_strongest_is_the_ladder_top(tables) -> None:
     top = tables.ladder.iloc[0]["player"]
     # Every measure of the strongest player; the headline answers also seat random
-    # players (first-player advantage) and the pacifist.
-    own = ~tables.skill["measure"].str.match(r"first_player_advantage_random|pacifist_share")
+    # players (first-player advantage) and the pacifist, and the fixed pair is balanced.
+    own = ~tables.skill["measure"].str.match(
+        rf"first_player_advantage_random|pacifist_share|{FIXED_MEASURE}"
+    )
     assert set(tables.skill.loc[own, "player"]) - {""} == {top}
     strongest = tables.skill[tables.skill["measure"] == "pacifist_share_vs_strongest"]
     assert strongest["opponent"].tolist() in ([top], [])
 
 
 def test_same_seed_same_tables(tables) -> None:
-    again = skill_study(_small())
+    again = play_study(_small())
     for name in ("skill", "ladder", "metagame", "pairs"):
         pd.testing.assert_frame_equal(getattr(tables, name), getattr(again, name))
 
 
 def test_a_named_strongest_player_is_measured(tables) -> None:
-    named = skill_study(Study((RuleSet("app"),), 5, LADDER, "runner", 40, 40, 40, 5, 20, 40))
+    named = play_study(Study((RuleSet("app"),), 5, LADDER, "runner", 40, 40, 40, 5, 20, 40))
     rows = named.skill[named.skill["measure"] == "win_share_vs_random"]
     assert rows["player"].tolist() == ["runner"]
 
 
 def test_games_to_be_ahead_follow_the_head_to_head_share(tables) -> None:
-    from ludosim.ratings import games_to_be_ahead
+    from ludosim.studies.ratings import games_to_be_ahead
 
     rows = tables.skill.set_index("measure")
     for opponent in ("random", "balanced"):
@@ -148,7 +163,7 @@ def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
         (["--preset", "nope", "--seed", "1"], "preset"),
         (["--preset", "app", "--seed", "1", "--games", "0"], "games"),
         (["--preset", "app"], "--seed"),
-        (["--preset", "app", "--seed", "1", "--players", "random,nobody"], "nobody"),
+        (["--preset", "app", "--seed", "1", "--policy", "random,nobody"], "nobody"),
         (["--preset", "app", "--seed", "1", "--vary", "finish=sideways"], "finish"),
     ],
 )
@@ -172,7 +187,7 @@ def test_a_bad_study_file_names_the_key(tmp_path: Path, capsys) -> None:
 def test_cli_writes_the_tables_and_the_page(tmp_path: Path, capsys) -> None:
     out = tmp_path / "skill"
     code, stdout, err = _run(
-        ["skill", "--preset", "app", "--vary", "finish=bounce", "--players", ",".join(LADDER),
+        ["skill", "--preset", "app", "--vary", "finish=bounce", "--policy", ",".join(LADDER),
          "--games", "40", "--match-games", "40", "--pair-games", "40", "--bootstrap", "3",
          "--resamples", "10", "--headline-games", "80", "--seed", "2", "--out", str(out), "-q"],
         capsys,
@@ -202,3 +217,183 @@ def test_the_study_of_analyses_loads() -> None:
     labels = [r.label for r in study.rule_sets]
     assert labels[:5] == ["app", "italian", "danish", "danish-globe", "killer"]
     assert all(label.startswith("app ") for label in labels[5:])
+
+
+# --------------------------------------------------------------------------- findings
+def test_the_cli_page_has_its_findings_json_and_redraws_from_the_csvs(
+    tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "skill"
+    code, _, err = _run(
+        ["skill", "--preset", "app", "--vary", "forced_capture=true", "--players",
+         ",".join([*LADDER, "tuned-app"]), "--games", "40", "--match-games", "40",
+         "--pair-games", "40", "--bootstrap", "3", "--resamples", "10", "--headline-games", "80",
+         "--seed", "2", "--out", str(out), "-q"],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    skill = pd.read_csv(out / "skill.csv")
+    assert {FIXED_MEASURE, "first_player_advantage_change"} <= set(skill["measure"])
+    study = Study(
+        (RuleSet("app"), RuleSet("app", ("forced_capture=true",))), 2, (*LADDER, "tuned-app"),
+        games=40, match_games=40, pair_games=40, bootstrap=3, resamples=10, headline_games=80,
+    )  # fmt: skip
+    tables = read_tables(out, study)
+    page = (out / "index.html").read_text()
+    records = check_findings_file(out, study_findings(tables))
+    assert {r["kind"] for r in records} == {"note", "value", "difference", "ranking"}
+    terms = set(glossary_terms(page))
+    assert {"resolved", "fair share", "ladder", "rating mu", "head to head", "equilibrium",
+            "off its rules", "fixed pair"} <= terms  # fmt: skip
+    # The page is drawn from the tables alone: redrawn from the CSVs it is the same.
+    study_page(tables, out)
+    assert (out / "index.html").read_text() == page
+
+
+def _first_games(seed: int, share: float, games: int = 40_000) -> pd.DataFrame:
+    """Per-game rows of four seats in which the first player wins `share` of the games."""
+    rng = np.random.default_rng(seed)
+    first = rng.integers(0, 4, games)
+    won = rng.random(games) < share
+    other = (first + rng.integers(1, 4, games)) % 4
+    winner = np.where(won, first, other)
+    places = {f"place_{s}": np.where(winner == s, 1, 2) for s in range(4)}
+    return pd.DataFrame({"game": np.arange(games), "first": first, "winner": winner, **places})
+
+
+def _share_row(
+    rows: list[dict],
+    base: dict,
+    measure: str,
+    player: str,
+    opponent: str,
+    wins: int,
+    n: int,
+    fair: float,
+) -> None:
+    low, high = wilson_interval(wins, n)
+    rows.append({**base, "measure": measure, "player": player, "opponent": opponent,
+                 "estimate": wins / n, "ci_low": low, "ci_high": high, "games": n, "fair": fair,
+                 "resolved": not low <= fair <= high})  # fmt: skip
+
+
+PRESETS_AND_RULES = (RuleSet("app"), RuleSet("app", ("finish=bounce",)), RuleSet("danish"))
+
+
+def _tables(
+    fixed: dict[str, int],
+    first: dict[str, tuple[float, float]] | None = None,
+    rule_sets: tuple[RuleSet, ...] = PRESETS_AND_RULES,
+    strongest: str = "tuned-app",
+) -> SkillTables:
+    """A synthetic study: `fixed` the fixed pair's wins of 10,000 games per rule set; `first`
+    the first player's true share with random and with skilled seats (40,000 games each)."""
+    rows: list[dict] = []
+    for i, rs in enumerate(rule_sets):
+        base = {"rule_set": rs.label, "preset": rs.preset, "set": " ".join(rs.sets)}
+        share = functools.partial(_share_row, rows, base)
+        share("win_share_vs_random", strongest, "random", 4_500, 10_000, 0.25)
+        share("win_share_vs_balanced", strongest, "balanced", 3_300, 10_000, 0.25)
+        share(FIXED_MEASURE, "balanced", "random", fixed[rs.label], 10_000, 0.25)
+        share("head_to_head_vs_random", strongest, "random", 1_500, 2_000, 0.5)
+        share("head_to_head_vs_balanced", strongest, "balanced", 1_200, 2_000, 0.5)
+        share("pacifist_share_vs_balanced", "pacifist", "balanced", 1_400, 10_000, 0.25)
+        truth = (first or {}).get(rs.label, (0.255, 0.255))
+        rnd, top = (_first_games(100 + 2 * i + k, truth[k]) for k in (0, 1))
+        rows += [{**base, **r} for r in first_player_rows(rnd, top, strongest)]
+        for measure in ("rating_range", "rating_sd"):
+            rows.append({**base, "measure": measure, "player": "", "opponent": "",
+                         "estimate": 8.0, "ci_low": 7.0, "ci_high": 9.0, "games": 7_000,
+                         "fair": 0.0, "resolved": True})  # fmt: skip
+    skill = pd.DataFrame(rows, columns=list(SKILL_COLUMNS))
+    players = ["random", "balanced", strongest]
+    ladder = pd.DataFrame([
+        {"rule_set": rs.label, "rank": k + 1, "player": p, "mu": 30.0 - k, "sigma": 1.0,
+         "ordinal": 27.0 - k, "ci_low": 29.0 - k, "ci_high": 31.0 - k, "games": 7_000}
+        for rs in rule_sets for k, p in enumerate(reversed(players))
+    ], columns=list(LADDER_COLUMNS))  # fmt: skip
+    meta = pd.DataFrame([
+        {"rule_set": rs.label, "player": p, "weight": float(p == strongest), "weight_low": 0.0,
+         "weight_high": 1.0, "support_share": float(p == strongest), "payoff_vs_mix": 0.0,
+         "resamples": 100}
+        for rs in rule_sets for p in players
+    ], columns=list(METAGAME_COLUMNS))  # fmt: skip
+    pairs = pd.DataFrame(columns=list(PAIR_COLUMNS))
+    study = Study(rule_sets, 1, tuple(players))
+    return SkillTables(skill, ladder, meta, pairs, study)
+
+
+FIXED = {"app": 4_200, "app finish=bounce": 5_000, "danish": 3_400}
+
+
+def test_no_vote_counting_equal_first_player_edges_are_not_claimed_to_differ() -> None:
+    """The first player wins 25.5% with random and with skilled seats alike (the edge +0.5 pp,
+    which 40,000 games resolve against zero in some runs and not in others): the page states
+    each rule set's difference, and with the true difference zero it claims none. The page's
+    family holds the chance of any false claim at 5%; the seeds are fixed."""
+    found = study_findings(_tables(FIXED))
+    changes = [f for f in found if f.kind == "difference"]
+    assert len(changes) == 3 and {f.family for f in changes} == {"differences"}
+    assert not any(f.resolved for f in changes)
+    assert all(f.ci_low < 0.0 < f.ci_high for f in changes)
+    head = next(f for f in found if f.topic == "skilled" and f.headline)
+    assert "not resolved under any of the 3 rule sets" in head.text
+    assert not any("excludes zero under" in f.text or " against 3 with" in f.text for f in found)
+
+
+def test_a_large_skilled_change_of_the_first_player_edge_is_resolved() -> None:
+    first = {"app": (0.25, 0.30), "app finish=bounce": (0.25, 0.25), "danish": (0.25, 0.25)}
+    found = study_findings(_tables(FIXED, first))
+    changes = {f.text.split(",")[0]: f for f in found if f.kind == "difference"}
+    big = changes["Under app"]
+    # +5 pp against a standard error near 0.3 pp: resolved, its interval around +5.
+    assert big.resolved and big.ci_low < 5.0 < big.ci_high and big.unit == "pp"
+    assert not changes["Under danish"].resolved
+    head = next(f for f in found if f.topic == "skilled" and f.headline)
+    assert head.text.count("beyond chance under app,") == 1
+
+
+def test_equal_rule_sets_are_tied_in_the_ranking() -> None:
+    # app and app finish=bounce: balanced wins 45.0% of 10,000 games against three random
+    # under both; danish 34.0% (11 pp below, about 16 standard errors).
+    found = study_findings(_tables({"app": 4_500, "app finish=bounce": 4_500, "danish": 3_400}))
+    top, bottom = (f for f in found if f.kind == "ranking")
+    assert (
+        not top.resolved
+        and "app and app finish=bounce cannot be told apart at this size" in top.text
+    )
+    assert bottom.resolved and "skill pays least under danish" in bottom.text
+    assert "below app" in bottom.text or "below app finish=bounce" in bottom.text
+    assert top.family == bottom.family == "differences" and top.p_adjusted >= 0.05
+
+
+def test_a_tuned_player_is_never_judged_off_its_rules_as_if_tuned_for_them() -> None:
+    assert off_its_rules("tuned-app", Rules.preset("app")) is None
+    assert off_its_rules("tuned-app", Rules.preset("app").replace(finish="bounce")) == "app"
+    assert off_its_rules("skipper:1:tuned-app", Rules.preset("danish")) == "app"
+    assert off_its_rules("balanced", Rules.preset("danish")) is None
+    found = study_findings(_tables(FIXED))
+    for f in found:
+        if "tuned-app" in f.text and "app finish=bounce" in f.text and f.topic != "about":
+            assert "tuned-app (tuned for app, off its rules here)" in f.text, f.text
+        if f.kind == "ranking":
+            assert "tuned" not in f.text and "balanced wins" in f.text
+    note = [f for f in found if f.topic == "about" and "off its rules" in f.text]
+    assert len(note) == 1 and "app finish=bounce and danish" in note[0].text
+
+
+def test_a_tie_is_the_same_within_the_smallest_effect_only_when_every_interval_shows_it() -> None:
+    """Two rule sets with equal shares: with 10,000 games the interval of their difference
+    (about ±1.4 pp) reaches past 1 pp, so they cannot be told apart; with 1,000,000 it lies
+    inside ±1 pp, and the ranking says they are the same within it."""
+    for games, said in ((10_000, "cannot be told apart at this size"),
+                        (1_000_000, "are the same within ±1 pp")):  # fmt: skip
+        claims = Claims()
+        same = Sample.share(games * 45 // 100, games)
+        ranking = Ranking(claims, {"app": same, "app finish=bounce": same}, "fixed")
+        claims.adjust()
+        end = ranking.end()
+        assert end is not None and not end.resolved
+        text = ranking_text(end, "Skill pays most", "Where skill pays most", "pp", smallest=1.0)
+        assert said in text
+        assert end.same_within(1.0) is (games == 1_000_000)

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from ludosim import stats
-from ludosim.stats import Z95, chi2_sf, mean_ci, wilson_interval
+from ludosim.results import stats
+from ludosim.results.stats import Z95, chi2_sf, mean_ci, wilson_interval
 
 
 @pytest.mark.parametrize(
@@ -116,20 +116,6 @@ def test_interval_p_from_a_normal_interval() -> None:
     assert stats.interval_p(2.0, 2.0 - Z95, 2.0 + Z95) == pytest.approx(math.erfc(2 / math.sqrt(2)))
     assert stats.interval_p(1.0, 0.0, 2.0) == pytest.approx(0.05)  # the bound touches zero
     assert stats.interval_p(3.0, 3.0, 3.0) == 0.0 and stats.interval_p(0.0, 0.0, 0.0) == 1.0
-
-
-def test_games_needed_is_the_normal_sample_size() -> None:
-    # A proportion 0.55 against 0.5 from 100 games: half-width z sqrt(p(1-p)/n).
-    n, p = 100, 0.55
-    half = Z95 * math.sqrt(p * (1 - p) / n)
-    needed = stats.games_needed(n, p - 0.5, p - 0.5 - half, p - 0.5 + half)
-    assert needed == pytest.approx(Z95**2 * p * (1 - p) / 0.05**2, abs=1)  # 381 games
-    # A stricter quantile (several tests) asks for more games, by (z / Z95)^2.
-    z = stats.z_for(0.05 / 3)
-    more = stats.games_needed(n, 0.05, 0.05 - half, 0.05 + half, z_needed=z)
-    assert more == pytest.approx(needed * (z / Z95) ** 2, rel=1e-3)
-    assert stats.games_needed(n, 0.0, -half, half) is None  # nothing decides a zero effect
-    assert stats.games_needed(n, 0.5, 0.4, 0.6) == n  # already decided: never below n
 
 
 def test_z_for_matches_z95() -> None:

@@ -1,6 +1,6 @@
 """The toggle table drives everything: fields, kernel slots and codes, hashes, solo races.
 
-Each toggle is declared once in `ludosim.toggles.TOGGLES`. These tests check
+Each toggle is declared once in `ludosim.rules.toggles.TOGGLES`. These tests check
 that what is derived from the table reaches its destination: every toggle
 and every allowed value changes the compiled layout, every choice value has
 a named kernel code, rules hashes survive a new toggle with a neutral
@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 
 from ludosim import Rules, RulesError
-from ludosim import rules as rules_module
-from ludosim.engine import layout
+from ludosim.engine import codes, layout
 from ludosim.reference import play_game
-from ludosim.rules import HASH_SCHEME, PRESETS, rules_hash
-from ludosim.toggles import KINDS, SLOT_KINDS, TOGGLES, Toggle, choice_constant
+from ludosim.rules import gen_codes
+from ludosim.rules import model as rules_module
+from ludosim.rules.model import HASH_SCHEME, PRESETS, rules_hash
+from ludosim.rules.toggles import KINDS, SLOT_KINDS, TOGGLES, Toggle, choice_codes, choice_constant
 
 # Rule sets a changed toggle is tried on, in order, until one accepts the change.
 BASES = [
@@ -133,9 +134,18 @@ def test_every_choice_value_has_a_named_kernel_code() -> None:
             continue
         for value, code in zip(toggle.choices, toggle.codes, strict=True):
             constant = choice_constant(name, value)
-            assert getattr(layout, constant) == code == layout.CHOICE_CODES[constant]
-            assert isinstance(getattr(layout, constant), int)
-    assert layout.FINISH_EXACT == 0 and layout.BLOCK_LANDING_CAPTURE == 2
+            assert getattr(codes, constant) == code == choice_codes()[constant]
+            assert isinstance(getattr(codes, constant), int)
+    assert codes.FINISH_EXACT == 0 and codes.BLOCK_LANDING_CAPTURE == 2
+    named = {k for k in vars(codes) if k.isupper()}
+    assert named == set(choice_codes()), "ludosim/engine/codes.py holds the choice codes only"
+
+
+def test_the_generated_choice_codes_are_current() -> None:
+    assert gen_codes.TARGET.read_text() == gen_codes.render(), (
+        "ludosim/engine/codes.py is out of date: run python -m ludosim.rules.gen_codes --write"
+    )
+    assert gen_codes.main(["--check"]) == 0
 
 
 def test_every_toggle_has_a_slot_or_is_compiled_elsewhere() -> None:
@@ -202,7 +212,7 @@ def _solo_games(rules: Rules) -> list[tuple[int, int, int]]:
     "name", [n for n, t in TOGGLES.items() if not t.solo_race and n != "players"]
 )
 def test_toggles_marked_solo_neutral_leave_solo_races_alone(name: str) -> None:
-    """What `ludosim.exact` relies on: these toggles cannot change a one-player race."""
+    """What `ludosim.reference.exact` relies on: these toggles cannot change a one-player race."""
     toggle = TOGGLES[name]
     for preset in ("danish", "killer", "italian"):
         base = Rules.preset(preset).replace(players=1, pieces=2)

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from ludosim import Rules, simulate
-from ludosim.stats import wilson_interval
-from ludosim.tournament import rotations, tournament
+from ludosim.results.stats import wilson_interval
+from ludosim.studies.tournament import rotations, tournament
 
 
 def test_rotations_seat_every_policy_in_every_seat_once():

@@ -10,7 +10,6 @@ reruns the `app`, `italian`, `king` and `killer` searches and compares.
 
 from __future__ import annotations
 
-import os
 import shlex
 import tomllib
 from pathlib import Path
@@ -20,19 +19,25 @@ import pytest
 from typer.testing import CliRunner
 
 from ludosim import play, simulate
-from ludosim.cli import app, main
-from ludosim.options import rules_from_options
-from ludosim.policies import BASE_FEATURES, FEATURES, SCALE, PolicyError, parse_policy, tuned_names
-from ludosim.rules import PRESETS, Rules
-from ludosim.stats import wilson_interval
-from ludosim.tournament import tournament
-from ludosim.tune import TuneError, _wins, tune
+from ludosim.cli.app import app, main
+from ludosim.results.stats import wilson_interval
+from ludosim.rules.model import PRESETS, Rules
+from ludosim.rules.options import rules_from_options
+from ludosim.rules.policies import (
+    BASE_FEATURES,
+    FEATURES,
+    SCALE,
+    PolicyError,
+    parse_policy,
+    tuned_names,
+)
+from ludosim.studies.tournament import tournament
+from ludosim.studies.tune import TuneError, _wins, tune
 
 pytest.importorskip("cma")
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ROOT / "ludosim" / "data" / "tuned"
-VERIFY = os.environ.get("LUDOSIM_VERIFY", "") not in ("", "0")
+SHIPPED = ROOT / "ludosim" / "rules" / "tuned"
 TINY = {"generations": 2, "popsize": 4, "games": 200, "eval_games": 400}
 FIELD = ("balanced", "balanced", "balanced")
 
@@ -160,8 +165,8 @@ def test_bad_settings_name_the_field(kwargs: dict, message: str) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--field", "balanced,nosuch,random"], "unknown policy 'nosuch'"),
-        (["--field", "balanced,balanced"], "field lists 2 policies; 4 players need 3 opponents"),
+        (["--policy", "balanced,nosuch,random"], "unknown policy 'nosuch'"),
+        (["--policy", "balanced,balanced"], "field lists 2 policies; 4 players need 3 opponents"),
         (["--generations", "0"], "generations must be an integer >= 1"),
         (["--start", "nosuch"], "unknown policy 'nosuch'"),
         (["--start", "skipper:0.5"], "start 'skipper:0.5' skips forced captures"),
@@ -191,7 +196,7 @@ def test_unreadable_policy_files_are_policy_errors(tmp_path: Path) -> None:
 
 def test_cli_writes_the_file_its_command_reproduces(tmp_path: Path) -> None:
     out = tmp_path / "cli.toml"
-    args = ["tune", "--preset", "danish", "--field", ",".join(FIELD), "--seed", "11"]
+    args = ["tune", "--preset", "danish", "--policy", ",".join(FIELD), "--seed", "11"]
     args += ["--generations", "2", "--popsize", "4", "--games", "200", "--eval-games", "400"]
     result = CliRunner().invoke(app, [*args, "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -223,6 +228,7 @@ def _command_settings(command: str) -> dict[str, object]:
     settings: dict[str, object] = {"set": []}
     for flag, value in zip(words[2::2], words[3::2], strict=True):
         key = flag.removeprefix("--").replace("-", "_")
+        key = "field" if key == "policy" else key  # the opponents, `field` in the file
         if key == "set":
             settings["set"].append(value)
         elif key in ("seed", "generations", "popsize", "games", "eval_games"):
@@ -243,7 +249,7 @@ def test_shipped_file_matches_its_recorded_command(preset: str) -> None:
     path = SHIPPED / f"{preset}.toml"
     data = tomllib.loads(path.read_text())
     settings = _command_settings(data["command"])
-    assert settings["out"] == f"ludosim/data/tuned/{preset}.toml"
+    assert settings["out"] == f"ludosim/rules/tuned/{preset}.toml"
     for key in ("preset", "set", "field", "seed", "generations", "popsize", "games", "eval_games"):
         assert settings[key] == data[key], key
     assert settings.get("start", "balanced") == data["start"]
@@ -280,17 +286,16 @@ def test_a_shipped_score_replays_from_its_evaluation_games() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not VERIFY, reason="reruns a shipped tuning; set LUDOSIM_VERIFY=1")
 @pytest.mark.parametrize("preset", ["app", "italian", "king", "killer"])
 def test_rerunning_a_shipped_command_gives_its_weights(
     preset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shipped = tomllib.loads((SHIPPED / f"{preset}.toml").read_text())
-    (tmp_path / "ludosim" / "data" / "tuned").mkdir(parents=True)
+    (tmp_path / "ludosim" / "rules" / "tuned").mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as info:
         main([*shlex.split(shipped["command"])[1:], "-q"])
     assert info.value.code == 0
-    rerun = tomllib.loads((tmp_path / "ludosim" / "data" / "tuned" / f"{preset}.toml").read_text())
+    rerun = tomllib.loads((tmp_path / "ludosim" / "rules" / "tuned" / f"{preset}.toml").read_text())
     assert rerun["weights"] == shipped["weights"]
     assert rerun["score"] == shipped["score"]

@@ -1,22 +1,27 @@
 """The compiled kernel: numba only (never pandas or matplotlib).
 
-Modules by concern: `layout` (rules and board compiled to arrays), `rng`
-(the counter-based streams), `state` (the flat work array: state, scratch, undo log), `moves`
-(one move), `policy` (features and scores of options, single-roll choices),
-`memo` (memoised counting of Killer plans), `plans` (the exhaustive plan search
-and the puster), `turn` (one turn), `game` (one game), `batch` (many games in
-parallel) and `expert` (the search-based player's games, on top of the rest).
-`ludosim.simulate` is the public wrapper that validates inputs and packages
-results.
+Modules by concern: `layout` (rules and board compiled to arrays), `codes`
+(the choice codes, generated from the toggle table), `rng` (the
+counter-based streams), `state` (the flat work array: state, scratch, undo
+log), `moves` (one move), `policy` (features and scores of options,
+single-roll choices), `memo` (memoised counting of Killer plans), `plans`
+(the exhaustive plan search and the puster), `turn` (one turn), `game` (one
+game), `batch` (many games in parallel) and `expert` (the search-based
+player's choices: its rollouts and their comparison). `ludosim.simulate` is
+the public wrapper that validates inputs and packages results.
 
-The batch runners (`batch.run_batch`, `batch.run_summary`) take three flags
-compiled in as constants: whether the rules roll then move (Killer), whether
-a roll's moves are a mask of movable pieces (`turn.free_play`: no move list
-is written) and whether any seat scores its options (any policy but random).
-A run compiles only the code its games can reach, so a first random run
-compiles neither the other kinds of game nor any scoring. All of them play
-the same games as the reference engine. `on_slow_compile` lets the command
-line say when a first run is compiling.
+There is one turn loop of each kind, one game loop and one pair of batch
+runners; the expert's games are played by them too. The batch runners
+(`batch.run_batch`, `batch.run_summary`) take flags compiled in as
+constants: whether the rules roll then move (Killer), whether a roll's
+moves are a mask of movable pieces (`turn.free_play`: no move list is
+written), whether any seat scores its options (any policy but random) and
+whether any seat is an expert (then a turn hands an expert seat's choices
+to the search: `turn.search_move_if`, `turn.search_plan_if`). A run
+compiles only the code its games can reach, so a first random run compiles
+neither the other kinds of game nor any scoring nor the search. All of
+them play the same games as the reference engine. `on_slow_compile` lets
+the command line say when a first run is compiling.
 
 Every helper is `@njit(cache=True)`. Numba invalidates a cached function only
 when its own source file changes, not when a helper it calls in another module
@@ -49,20 +54,21 @@ from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 _CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 
 _ENGINE = Path(__file__).resolve().parent
-# The kernel's files: this package, and `ludosim/rng.py`, whose constants the
+# The kernel's files: this package, and `ludosim/rules/streams.py`, whose constants the
 # kernel's stream freezes at compile time.
-_KERNEL_FILES = (*sorted(_ENGINE.glob("*.py")), _ENGINE.parent / "rng.py")
+_KERNEL_FILES = (*sorted(_ENGINE.glob("*.py")), _ENGINE.parent / "rules" / "streams.py")
 
 
 def source_hash() -> str:
     """First 12 hex digits of the sha256 of every kernel source file (and two more).
 
-    `ludosim/rng.py` and `ludosim/toggles.py` are included because the kernel
+    `ludosim/rules/streams.py` and `ludosim/rules/toggles.py` are included because the kernel
     freezes constants derived from them at compile time: the stream's
-    constants, and the rule slots and choice codes of `layout`.
+    constants, and the rule slots of `layout` (the choice codes of `codes`
+    are generated from it too, but `codes.py` is a kernel file itself).
     """
     digest = hashlib.sha256()
-    for path in (*_KERNEL_FILES, _ENGINE.parent / "toggles.py"):
+    for path in (*_KERNEL_FILES, _ENGINE.parent / "rules" / "toggles.py"):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

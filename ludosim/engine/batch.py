@@ -29,7 +29,7 @@ import numpy as np
 from numba import literally, njit, prange, types
 from numba.extending import overload
 
-from ludosim.engine.game import play_free_game, play_game, play_listed_game, play_plan_game
+from ludosim.engine.game import play_free_game, play_listed_game, play_plan_game
 from ludosim.engine.layout import R
 from ludosim.engine.rng import stream_key
 from ludosim.engine.state import (
@@ -45,7 +45,11 @@ from ludosim.engine.state import (
     HOT,
     K_PLACE,
     K_SIZE,
+    MAX_RECORD,
     SNAP_CAP,
+    X_RECORDED,
+    expert_at,
+    expert_choice_at,
     flow_at,
     flow_result_at,
     progress_at,
@@ -99,13 +103,28 @@ def play_one(
     final: np.ndarray,
     flows: np.ndarray,
     snaps: np.ndarray,
-) -> None:
+    choices: np.ndarray,
+    plans: bool,
+    free: bool,
+    expert: bool,
+) -> int:
     """Play game `game` of `seed` on `work` into `head` (int64[H_SIZE]),
     `seats` (int64[K_SIZE, players]), `final` (int64[players, pieces], final progress),
-    `flows` (int64[F_SIZE], the game-flow results) and `snaps` (int64[SNAP_CAP, players])."""
+    `flows` (int64[F_SIZE], the game-flow results) and `snaps` (int64[SNAP_CAP, players]).
+
+    `plans`, `free` and `expert` as for `run_batch` (compiled in as constants);
+    the game is played with scoring and the game-flow counters. With `expert`
+    the expert seats' searched choices go to `choices` (int64[MAX_RECORD]:
+    options << RECORD_SHIFT | choice, in order), and the count of searched
+    decisions is returned (0 without).
+    """
+    literally(plans)
+    literally(free)
+    literally(expert)
     stream = np.zeros(2, dtype=np.uint64)
     _start_stream(stream, seed, game)
-    play_game(lay, work, stream, has_start, start_seat)
+    scratch = np.zeros(2, dtype=np.uint64)
+    _play(lay, work, stream, scratch, has_start, start_seat, plans, free, True, True, expert)
     for j in range(H_SIZE):
         head[j] = work[result_at(j)]
     for j in range(F_SIZE):
@@ -116,6 +135,12 @@ def play_one(
             seats[j, s] = work[seat_result_at(j, s)]
         for i in range(lay[R.PIECES]):
             final[s, i] = work[progress_at(s, i)]
+    if not expert:
+        return 0
+    recorded = work[expert_at(X_RECORDED)]
+    for k in range(min(recorded, MAX_RECORD)):
+        choices[k] = work[expert_choice_at(k)]
+    return recorded
 
 
 @njit(**HOT)
@@ -131,12 +156,14 @@ def _play(
     lay: np.ndarray,
     w: np.ndarray,
     stream: np.ndarray,
+    scratch: np.ndarray,
     has_start: bool,
     start_seat: int,
     plans: bool,
     free: bool,
     scoring: bool,
     flow: bool,
+    expert: bool,
 ) -> None:
     """One game of the kind the literals `plans` and `free` name; compiled code only.
 
@@ -148,24 +175,25 @@ def _play(
     code gets `_play_kind`.
     """
     if plans:
-        play_plan_game(lay, w, stream, has_start, start_seat, scoring, flow)
-    elif free:
-        play_free_game(lay, w, stream, has_start, start_seat, scoring, flow)
+        game = play_plan_game
     else:
-        play_listed_game(lay, w, stream, has_start, start_seat, scoring, flow)
+        game = play_free_game if free else play_listed_game
+    game(lay, w, stream, scratch, has_start, start_seat, scoring, flow, expert)
 
 
 @overload(_play, prefer_literal=True, inline="always")
-def _play_kind(lay, w, stream, has_start, start_seat, plans, free, scoring, flow):
+def _play_kind(lay, w, stream, scratch, has_start, start_seat, plans, free, scoring, flow, expert):
     if not isinstance(plans, types.BooleanLiteral) or not isinstance(free, types.BooleanLiteral):
         raise TypeError("_play needs `plans` and `free` as literals (numba.literally)")
     if plans.literal_value:
         game = play_plan_game
     else:
         game = play_free_game if free.literal_value else play_listed_game
-    return lambda lay, w, stream, has_start, start_seat, plans, free, scoring, flow: game(
-        lay, w, stream, has_start, start_seat, scoring, flow
-    )
+
+    def impl(lay, w, stream, scratch, has_start, start_seat, plans, free, scoring, flow, expert):
+        game(lay, w, stream, scratch, has_start, start_seat, scoring, flow, expert)
+
+    return impl
 
 
 @njit(cache=True, parallel=True)
@@ -185,22 +213,25 @@ def run_batch(
     free: bool,
     scoring: bool,
     flow: bool,
+    expert: bool,
 ) -> None:
     """Play `head.shape[0]` games, chunks in parallel, into `head`, `seats`, `flows`, `snaps`.
 
     `plans` is `roll_then_move`; `free` is `turn.free_play` of the rules
     (False with `plans`); `scoring` is False when every seat plays random;
     `flow` counts the game-flow results into `flows` (else it may have no rows),
-    and the snapshots into `snaps` when it has rows.
-    All four are compiled in as constants (`literally`: one cached copy per
+    and the snapshots into `snaps` when it has rows; `expert` is True when
+    some seat is an expert (`ludosim.engine.expert`).
+    All five are compiled in as constants (`literally`: one cached copy per
     combination), so a run compiles only the code its games can reach: an
     `app` run never the Killer plan search nor the free loop, a random run
-    no scoring, a run without `flow` no counters.
+    no scoring, a run without `flow` no counters, a run without an expert no search.
     """
     literally(plans)
     literally(free)
     literally(scoring)
     literally(flow)
+    literally(expert)
     games = head.shape[0]
     players = lay[R.PLAYERS]
     chunks = (games + chunk - 1) // chunk
@@ -208,9 +239,12 @@ def run_batch(
         w = work.copy()
         mine = lay.copy()  # a private copy: no cache line is shared between threads
         stream = np.zeros(2, dtype=np.uint64)
+        scratch = np.zeros(2, dtype=np.uint64)  # the expert's rollouts' stream
         for g in range(c * chunk, min(games, (c + 1) * chunk)):
             _start_stream(stream, seed, first_game + g)
-            _play(mine, w, stream, has_start, start_seat, plans, free, scoring, flow)
+            _play(
+                mine, w, stream, scratch, has_start, start_seat, plans, free, scoring, flow, expert
+            )
             for j in range(H_SIZE):
                 head[g, j] = w[result_at(j)]
             for j in range(K_SIZE):
@@ -280,20 +314,25 @@ def run_summary(
     plans: bool,
     free: bool,
     scoring: bool,
+    expert: bool,
 ) -> None:
     """Play `games` games and accumulate per chunk `c`: `totals[c, A_*]`,
     `per_seat[c, P_*, seat]`, `places[c, seat, place - 1]` and
     `hist[c, 0 (turns) | 1 (rolls), bin]`, all zeroed by the caller.
-    `plans`, `free` and `scoring` as for `run_batch`."""
+    `plans`, `free`, `scoring` and `expert` as for `run_batch`."""
     literally(plans)
     literally(free)
     literally(scoring)
+    literally(expert)
     chunks = (games + chunk - 1) // chunk
     for c in prange(chunks):
         w = work.copy()
         mine = lay.copy()
         stream = np.zeros(2, dtype=np.uint64)
+        scratch = np.zeros(2, dtype=np.uint64)
         for g in range(c * chunk, min(games, (c + 1) * chunk)):
             _start_stream(stream, seed, first_game + g)
-            _play(mine, w, stream, has_start, start_seat, plans, free, scoring, False)
+            _play(
+                mine, w, stream, scratch, has_start, start_seat, plans, free, scoring, False, expert
+            )
             _accumulate(mine, w, totals[c], per_seat[c], places[c], hist[c])

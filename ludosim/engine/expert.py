@@ -1,4 +1,4 @@
-"""The expert: a seat that chooses by playing each option out (docs/skill.md, "The expert").
+"""The expert: a seat that chooses by playing each option out (docs/expert.md).
 
 At each decision of an expert seat with two or more options (the options an
 outside player is offered: the legal moves of the roll, only the capturing
@@ -26,70 +26,47 @@ stream is never drawn from, and a game is the same whatever the threads. A
 rollout plays on the live work array; the game is saved to `XSAVE` before
 the search and restored after every rollout (`save_game`, `restore_game`).
 
-The expert's own single-roll turns are played by `turn_rest`, the turn of
-`turn.single_roll_turn` cut open at each choice so that the search can run
-between the roll and the move; every other turn, in the game and in the
-rollouts, is `turn.single_roll_turn` itself.
+This module plays no turn and no game of its own: the expert's games are
+the games of `ludosim.engine.game`, played by the batch runners with the
+literal `expert` True. Before each choice the turn asks whether the search
+makes it (`turn.search_move_if`, `turn.search_plan_if`), and for an expert
+seat the answer comes from here (`searched_move`, `searched_plan`), between
+the roll and the move. A
+rollout plays the option as the turn plays a move (`turn.play_move`,
+`turn.play_chosen_plan`), then the rest of the turn and the next turns with
+`turn.single_roll_turn` and `turn.plan_turn` themselves (`policy_turn`,
+`play_on`), without a search.
 
 Under `roll_then_move` (Killer) a decision is a whole roll sequence, and its
 options are plans, often dozens. The expert lists them all in engine order
 (`list_candidates`: the plan search with every plan scoring 0, then each
 option scored by the base policy on its own), keeps the `PLAN_CANDIDATES`
 its base policy scores highest, and compares those by rollouts exactly as
-above, from the base policy's best (`expert_plan_turn`, `plan_rollout`).
-Its own turn is `turn.plan_turn` with that search in place of the policy's
-choice; every other turn is `turn.plan_turn` itself.
+above, from the base policy's best (`searched_plan`); the chosen candidate
+goes to `CHOSEN`, where the turn plays the plan a policy chose.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ludosim.engine.batch import _accumulate
-from ludosim.engine.flow import close_flow_if, count_boundary_if, open_flow_if
-from ludosim.engine.game import _close_game, _open_game
-from ludosim.engine.layout import (
-    BONUS_STACKING_ONE,
-    FACE_GLOBE,
-    START_ATTEMPTS_WHEN_GAME_START,
-    R,
-)
+from ludosim.engine.game import next_seat
+from ludosim.engine.layout import R
 from ludosim.engine.memo import pick_plan, summarise_root
-from ludosim.engine.moves import (
-    ENTERING,
-    apply_move,
-    free_movers,
-    free_target,
-    legal_moves,
-    may_capture,
-    move_target_call,
-)
-from ludosim.engine.policy import (
-    choose_for,
-    choose_free_for,
-    note_before,
-    prepare_trying,
-    score_by_trying,
-    score_position,
-)
+from ludosim.engine.moves import apply_move, legal_moves, legal_target, may_capture
+from ludosim.engine.policy import note_before, prepare_trying, score_by_trying, score_position
 from ludosim.engine.rng import mix64, stream_key
 from ludosim.engine.state import (
     B_CHOSEN_CAPS,
     B_STEPS,
-    C_ROLLS,
     C_SKIPS,
     C_UNDO,
     CH_FACE,
     CH_PIECE,
     DUMMY,
-    F_SIZE,
     FACE_SLOTS,
-    H_ROLLS,
-    H_SIZE,
-    H_TURNS,
     HOT,
-    K_SIZE,
     M_CAPS,
     M_FLAGS,
     M_PIECE,
@@ -108,12 +85,9 @@ from ludosim.engine.state import (
     SAVE_SEATBUF,
     SAVE_SKIPS,
     SB_DONE,
-    SB_ENTERED,
-    SB_ORDER,
     SEATBUF,
     SK_SIZE,
     SKIPS,
-    STATS,
     X_DECISIONS,
     X_RECORDED,
     XP_INDEX,
@@ -134,33 +108,24 @@ from ludosim.engine.state import (
     expert_choice_at,
     expert_seat_at,
     finished,
-    flow_result_at,
-    in_play,
     move_at,
     offered_at,
     policy_at,
     progress_at,
     remaining_at,
-    result_at,
     roll_at,
     saved_at,
     seat_list_at,
-    seat_result_at,
     summary_at,
     undo_to,
     value_at,
 )
 from ludosim.engine.turn import (
-    _start_tries,
-    end_turn,
-    face_bonus,
-    plan_sequences,
-    play_step,
-    roll,
-    roll_sequence,
-    sequences_earned,
+    bonus_rules,
+    plan_turn,
+    play_chosen_plan,
+    play_move,
     single_roll_turn,
-    start_attempts,
 )
 
 # Salt of the rollout streams: "expert!!" in ASCII, so that no rollout key is a game key.
@@ -213,7 +178,7 @@ def restore_game(w: np.ndarray) -> None:
         w[SKIPS + k] = w[saved_at(SAVE_SKIPS + k)]
 
 
-# ------------------------------------------------------------------ the turn, cut open
+# ------------------------------------------------------------------ the options of a roll
 @njit(**HOT)
 def offer_options(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     """Write the options of a roll to `XOPT` and count them (`reference.outside.legal_options`).
@@ -247,98 +212,13 @@ def offer_options(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
 
 
 @njit(**HOT)
-def play_move(
-    lay: np.ndarray,
-    w: np.ndarray,
-    seat: int,
-    face: int,
-    piece: int,
-    target: int,
-    flags: int,
-    pending: int,
-) -> tuple:
-    """Play a chosen move of a single-roll turn: (pending rolls, whether the seat is home).
-
-    What `turn.single_roll_turn` does after its choice: the bonus rolls the
-    move earns, the entered flag, the check that the seat finished.
-    """
-    captures, reached = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
-    if lay[R.START_ATTEMPTS] > 1 and lay[R.START_ATTEMPTS_WHEN] == START_ATTEMPTS_WHEN_GAME_START:
-        if flags & ENTERING:
-            w[seat_list_at(SB_ENTERED, seat)] = 1
-    earned = face_bonus(lay, face, (flags & ENTERING) != 0)
-    if captures > 0 and lay[R.BONUS_ON_CAPTURE]:
-        earned += 1
-    if reached and lay[R.BONUS_ON_FINISH]:
-        earned += 1
-    pending += min(earned, 1 if lay[R.BONUS_STACKING] == BONUS_STACKING_ONE else 3)
-    home = (reached or lay[R.FINISH_IN_HOME]) and finished(lay, w, seat)
-    return pending, home
-
-
-@njit(**HOT)
-def turn_rest(
-    lay: np.ndarray,
-    w: np.ndarray,
-    seat: int,
-    stream: np.ndarray,
-    free: bool,
-    pending: int,
-    sixes: int,
-    ask: bool,
-) -> tuple:
-    """The rolls of a single-roll turn from `pending` rolls left and `sixes` in a row.
-
-    As `turn.single_roll_turn`, draw for draw, without `end_turn`. With `ask`
-    it stops at the first roll that offers two or more options (`XOPT`) and
-    returns `(options, face, pending, sixes, False)`, so that the caller
-    chooses, plays the move (`play_move`) and goes on; a roll with one option
-    plays it, as any seat does. Without `ask` the seat's policy chooses every
-    move. At the end of the turn: `(0, 0, pending, sixes, home)`.
-    """
-    six_limit = lay[R.SIX_LIMIT]
-    several_tries = lay[R.START_ATTEMPTS] > 1
-    home = False
-    while pending > 0:
-        pending -= 1
-        if several_tries and not in_play(lay, w, seat) and start_attempts(lay, w, seat) > 1:
-            face, failed = _start_tries(lay, w, seat, stream, lay[R.START_ATTEMPTS])
-            if face < 0:
-                break
-            if failed:
-                sixes = 0
-        else:
-            face = roll(lay, w, stream)
-        sixes = sixes + 1 if face == 6 or face == FACE_GLOBE else 0
-        if six_limit and sixes >= six_limit:
-            break
-        if ask:
-            k = offer_options(lay, w, seat, face)
-            if k >= 2:
-                return k, face, pending, sixes, False
-            piece = w[offered_at(0, M_PIECE)] if k == 1 else -1
-            target = w[offered_at(0, M_TARGET)]
-            flags = w[offered_at(0, M_FLAGS)]
-        elif free:
-            movers = free_movers(lay, w, seat, face)
-            piece = choose_free_for(lay, w, seat, face, movers, stream, YES)
-            target, flags = free_target(w, seat, max(piece, 0), face)
-        else:
-            j = choose_for(lay, w, seat, face, stream, YES)
-            piece, target, flags = (
-                (w[move_at(j, M_PIECE)], w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)])
-                if j >= 0
-                else (-1, 0, 0)
-            )
-        if piece < 0:
-            if lay[R.NO_MOVE_ENDS_TURN] or not in_play(lay, w, seat):
-                break
-            pending += face_bonus(lay, face, NO)
-            continue
-        pending, home = play_move(lay, w, seat, face, piece, target, flags, pending)
-        if home:
-            break
-    return 0, 0, pending, sixes, home
+def offered_move(w: np.ndarray, option: int) -> tuple:
+    """Option `option` of `XOPT`: (piece, target, flags)."""
+    return (
+        w[offered_at(option, M_PIECE)],
+        w[offered_at(option, M_TARGET)],
+        w[offered_at(option, M_FLAGS)],
+    )
 
 
 # ------------------------------------------------------------------ rollouts and the search
@@ -369,37 +249,28 @@ def progress_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
 
 
 @njit(**HOT)
-def next_seat(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
-    """The next seat in play order that has not finished (`seat` itself if none)."""
-    n = lay[R.PLAYERS]
-    nxt = seat
-    for _ in range(n):
-        nxt = nxt + 1 if nxt + 1 < n else 0
-        if not w[seat_list_at(SB_DONE, nxt)]:
-            return nxt
-    return seat
+def policy_turn(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    stream: np.ndarray,
+    free: bool,
+    pending: int,
+    sixes: int,
+) -> bool:
+    """The rest of a turn the seat's own policy plays, from `pending` rolls left (roll
+    sequences under `roll_then_move`) and `sixes` 6s in a row: whether the seat
+    finished, as the game loop asks it (`turn.single_roll_turn`, `turn.plan_turn`).
 
-
-@njit(**HOT)
-def plan_turn_from(
-    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, pending: int
-) -> None:
-    """`turn.plan_turn` from `pending` roll sequences left (1: a whole turn), the seat's
-    policy choosing. Not inlined: one compiled copy of the plan search serves the
-    game and the rollouts (each inlined copy costs seconds of compile time)."""
-    plan_sequences(lay, w, seat, stream, YES, pending)
-    end_turn(lay, w, seat, stream)
-
-
-@njit(**HOT)
-def policy_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, free: bool) -> bool:
-    """A whole turn the seat's own policy plays (`turn.plan_turn` or
-    `turn.single_roll_turn`): whether the seat finished in it. Not inlined, as
-    `plan_turn_from`."""
+    Not inlined: one compiled copy of each kind of turn serves every rollout
+    (each inlined copy costs seconds of compile time). No search in them:
+    `expert` is the literal False.
+    """
     if lay[R.ROLL_THEN_MOVE]:
-        plan_turn_from(lay, w, seat, stream, 1)
-        return finished(lay, w, seat)
-    return single_roll_turn(lay, w, seat, stream, free, YES)
+        return plan_turn(lay, w, seat, stream, YES, False, stream, np.int64(0), pending)
+    return single_roll_turn(
+        lay, w, seat, stream, free, YES, False, stream, np.int64(0), pending, sixes
+    )
 
 
 @njit(**HOT)
@@ -428,7 +299,9 @@ def play_on(
         turns += 1
         played += 1
         start_turn_stream(stream, key, played)
-        if policy_turn(lay, w, seat, stream, free) or finished(lay, w, seat):
+        if policy_turn(lay, w, seat, stream, free, np.int64(1), np.int64(0)) or finished(
+            lay, w, seat
+        ):
             return finish_value(lay) if seat == me else -finish_value(lay)
 
 
@@ -447,62 +320,28 @@ def rollout(
     turns: int,
 ) -> int:
     """Play option `option` of the decision, the rest of the turn and the game on, with
-    the dice of the rollout keyed `key` in `stream`: the rollout's value."""
+    the dice of the rollout keyed `key` in `stream`: the rollout's value.
+
+    The option is a move of `XOPT` for `face`, played as the turn plays it
+    (`turn.play_move`), or under `roll_then_move` a candidate plan of `XPLAN`
+    (`face` and `sixes` unused). The rest of the turn goes on from `pending`
+    rolls left, none once the seat has finished.
+    """
     start_turn_stream(stream, key, 0)
-    pending, home = play_move(
-        lay,
-        w,
-        me,
-        face,
-        w[offered_at(option, M_PIECE)],
-        w[offered_at(option, M_TARGET)],
-        w[offered_at(option, M_FLAGS)],
-        pending,
-    )
-    if not home:
-        home = turn_rest(lay, w, me, stream, free, pending, sixes, NO)[4]
-    end_turn(lay, w, me, stream)
-    if home or finished(lay, w, me):
+    if lay[R.ROLL_THEN_MOVE]:
+        take_candidate(w, option)
+        pending = play_chosen_plan(lay, w, me)
+        home = False  # a plan turn asks whether the seat finished after `end_turn`
+        stop = finished(lay, w, me)
+    else:
+        most, note_entry = bonus_rules(lay)
+        piece, target, flags = offered_move(w, option)
+        pending, home = play_move(lay, w, me, face, piece, target, flags, pending, most, note_entry)
+        stop = home
+    rest = policy_turn(lay, w, me, stream, free, 0 if stop else pending, sixes)
+    if home or rest or finished(lay, w, me):
         return finish_value(lay)
     return play_on(lay, w, me, stream, key, free, turns)
-
-
-@njit(**HOT)
-def play_candidate(lay: np.ndarray, w: np.ndarray, seat: int, candidate: int) -> int:
-    """Play candidate plan `candidate` (`XPLAN`) for real: the roll sequences it earns."""
-    captures, reached = 0, 0
-    for step in range(w[candidate_at(candidate, XP_STEPS)]):
-        took, home = play_step(
-            lay,
-            w,
-            seat,
-            w[candidate_step_at(candidate, step, CH_PIECE)],
-            w[candidate_step_at(candidate, step, CH_FACE)],
-        )
-        captures += took
-        reached += home
-    return sequences_earned(lay, captures, reached)
-
-
-@njit(**HOT)
-def plan_rollout(
-    lay: np.ndarray,
-    w: np.ndarray,
-    me: int,
-    stream: np.ndarray,
-    key: np.uint64,
-    candidate: int,
-    turns: int,
-) -> int:
-    """`rollout` for a Killer plan: play candidate plan `candidate` (`XPLAN`), the rest
-    of the turn's roll sequences and the game on: the rollout's value."""
-    start_turn_stream(stream, key, 0)
-    earned = play_candidate(lay, w, me, candidate)
-    # As the turn itself: no more roll sequences once the seat has finished.
-    plan_turn_from(lay, w, me, stream, 0 if finished(lay, w, me) else earned)
-    if finished(lay, w, me):
-        return finish_value(lay)
-    return play_on(lay, w, me, stream, key, NO, turns)
 
 
 @njit(**HOT)
@@ -513,15 +352,8 @@ def policy_option(lay: np.ndarray, w: np.ndarray, me: int, options: int) -> int:
     best = 0
     best_score = 0
     for j in range(options):
-        _, score = score_by_trying(
-            lay,
-            w,
-            me,
-            w[offered_at(j, M_PIECE)],
-            w[offered_at(j, M_TARGET)],
-            w[offered_at(j, M_FLAGS)],
-            base,
-        )
+        piece, target, flags = offered_move(w, j)
+        _, score = score_by_trying(lay, w, me, piece, target, flags, base)
         if j == 0 or score > best_score:
             best = j
             best_score = score
@@ -563,7 +395,6 @@ def compare_rollouts(
     (only its key is read); `scratch` the stream array the rollouts draw from.
     The game is left as it was.
     """
-    plans = lay[R.ROLL_THEN_MOVE] != 0
     save_game(w)
     decision = w[expert_at(X_DECISIONS)]
     w[expert_at(X_DECISIONS)] = decision + 1
@@ -574,11 +405,9 @@ def compare_rollouts(
     for r in range(rollouts):
         key = rollout_key(stream[0], np.uint64(decision), np.uint64(r))
         for j in range(options):
-            if plans:
-                value = plan_rollout(lay, w, me, scratch, key, j, turns)
-            else:
-                value = rollout(lay, w, me, scratch, key, free, j, face, pending, sixes, turns)
-            w[value_at(j, XV_LAST)] = value
+            w[value_at(j, XV_LAST)] = rollout(
+                lay, w, me, scratch, key, free, j, face, pending, sixes, turns
+            )
             restore_game(w)
         for j in range(options):
             d = w[value_at(j, XV_LAST)] - w[value_at(chosen, XV_LAST)]
@@ -624,7 +453,7 @@ def plan_score(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     mark = w[counter_at(C_UNDO)]
     for step in range(w[best_at(B_STEPS)]):
         piece = w[chosen_at(step, CH_PIECE)]
-        target, flags = move_target_call(lay, w, seat, piece, w[chosen_at(step, CH_FACE)])
+        target, flags = legal_target(lay, w, seat, piece, w[chosen_at(step, CH_FACE)])
         apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
     score = score_position(lay, w, seat, w[best_at(B_CHOSEN_CAPS)])
     undo_to(lay, w, mark)
@@ -691,38 +520,6 @@ def list_candidates(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int) -> i
 
 
 @njit(**HOT)
-def expert_plan_turn(
-    lay: np.ndarray,
-    w: np.ndarray,
-    seat: int,
-    stream: np.ndarray,
-    scratch: np.ndarray,
-    turns: int,
-) -> bool:
-    """An expert seat's Killer turn: `turn.plan_turn` with each roll sequence of two
-    or more options searched among its candidate plans (`list_candidates`);
-    whether the seat finished in it."""
-    pending = 1
-    while pending > 0:
-        pending -= 1
-        n = roll_sequence(lay, w, seat, stream)
-        if n == 0:
-            break
-        count = list_candidates(lay, w, seat, n)
-        if count > 0:
-            c = 0
-            if count >= 2:
-                options = min(count, PLAN_CANDIDATES)
-                c = compare_rollouts(lay, w, seat, stream, scratch, NO, options, 0, 0, 0, 0, turns)
-                record_choice(w, count, w[candidate_at(c, XP_INDEX)])
-            pending += play_candidate(lay, w, seat, c)
-        if finished(lay, w, seat):
-            break
-    end_turn(lay, w, seat, stream)
-    return finished(lay, w, seat)
-
-
-@njit(**HOT)
 def record_choice(w: np.ndarray, options: int, choice: int) -> None:
     """Note a searched decision in `XREC` (the first `MAX_RECORD` of the game)."""
     k = w[expert_at(X_RECORDED)]
@@ -732,200 +529,67 @@ def record_choice(w: np.ndarray, options: int, choice: int) -> None:
 
 
 @njit(**HOT)
-def expert_turn(
+def take_candidate(w: np.ndarray, candidate: int) -> None:
+    """Put candidate plan `candidate` of `XPLAN` in `CHOSEN` (-1: the plan of no
+    step), where the turn plays the plan it chose (`turn.play_chosen_plan`)."""
+    steps = w[candidate_at(candidate, XP_STEPS)] if candidate >= 0 else 0
+    w[best_at(B_STEPS)] = steps
+    for step in range(steps):
+        for field in (CH_FACE, CH_PIECE):
+            w[chosen_at(step, field)] = w[candidate_step_at(candidate, step, field)]
+
+
+# ------------------------------------------------------------------ the turn's questions
+@njit(**HOT)
+def searched_move(
     lay: np.ndarray,
     w: np.ndarray,
     seat: int,
+    face: int,
     stream: np.ndarray,
     scratch: np.ndarray,
     free: bool,
+    pending: int,
+    sixes: int,
     turns: int,
-) -> bool:
-    """An expert seat's turn: `turn.single_roll_turn` with each real choice searched."""
-    pending = 1
-    sixes = 0
-    while True:
-        options, face, pending, sixes, home = turn_rest(
-            lay, w, seat, stream, free, pending, sixes, YES
-        )
-        if options == 0:
-            break
+) -> tuple:
+    """An expert seat's move for `face` in a single-roll turn (`turn.search_move_if`):
+    (piece, target, flags), piece -1 when there is none.
+
+    One of the options offered (`offer_options`): the only one, or of two or
+    more the one `search` finds, recorded (`record_choice`). `pending`, `sixes`
+    and the game's `turns` are the turn's state, from which the rollouts go on.
+    """
+    options = offer_options(lay, w, seat, face)
+    if options == 0:
+        return -1, 0, 0
+    j = 0
+    if options >= 2:
         j = search(lay, w, seat, stream, scratch, free, options, face, pending, sixes, turns)
         record_choice(w, options, j)
-        pending, home = play_move(
-            lay,
-            w,
-            seat,
-            face,
-            w[offered_at(j, M_PIECE)],
-            w[offered_at(j, M_TARGET)],
-            w[offered_at(j, M_FLAGS)],
-            pending,
-        )
-        if home:
-            break
-    end_turn(lay, w, seat, stream)
-    return home
+    return offered_move(w, j)
 
 
-# ------------------------------------------------------------------ games
 @njit(**HOT)
-def play_expert_game(
+def searched_plan(
     lay: np.ndarray,
     w: np.ndarray,
+    seat: int,
+    nrolls: int,
     stream: np.ndarray,
     scratch: np.ndarray,
-    has_start: bool,
-    start_seat: int,
-    free: bool,
-    flow: bool,
+    turns: int,
 ) -> None:
-    """`game.play_free_game` / `play_listed_game` with the expert seats' turns searched.
-
-    The same turn loop as `game._whole_game`, its results written the same way.
-    """
-    first = _open_game(lay, w, stream, has_start, start_seat)
-    plans = lay[R.ROLL_THEN_MOVE] != 0
-    w[expert_at(X_DECISIONS)] = 0
-    w[expert_at(X_RECORDED)] = 0
-    open_flow_if(lay, w, flow)
-    n = lay[R.PLAYERS]
-    nfin = 0
-    turns = 0
-    truncated = False
-    seat = first
-    while True:
-        if turns >= lay[R.MAX_TURNS]:
-            truncated = True
-            break
-        turns += 1
-        if w[expert_seat_at(XS_ROLLOUTS, seat)] == 0:
-            home = policy_turn(lay, w, seat, stream, free)
-        elif plans:
-            home = expert_plan_turn(lay, w, seat, stream, scratch, turns)
-        else:
-            home = expert_turn(lay, w, seat, stream, scratch, free, turns)
-        if has_start and not home:
-            home = finished(lay, w, seat)
-        if nfin == 0:
-            count_boundary_if(lay, w, seat, flow)
-        if home and not w[seat_list_at(SB_DONE, seat)]:
-            w[seat_list_at(SB_DONE, seat)] = 1
-            w[seat_list_at(SB_ORDER, nfin)] = seat
-            nfin += 1
-            if nfin == 1:
-                w[result_at(H_TURNS)] = turns
-                w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
-        if nfin > 0 and not lay[R.PLAY_TO_END]:
-            break
-        if nfin >= max(n - 1, 1):
-            break
-        seat = next_seat(lay, w, seat)
-    _close_game(lay, w, first, nfin, turns, truncated)
-    close_flow_if(w, w[seat_list_at(SB_ORDER, 0)] if nfin > 0 else -1, flow)
-
-
-@njit(cache=True)
-def play_expert_one(
-    lay: np.ndarray,
-    work: np.ndarray,
-    seed: np.uint64,
-    game: int,
-    has_start: bool,
-    start_seat: int,
-    free: bool,
-    head: np.ndarray,
-    seats: np.ndarray,
-    final: np.ndarray,
-    flows: np.ndarray,
-    choices: np.ndarray,
-) -> int:
-    """Play game `game` of `seed` on `work` as `batch.play_one` (results into `head`,
-    `seats`, `final`, `flows`), the expert's searched choices into `choices`
-    (int64[MAX_RECORD]: options << RECORD_SHIFT | choice); returns how many searched decisions
-    the game had."""
-    stream = np.zeros(2, dtype=np.uint64)
-    stream[0] = stream_key(seed, np.uint64(game))
-    scratch = np.zeros(2, dtype=np.uint64)
-    play_expert_game(lay, work, stream, scratch, has_start, start_seat, free, True)
-    for j in range(H_SIZE):
-        head[j] = work[result_at(j)]
-    for j in range(F_SIZE):
-        flows[j] = work[flow_result_at(j)]
-    for s in range(lay[R.PLAYERS]):
-        for j in range(K_SIZE):
-            seats[j, s] = work[seat_result_at(j, s)]
-        for i in range(lay[R.PIECES]):
-            final[s, i] = work[progress_at(s, i)]
-    recorded = work[expert_at(X_RECORDED)]
-    for k in range(min(recorded, MAX_RECORD)):
-        choices[k] = work[expert_choice_at(k)]
-    return recorded
-
-
-@njit(cache=True, parallel=True)
-def run_expert_batch(
-    lay: np.ndarray,
-    work: np.ndarray,
-    seed: np.uint64,
-    first_game: int,
-    chunk: int,
-    has_start: bool,
-    start_seat: int,
-    head: np.ndarray,
-    seats: np.ndarray,
-    flows: np.ndarray,
-    free: bool,
-    flow: bool,
-) -> None:
-    """`batch.run_batch` for games with an expert seat (same outputs)."""
-    games = head.shape[0]
-    players = lay[R.PLAYERS]
-    chunks = (games + chunk - 1) // chunk
-    for c in prange(chunks):
-        w = work.copy()
-        mine = lay.copy()
-        stream = np.zeros(2, dtype=np.uint64)
-        scratch = np.zeros(2, dtype=np.uint64)
-        for g in range(c * chunk, min(games, (c + 1) * chunk)):
-            stream[0] = stream_key(seed, np.uint64(first_game + g))
-            stream[1] = np.uint64(0)
-            play_expert_game(mine, w, stream, scratch, has_start, start_seat, free, flow)
-            for j in range(H_SIZE):
-                head[g, j] = w[result_at(j)]
-            for j in range(K_SIZE):
-                for s in range(players):
-                    seats[g, j, s] = w[seat_result_at(j, s)]
-            if flow:
-                for j in range(F_SIZE):
-                    flows[g, j] = w[flow_result_at(j)]
-
-
-@njit(cache=True, parallel=True)
-def run_expert_summary(
-    lay: np.ndarray,
-    work: np.ndarray,
-    seed: np.uint64,
-    first_game: int,
-    games: int,
-    chunk: int,
-    has_start: bool,
-    start_seat: int,
-    totals: np.ndarray,
-    per_seat: np.ndarray,
-    places: np.ndarray,
-    hist: np.ndarray,
-    free: bool,
-) -> None:
-    """`batch.run_summary` for games with an expert seat (same accumulators)."""
-    chunks = (games + chunk - 1) // chunk
-    for c in prange(chunks):
-        w = work.copy()
-        mine = lay.copy()
-        stream = np.zeros(2, dtype=np.uint64)
-        scratch = np.zeros(2, dtype=np.uint64)
-        for g in range(c * chunk, min(games, (c + 1) * chunk)):
-            stream[0] = stream_key(seed, np.uint64(first_game + g))
-            stream[1] = np.uint64(0)
-            play_expert_game(mine, w, stream, scratch, has_start, start_seat, free, False)
-            _accumulate(mine, w, totals[c], per_seat[c], places[c], hist[c])
+    """An expert seat's plan for the roll sequence in `ROLLS` (`turn.search_plan_if`),
+    put in `CHOSEN`: of two or more options, the candidate `compare_rollouts` finds
+    among those `list_candidates` keeps, recorded (`record_choice`)."""
+    count = list_candidates(lay, w, seat, nrolls)
+    c = 0
+    if count >= 2:
+        zero = np.int64(0)  # face, pending and sixes: unused by plan rollouts
+        options = min(count, PLAN_CANDIDATES)
+        c = compare_rollouts(
+            lay, w, seat, stream, scratch, NO, options, zero, zero, zero, zero, turns
+        )
+        record_choice(w, count, w[candidate_at(c, XP_INDEX)])
+    take_candidate(w, c if count > 0 else -1)

@@ -3,7 +3,8 @@
 Mirrors `ludosim.reference.game.Game.play` and `Game.result`. A game writes
 its per-game columns into the work array: `w[result_at(H_*)]` and
 `w[seat_result_at(K_*, seat)]` (docs/api.md column order), which the batch
-runner copies into the compact output arrays.
+runner copies into the compact output arrays. Games with an expert seat are
+these games too, compiled with the literal `expert` True (`turn.search_move_if`).
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ludosim.engine.flow import close_flow_if, count_boundary_if, open_flow_if
-from ludosim.engine.layout import (
+from ludosim.engine.codes import (
     FIRST_PLAYER_RANDOM,
     FIRST_PLAYER_SEAT0,
     SCORING_MEGAJOGOS,
-    R,
 )
+from ludosim.engine.flow import close_flow_if, count_boundary_if, open_flow_if
+from ludosim.engine.layout import R
 from ludosim.engine.rng import below
 from ludosim.engine.state import (
     C_ROLLS,
@@ -39,8 +40,11 @@ from ludosim.engine.state import (
     SB_SCORE,
     SB_THROWS,
     STATS,
+    X_DECISIONS,
+    X_RECORDED,
     YARD,
     counter_at,
+    expert_at,
     finished,
     progress_at,
     reset_state,
@@ -49,7 +53,7 @@ from ludosim.engine.state import (
     seat_result_at,
     stat_at,
 )
-from ludosim.engine.turn import free_play, plan_turn, single_roll_turn
+from ludosim.engine.turn import plan_turn, single_roll_turn
 
 
 @njit(**HOT)
@@ -126,7 +130,19 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
         w[seat_result_at(K_PLACE, s)] = nfin + 1 + ahead
 
 
-# How `play_game` plays its turns: one compiled copy of the turn loop each.
+@njit(**HOT, inline="always")
+def next_seat(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """The next seat in play order that has not finished (`seat` itself if none)."""
+    n = lay[R.PLAYERS]
+    nxt = seat
+    for _ in range(n):  # no division
+        nxt = nxt + 1 if nxt + 1 < n else 0
+        if not w[seat_list_at(SB_DONE, nxt)]:
+            return nxt
+    return seat
+
+
+# How a game plays its turns: one compiled copy of the turn loop each.
 PLANS = 0  # Killer: roll then move
 FREE = 1  # single rolls, `free_play`: every choice made among a mask of pieces
 SINGLE = 2  # single rolls, each roll's moves as a move list (`choose_move`)
@@ -176,11 +192,13 @@ def _whole_game(
     lay: np.ndarray,
     w: np.ndarray,
     stream: np.ndarray,
+    scratch: np.ndarray,
     has_start: bool,
     start_seat: int,
     mode: int,
     scoring: bool,
     flow: bool,
+    expert: bool,
 ) -> None:
     """One game: who starts, the turns until the game ends, the results.
 
@@ -188,9 +206,14 @@ def _whole_game(
     `w[HEAD]`. Inlined once per `mode`, a literal in each copy, so that every
     copy is a tight loop with only its own kind of turn in it. With `flow`
     the game-flow counters are kept at every turn boundary until the winner
-    finishes, and their results go to `w[FLOWRES]`.
+    finishes, and their results go to `w[FLOWRES]`. With `expert` the
+    expert seats' choices are searched (`turn.search_move_if`), their
+    rollouts drawing from `scratch`, and counted in `w[XCTR]`.
     """
     first = _open_game(lay, w, stream, has_start, start_seat)
+    if expert:
+        w[expert_at(X_DECISIONS)] = 0
+        w[expert_at(X_RECORDED)] = 0
     open_flow_if(lay, w, flow)
     n = lay[R.PLAYERS]
     nfin = 0
@@ -203,10 +226,11 @@ def _whole_game(
             break
         turns += 1
         if mode == PLANS:
-            plan_turn(lay, w, seat, stream, scoring)
-            home = finished(lay, w, seat)
+            home = plan_turn(lay, w, seat, stream, scoring, expert, scratch, turns, 1)
         else:
-            home = single_roll_turn(lay, w, seat, stream, mode == FREE, scoring)
+            home = single_roll_turn(
+                lay, w, seat, stream, mode == FREE, scoring, expert, scratch, turns, 1, 0
+            )
             if has_start and not home:
                 # A seat of a start position may have had every piece home
                 # before its turn: it is done after that turn, as in `Game.play`.
@@ -224,12 +248,7 @@ def _whole_game(
             break
         if nfin >= max(n - 1, 1):
             break
-        nxt = seat
-        for _ in range(n):  # the next seat in play order that has not finished (no division)
-            nxt = nxt + 1 if nxt + 1 < n else 0
-            if not w[seat_list_at(SB_DONE, nxt)]:
-                seat = nxt
-                break
+        seat = next_seat(lay, w, seat)
     _close_game(lay, w, first, nfin, turns, truncated)
     close_flow_if(w, w[seat_list_at(SB_ORDER, 0)] if nfin > 0 else -1, flow)
 
@@ -239,19 +258,22 @@ def _whole_game(
 # (copies the IR of) another kind's loop. `scoring` (see `policy.choose_for`)
 # comes as a literal from the batch runners: numba compiles one copy per
 # value, and the all-random copy has no scoring code in it; so does `flow`
-# (the game-flow counters), and the copy without them has no counting code.
+# (the game-flow counters), and the copy without them has no counting code;
+# so does `expert` (`turn.search_move_if`), and the copy without it has no search.
 @njit(**HOT)
 def play_free_game(
     lay: np.ndarray,
     w: np.ndarray,
     stream: np.ndarray,
+    scratch: np.ndarray,
     has_start: bool,
     start_seat: int,
     scoring: bool,
     flow: bool,
+    expert: bool,
 ) -> None:
-    """`play_game` for single-roll rules where `turn.free_play` holds (moves as a piece mask)."""
-    _whole_game(lay, w, stream, has_start, start_seat, FREE, scoring, flow)
+    """One game under single-roll rules where `turn.free_play` holds (moves as a piece mask)."""
+    _whole_game(lay, w, stream, scratch, has_start, start_seat, FREE, scoring, flow, expert)
 
 
 @njit(**HOT)
@@ -259,13 +281,15 @@ def play_listed_game(
     lay: np.ndarray,
     w: np.ndarray,
     stream: np.ndarray,
+    scratch: np.ndarray,
     has_start: bool,
     start_seat: int,
     scoring: bool,
     flow: bool,
+    expert: bool,
 ) -> None:
-    """`play_game` for the other single-roll rules (each roll's moves as a move list)."""
-    _whole_game(lay, w, stream, has_start, start_seat, SINGLE, scoring, flow)
+    """One game under the other single-roll rules (each roll's moves as a move list)."""
+    _whole_game(lay, w, stream, scratch, has_start, start_seat, SINGLE, scoring, flow, expert)
 
 
 @njit(**HOT)
@@ -273,24 +297,12 @@ def play_plan_game(
     lay: np.ndarray,
     w: np.ndarray,
     stream: np.ndarray,
+    scratch: np.ndarray,
     has_start: bool,
     start_seat: int,
     scoring: bool,
     flow: bool,
+    expert: bool,
 ) -> None:
-    """`play_game` for roll-then-move (Killer) rules."""
-    _whole_game(lay, w, stream, has_start, start_seat, PLANS, scoring, flow)
-
-
-@njit(**HOT)
-def play_game(
-    lay: np.ndarray, w: np.ndarray, stream: np.ndarray, has_start: bool, start_seat: int
-) -> None:
-    """Play one game from `stream` into `w[HEAD:]`, `w[SEATS:]` and `w[FLOWRES:]` (the
-    game-flow results); the final position stays."""
-    if lay[R.ROLL_THEN_MOVE]:
-        play_plan_game(lay, w, stream, has_start, start_seat, True, True)
-    elif free_play(lay):
-        play_free_game(lay, w, stream, has_start, start_seat, True, True)
-    else:
-        play_listed_game(lay, w, stream, has_start, start_seat, True, True)
+    """One game under roll-then-move (Killer) rules."""
+    _whole_game(lay, w, stream, scratch, has_start, start_seat, PLANS, scoring, flow, expert)

@@ -8,7 +8,7 @@ rule read that way would be silently ignored after the first call.
 The layout array `lay` (int64[LAY_SIZE]) holds, at fixed offsets:
 
 - `lay[R.*]`: one slot per `bool`, `int` and `choice` toggle of the table
-  `ludosim.toggles.TOGGLES`, named after it in capitals and holding its
+  `ludosim.rules.toggles.TOGGLES`, named after it in capitals and holding its
   kernel code (`Toggle.code`), then slots derived from several toggles;
 - `lay[SQUARE + STRIDE * seat + p + 1]`: absolute track square of seat `seat`
   at progress `p` (`YARD` included); -1 in the yard, home column and goal;
@@ -17,10 +17,11 @@ The layout array `lay` (int64[LAY_SIZE]) holds, at fixed offsets:
   every start square sits at the same offset of its arm;
 - `lay[SAFE + square]`: 1 where a lone piece cannot be captured.
 
-Choice codes are module-level ints named `<TOGGLE>_<VALUE>` in capitals
-(`FINISH_EXACT`, `BLOCK_LANDING_CAPTURE`, `FIRST_PLAYER_ROLL_OFF`), generated
-from the table with `R`; the kernel compares slots with these names, never
-with bare numbers. Numba freezes them as constants, like literals.
+Choice codes are the plain constants of `ludosim.engine.codes`, named
+`<TOGGLE>_<VALUE>` in capitals (`FINISH_EXACT`, `BLOCK_LANDING_CAPTURE`,
+`FIRST_PLAYER_ROLL_OFF`) and generated from the table (`python -m
+ludosim.rules.gen_codes --write`); the kernel compares slots with these names,
+never with bare numbers. Numba freezes them as constants, like literals.
 
 One flat array rather than a tuple of 2-D arrays because numba passes every
 array field by value: a call that is not inlined and takes a tuple of 2-D
@@ -33,9 +34,9 @@ from enum import IntEnum
 
 import numpy as np
 
-from ludosim.board import YARD, Board
-from ludosim.rules import GLOBE, STAR, Rules
-from ludosim.toggles import MAX_ARM, TOGGLES, choice_codes
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.model import GLOBE, STAR, Rules
+from ludosim.rules.toggles import MAX_ARM, TOGGLES
 
 # Face codes: numbers are themselves; the symbols follow 6 (as `face_rank`).
 FACE_GLOBE = 7
@@ -82,10 +83,6 @@ R = IntEnum(
 DETECT_NEVER = 0
 DETECT_ALWAYS = 1
 DETECT_DRAW = 2  # caught when a uniform() draw falls below detect_skip
-
-# Kernel code of every choice value, as module-level ints: FINISH_EXACT, ...
-CHOICE_CODES = choice_codes()
-globals().update(CHOICE_CODES)
 
 
 class T(IntEnum):

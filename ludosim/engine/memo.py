@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from ludosim.engine.layout import MAX_PIECES, NONE, R
-from ludosim.engine.moves import apply_move, may_capture, move_target, move_target_call
+from ludosim.engine.moves import apply_move, legal_target, may_capture, move_target
 from ludosim.engine.plans import plan_key_step
 from ludosim.engine.policy import (
     draw_skip,
@@ -554,7 +554,7 @@ def pick_plan(
             continue
         piece = w[kid_at(j, KID_PIECE)]
         if nrolls > 1:
-            target, flags = move_target_call(lay, w, seat, piece, face)
+            target, flags = legal_target(lay, w, seat, piece, face)
             apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             w[remaining_at(face)] -= 1
             k1, k2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
@@ -572,7 +572,7 @@ def pick_plan(
         while face >= 1 and not picked:
             if w[remaining_at(face)] > 0:
                 for piece in range(pieces):
-                    target, flags = move_target_call(lay, w, seat, piece, face)
+                    target, flags = legal_target(lay, w, seat, piece, face)
                     if target == NONE:
                         continue
                     mark = w[counter_at(C_UNDO)]

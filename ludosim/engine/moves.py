@@ -10,7 +10,8 @@ Speed notes (these run once or more per die roll, so every instruction counts):
 `legal_moves`, `move_target` and `apply_move_inline` are inlined at numba-IR
 level into their callers (a call passes each array as seven words on the
 stack; `apply_move` is the same move as an ordinary call, for the plan
-search); small helpers are left to LLVM, which inlines them without the
+search and the policies, and `legal_target` a move's legality as one);
+small helpers are left to LLVM, which inlines them without the
 compile time that numba-level inlining costs; indices are unsigned
 (`state.ix`), which spares a wraparound test per access; rule slots are
 read into locals before the first store to `w`, because LLVM cannot tell
@@ -22,20 +23,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ludosim.engine.layout import (
+from ludosim.engine.codes import (
     BLOCK_LANDING_COEXIST,
     BLOCK_LANDING_FORBIDDEN,
     BLOCK_LANDING_LANDER_HOME,
     CAPTURE_RULE_LONE_OPPONENT,
-    FACE_GLOBE,
     FINISH_BOUNCE_ON,
     FINISH_EXACT,
-    NONE,
     PASS_OPPONENTS_NONE,
     PASS_OPPONENTS_SINGLES,
-    SAFE,
     SAFE_LANDING_LANDER_HOME,
     STAR_JUMP_NONE,
+)
+from ludosim.engine.layout import (
+    FACE_GLOBE,
+    NONE,
+    SAFE,
     STRIDE,
     TABLE,
     R,
@@ -214,6 +217,11 @@ def _lands_on_own(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, q: int)
     return False
 
 
+# Inlined at numba-IR level: `legal_moves` and the plan search (`memo`) ask it for
+# every piece of every roll. Measured as an ordinary call everywhere instead,
+# one-thread games/s fell to 0.73 of this on danish and 0.89 on killer (random
+# policy, `benchmarks/compare_trees.py`); the callers off those paths share
+# one compiled copy through `legal_target`.
 @njit(**HOT, inline="always")
 def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """(landing progress, flags) of piece `piece` playing `face`, or (NONE, 0) if illegal."""
@@ -252,12 +260,6 @@ def _reach(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> 
 
 
 @njit(**HOT)
-def _target_call(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
-    """`move_target` as an ordinary call."""
-    return move_target(lay, w, seat, piece, face)
-
-
-@njit(**HOT)
 def compulsory_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     """Mask of the pieces `must_enter` and `clear_start` leave to move for `face`; -1: any.
 
@@ -272,7 +274,7 @@ def compulsory_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> i
     for piece in range(lay[R.PIECES]):
         p = w[progress_at(seat, piece)]
         waiting |= p == YARD
-        if _target_call(lay, w, seat, piece, face)[0] == NONE:
+        if move_target(lay, w, seat, piece, face)[0] == NONE:
             continue
         if p == YARD:
             entering |= np.int64(1) << piece
@@ -286,10 +288,13 @@ def compulsory_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> i
 
 
 @njit(**HOT)
-def move_target_call(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
-    """`move_target` as an ordinary call, for callers off the hot path (one compiled copy).
+def legal_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
+    """(landing progress, flags) of piece `piece` playing `face` if that is a legal move of
+    the roll, `must_enter` and `clear_start` included, or (NONE, 0).
 
-    A legal move of the roll, so `must_enter` and `clear_start` apply too.
+    `move_target` and those rules, as an ordinary call: one compiled copy for
+    the callers off the hot path (`legal_moves` applies the rules to its
+    whole list at once).
     """
     q, flags = move_target(lay, w, seat, piece, face)
     if q != NONE and (lay[R.MUST_ENTER] or lay[R.CLEAR_START]):
@@ -502,10 +507,13 @@ def apply_move_inline(
     for moves only tried). With `log` every change is recorded in the undo log
     so `undo_to` can take it back.
 
-    Inlined at numba-IR level into its caller: the single-roll turn plays one
-    move per roll, and a call would copy both arrays' fields onto the stack.
-    Callers off the hot path use `apply_move`, so that the plan search does
-    not compile a copy per call site.
+    Inlined at numba-IR level into its one caller, `turn.play_move`: the
+    single-roll turn plays one move per roll, and a call would copy both
+    arrays' fields onto the stack. Measured: with `apply_move` there instead,
+    one-thread games/s fell to 0.72-0.88 of this on italian and 0.85-0.90 on
+    danish (random policy, `benchmarks/compare_trees.py`). Every other caller
+    uses `apply_move`, so that the plan search and the policies do not
+    compile a copy per call site.
     """
     goal = lay[R.GOAL]  # read before the stores below (see the module's speed notes)
     entering = (flags & ENTERING) != 0
@@ -538,5 +546,6 @@ def apply_move(
     stats: int,
     log: bool,
 ) -> tuple:
-    """`apply_move_inline` as an ordinary call (one compiled copy for every caller)."""
+    """`apply_move_inline` as an ordinary call (one compiled copy for every caller off
+    the single-roll turn's hot path)."""
     return apply_move_inline(lay, w, seat, piece, target, flags, stats, log)

@@ -3,7 +3,7 @@
 Mirrors `ludosim.reference.features` and the single-roll case of
 `ludosim.reference.game.Game.decide`. A seat's policy is a row of the work
 array (`w[policy_at(seat, PW_*)]`, built by `compile_policies`):
-integer weights in thousandths, in `ludosim.policies.FEATURES` order, and the
+integer weights in thousandths, in `ludosim.rules.policies.FEATURES` order, and the
 skipper's probability as an integer threshold, so that scores are exact
 integers in both engines and the skip draw compares integers.
 
@@ -48,8 +48,8 @@ from ludosim.engine.moves import (
     apply_move,
     free_target,
     legal_moves,
+    legal_target,
     may_capture,
-    move_target_call,
     resolve_landing,
 )
 from ludosim.engine.rng import below, uniform_bits
@@ -102,7 +102,7 @@ from ludosim.engine.state import (
     weight_at,
 )
 
-# Feature indices (`ludosim.policies.FEATURES`).
+# Feature indices (`ludosim.rules.policies.FEATURES`).
 F_PROGRESS = 0
 F_ENTER = 1
 F_CAPTURE = 2
@@ -116,7 +116,7 @@ F_CHANCE = 9
 
 
 class PolicyWeights(Protocol):
-    """What the kernel needs of a seat's policy (`ludosim.policies.Policy` has it)."""
+    """What the kernel needs of a seat's policy (`ludosim.rules.policies.Policy` has it)."""
 
     @property
     def weights(self) -> tuple[int, ...]: ...
@@ -132,14 +132,14 @@ class PolicyWeights(Protocol):
 
 
 def compile_policies(policies: Sequence[PolicyWeights]) -> np.ndarray:
-    """One `PW_SIZE` row per seat for parsed policies (`ludosim.policies.parse_policy`).
+    """One `PW_SIZE` row per seat for parsed policies (`ludosim.rules.policies.parse_policy`).
 
     The policies come parsed from above, so the kernel does not import the
     policy layer that sits on top of it.
     """
     rows = np.zeros((len(policies), PW_SIZE), dtype=np.int64)
     for seat, policy in enumerate(policies):
-        assert len(policy.weights) == N_FEATURES  # `ludosim.policies.FEATURES` order
+        assert len(policy.weights) == N_FEATURES  # `ludosim.rules.policies.FEATURES` order
         # Multipliers, not weights: base weights times PROB_UNIT when a look-ahead one weighs.
         multipliers = policy.score_weights
         rows[seat, PW_WEIGHTS : PW_WEIGHTS + N_FEATURES] = multipliers
@@ -267,7 +267,7 @@ def capture_victims(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int
     """
     victims = 0
     for piece in range(lay[R.PIECES]):
-        target, flags = move_target_call(lay, w, seat, piece, face)
+        target, flags = legal_target(lay, w, seat, piece, face)
         if target == NONE or not may_capture(lay, w, seat, target, flags):
             continue
         mark = w[counter_at(C_UNDO)]

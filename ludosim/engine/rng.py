@@ -1,4 +1,4 @@
-"""Compiled twin of `ludosim.rng`: the same counter-based streams, bit for bit.
+"""Compiled twin of `ludosim.rules.streams`: the same counter-based streams, bit for bit.
 
 Every operand is `np.uint64`: numba promotes `uint64 op int64` to float64,
 which would silently lose the low bits, so constants, shift counts and the
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ludosim.rng import GOLDEN, MIX1, MIX2
+from ludosim.rules.streams import GOLDEN, MIX1, MIX2
 
 _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)

@@ -106,7 +106,7 @@ U_SIZE = 4
 N_FEATURES = 10
 # PW_WEIGHTS + f: multiplier of feature f (FEATURES order) in a score: its weight in
 # thousandths, times 6**5 for a base feature when a look-ahead feature weighs
-# (`ludosim.policies.score_weights`).
+# (`ludosim.rules.policies.score_weights`).
 PW_WEIGHTS = 0
 PW_RANDOM = PW_WEIGHTS + N_FEATURES  # 1 when every weight is 0: no feature is ever computed
 PW_SKIP_MODE = PW_RANDOM + 1  # skipper: 0 never skips, 1 always may, 2 draws uniform()
@@ -114,7 +114,7 @@ PW_SKIP_THRESHOLD = PW_SKIP_MODE + 1  # skips when (next64 >> 11) < threshold
 PW_GUARD = PW_SKIP_THRESHOLD + 1  # + 16 * arriving + index: weighted guard change
 PW_SIZE = PW_GUARD + 32
 # Look-ahead features count probabilities in units of 1 / 6**5: an integer for
-# every number of opponents (`ludosim.policies.PROB_UNIT`).
+# every number of opponents (`ludosim.rules.policies.PROB_UNIT`).
 PROB_UNIT = 6**5
 DIE_SLOTS = 6  # faces of the die, R.FACE0 .. R.FACE0 + 5
 

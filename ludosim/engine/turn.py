@@ -2,24 +2,38 @@
 
 Mirrors `Game.single_roll_turn`, `Game.plan_turn` and `Game.end_turn` of the
 reference engine, draw for draw.
+
+Every turn of every game is played here, the expert's too (`ludosim.engine.expert`).
+Before each choice a turn asks whether the search makes it (`search_move_if`,
+`search_plan_if`): where the literal `expert` says that some seat is an
+expert (see `batch.run_batch`), an expert seat's choices are the search's;
+every other choice is the seat's policy's (`policy_move`, `policy_sequence`).
+Where `expert` is the literal False the search is not compiled at all, so
+an ordinary game runs exactly the code it would run without an expert. The
+search plays the rest of the turn and the turns after it by the same
+functions (`single_roll_turn` and `plan_turn` from a given number of rolls
+left), its own seat choosing by its base policy.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
-from ludosim.engine.layout import (
+from ludosim.engine.codes import (
     BONUS_ON_SIX_ALWAYS,
     BONUS_ON_SIX_UNLESS_ENTERED,
     BONUS_STACKING_ONE,
+    FINISH_BOUNCE_ON,
+    FINISH_EXACT,
+    START_ATTEMPTS_WHEN_GAME_START,
+)
+from ludosim.engine.layout import (
     DETECT_ALWAYS,
     DETECT_DRAW,
     FACE_GLOBE,
-    FINISH_BOUNCE_ON,
-    FINISH_EXACT,
     NONE,
-    START_ATTEMPTS_WHEN_GAME_START,
     R,
 )
 from ludosim.engine.memo import choose_plan
@@ -29,7 +43,7 @@ from ludosim.engine.moves import (
     apply_move_inline,
     free_movers,
     free_target,
-    move_target_call,
+    legal_target,
 )
 from ludosim.engine.plans import pieces_at_risk
 from ludosim.engine.policy import choose_for, choose_free_for
@@ -53,10 +67,12 @@ from ludosim.engine.state import (
     SK_MOST,
     SK_UNION,
     STATS,
+    XS_ROLLOUTS,
     YARD,
     best_at,
     chosen_at,
     counter_at,
+    expert_seat_at,
     finished,
     in_play,
     ix,
@@ -153,7 +169,7 @@ def _start_tries(
         piece += 1
     for tries in range(attempts):
         face = roll(lay, w, stream)
-        if face == entering and move_target_call(lay, w, seat, piece, face)[0] != NONE:
+        if face == entering and legal_target(lay, w, seat, piece, face)[0] != NONE:
             return face, tries
     return -1, attempts
 
@@ -176,15 +192,160 @@ def free_play(lay: np.ndarray) -> bool:
 
 
 @njit(**HOT, inline="always")
+def policy_move(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    face: int,
+    stream: np.ndarray,
+    free: bool,
+    scoring: bool,
+) -> tuple:
+    """The move the seat's policy plays for `face`: (piece, target, flags), piece -1 when
+    there is none.
+
+    With `free` (`free_play`) the policy chooses among a mask of pieces and no
+    move list is written; else among the move list (`choose_move`).
+    """
+    if free:
+        movers = free_movers(lay, w, seat, face)
+        piece = choose_free_for(lay, w, seat, face, movers, stream, scoring)
+        target, flags = free_target(w, seat, max(piece, 0), face)
+        return piece, target, flags
+    j = choose_for(lay, w, seat, face, stream, scoring)
+    if j < 0:
+        return -1, 0, 0
+    return w[move_at(j, M_PIECE)], w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)]
+
+
+def search_move_if(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    face: int,
+    stream: np.ndarray,
+    free: bool,
+    expert: bool,
+    scratch: np.ndarray,
+    turns: int,
+    pending: int,
+    sixes: int,
+) -> tuple:
+    """Where `seat` is an expert and `expert` holds, its search's move for `face`:
+    (True, piece, target, flags), piece -1 when there is none; else (False, -1, 0, 0)
+    and the seat's policy chooses (`policy_move`).
+
+    The search (`expert.searched_move`) goes on from the turn's state:
+    `pending` rolls left, `sixes` in a row, the game's `turns` so far; its
+    rollouts draw from `scratch`. `expert` comes from the batch runners as a
+    literal (`numba.literally`); numba prunes branches on constants but not
+    on literal arguments, so the choice is made here, at typing time, and
+    with the literal False nothing of the search is compiled. The body below
+    runs only without the JIT (`NUMBA_DISABLE_JIT=1`); compiled code gets
+    `_search_move_if`.
+    """
+    if expert and w[expert_seat_at(XS_ROLLOUTS, seat)] > 0:
+        from ludosim.engine.expert import searched_move
+
+        return (
+            True,
+            *searched_move(lay, w, seat, face, stream, scratch, free, pending, sixes, turns),
+        )
+    return False, -1, 0, 0
+
+
+def _no_search(expert: types.Type) -> bool:
+    """`expert` is the literal False: the seats' policies make every choice."""
+    return isinstance(expert, types.BooleanLiteral) and not expert.literal_value
+
+
+@overload(search_move_if, prefer_literal=True, inline="always")
+def _search_move_if(lay, w, seat, face, stream, free, expert, scratch, turns, pending, sixes):
+    if _no_search(expert):
+        return lambda lay, w, seat, face, stream, free, expert, scratch, turns, pending, sixes: (
+            False,
+            np.int64(-1),
+            np.int64(0),
+            np.int64(0),
+        )
+    # Imported when typed: the search imports this module, to play its rollouts.
+    from ludosim.engine.expert import searched_move
+
+    def impl(lay, w, seat, face, stream, free, expert, scratch, turns, pending, sixes):
+        if w[expert_seat_at(XS_ROLLOUTS, seat)] > 0:
+            piece, target, flags = searched_move(
+                lay, w, seat, face, stream, scratch, free, pending, sixes, turns
+            )
+            return True, piece, target, flags
+        return False, np.int64(-1), np.int64(0), np.int64(0)
+
+    return impl
+
+
+@njit(**HOT, inline="always")
+def bonus_rules(lay: np.ndarray) -> tuple:
+    """(the most bonus rolls one move earns, whether an entering move is noted in
+    `SB_ENTERED`), read once a turn: rule slots read before the turn's first store
+    to `w` stay in registers (see `moves`, speed notes)."""
+    # Bonus rolls one move earns: every source counts, or one at most.
+    most = 1 if lay[R.BONUS_STACKING] == BONUS_STACKING_ONE else 3
+    # Only `start_attempts_when = game_start` needs to know whether a piece entered,
+    # and only with several start attempts.
+    note_entry = (
+        lay[R.START_ATTEMPTS] > 1 and lay[R.START_ATTEMPTS_WHEN] == START_ATTEMPTS_WHEN_GAME_START
+    )
+    return most, note_entry
+
+
+@njit(**HOT, inline="always")
+def play_move(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    face: int,
+    piece: int,
+    target: int,
+    flags: int,
+    pending: int,
+    most: int,
+    note_entry: bool,
+) -> tuple:
+    """Play the move chosen for `face`: (`pending` rolls plus the bonus rolls the move
+    earns, whether the seat got its last piece home). `most` and `note_entry`: `bonus_rules`."""
+    captures, reached = apply_move_inline(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
+    if note_entry and flags & ENTERING:
+        w[seat_list_at(SB_ENTERED, seat)] = 1
+    earned = face_bonus(lay, face, (flags & ENTERING) != 0)
+    if captures > 0 and lay[R.BONUS_ON_CAPTURE]:
+        earned += 1
+    if reached and lay[R.BONUS_ON_FINISH]:
+        earned += 1
+    # With finish_in_home any move into or inside the home column may finish the seat.
+    home = finished(lay, w, seat) if reached or lay[R.FINISH_IN_HOME] else False
+    return pending + min(earned, most), home
+
+
+@njit(**HOT, inline="always")
 def single_roll_turn(
-    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, free: bool, scoring: bool
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    stream: np.ndarray,
+    free: bool,
+    scoring: bool,
+    expert: bool,
+    scratch: np.ndarray,
+    turns: int,
+    pending: int,
+    sixes: int,
 ) -> bool:
-    """One whole turn under single-roll rules, bonus rolls and puster included.
+    """A turn under single-roll rules, bonus rolls and puster included, from `pending`
+    rolls left and `sixes` 6s in a row (a whole turn: 1 and 0).
 
     `free` is `free_play(lay)`, a constant in each inlined copy (see
     `game._whole_game`), so the free copy has no trace of the general choice.
-    `scoring` goes to `choose_move`. Returns whether the seat got its last
-    piece home this turn.
+    `scoring` goes to `policy_move`; `expert`, `scratch` and `turns` to
+    `search_move_if`. Returns whether the seat got its last piece home this turn.
     """
     six_limit = lay[R.SIX_LIMIT]
     # With one start attempt the try is the turn's ordinary roll: a face that can
@@ -192,12 +353,7 @@ def single_roll_turn(
     # the turn below. Only several attempts need the tries up front, so the hot
     # loop skips the in-play check on every roll of one-attempt rules.
     several_tries = lay[R.START_ATTEMPTS] > 1
-    # Only `start_attempts_when = game_start` needs to know whether a piece entered.
-    note_entry = several_tries and lay[R.START_ATTEMPTS_WHEN] == START_ATTEMPTS_WHEN_GAME_START
-    # Bonus rolls one move earns: every source counts, or one at most.
-    most = 1 if lay[R.BONUS_STACKING] == BONUS_STACKING_ONE else 3
-    pending = 1
-    sixes = 0
+    most, note_entry = bonus_rules(lay)
     home = False
     while pending > 0:
         pending -= 1
@@ -212,17 +368,11 @@ def single_roll_turn(
         sixes = sixes + 1 if face == 6 or face == FACE_GLOBE else 0
         if six_limit and sixes >= six_limit:
             break  # forfeited: pending bonus rolls are lost, moves made stand
-        if free:
-            movers = free_movers(lay, w, seat, face)
-            piece = choose_free_for(lay, w, seat, face, movers, stream, scoring)
-            target, flags = free_target(w, seat, max(piece, 0), face)
-        else:
-            j = choose_for(lay, w, seat, face, stream, scoring)
-            piece, target, flags = (
-                (w[move_at(j, M_PIECE)], w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)])
-                if j >= 0
-                else (-1, 0, 0)
-            )
+        searched, piece, target, flags = search_move_if(
+            lay, w, seat, face, stream, free, expert, scratch, turns, pending, sixes
+        )
+        if not searched:
+            piece, target, flags = policy_move(lay, w, seat, face, stream, free, scoring)
         if piece < 0:
             if lay[R.NO_MOVE_ENDS_TURN] or not in_play(lay, w, seat):
                 # With no piece in play this was the one start try, and it failed:
@@ -230,20 +380,10 @@ def single_roll_turn(
                 break
             pending += face_bonus(lay, face, NO)
             continue
-        captures, reached = apply_move_inline(
-            lay, w, seat, piece, target, flags, np.int64(STATS), NO
+        pending, home = play_move(
+            lay, w, seat, face, piece, target, flags, pending, most, note_entry
         )
-        if note_entry and flags & ENTERING:
-            w[seat_list_at(SB_ENTERED, seat)] = 1
-        earned = face_bonus(lay, face, (flags & ENTERING) != 0)
-        if captures > 0 and lay[R.BONUS_ON_CAPTURE]:
-            earned += 1
-        if reached and lay[R.BONUS_ON_FINISH]:
-            earned += 1
-        pending += min(earned, most)
-        # With finish_in_home any move into or inside the home column may finish the seat.
-        if (reached or lay[R.FINISH_IN_HOME]) and finished(lay, w, seat):
-            home = True
+        if home:
             break
     end_turn(lay, w, seat, stream)
     return home
@@ -271,7 +411,7 @@ def roll_sequence(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray)
 @njit(**HOT, inline="always")
 def play_step(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """Play one step of a plan for real: (captured anything, reached the goal)."""
-    target, flags = move_target_call(lay, w, seat, piece, face)
+    target, flags = legal_target(lay, w, seat, piece, face)
     took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
     if flags & ENTERING:
         w[seat_list_at(SB_ENTERED, seat)] = 1
@@ -290,51 +430,115 @@ def sequences_earned(lay: np.ndarray, captures: int, reached: int) -> int:
     return earned
 
 
+@njit(**HOT)
+def play_chosen_plan(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """Play the plan in `CHOSEN` (`B_STEPS` steps) for real: the roll sequences it earns.
+
+    An ordinary call: one compiled copy serves the policy's plans, the
+    expert's and its rollouts'.
+    """
+    captures, reached = 0, 0
+    for step in range(w[best_at(B_STEPS)]):
+        took, home = play_step(
+            lay, w, seat, w[chosen_at(step, CH_PIECE)], w[chosen_at(step, CH_FACE)]
+        )
+        captures += took
+        reached += home
+    return sequences_earned(lay, captures, reached)
+
+
 @njit(**HOT, inline="always")
-def plan_sequences(
-    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, scoring: bool, pending: int
-) -> None:
-    """The roll sequences of a Killer turn from `pending` left, each planned and played by
-    the seat's policy, without `end_turn`."""
+def policy_sequence(
+    lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int, stream: np.ndarray, scoring: bool
+) -> int:
+    """Play the roll sequence in `ROLLS` (`nrolls` rolls) as the seat's policy plans it:
+    the roll sequences it earns."""
+    if nrolls > 1:
+        choose_plan(lay, w, seat, nrolls, stream)
+        return play_chosen_plan(lay, w, seat)
+    # One roll: the plans are the single moves, no search needed.
+    j = choose_for(lay, w, seat, w[roll_at(0)], stream, scoring)
+    if j < 0:
+        return 0
+    piece = w[move_at(j, M_PIECE)]
+    target = w[move_at(j, M_TARGET)]
+    flags = w[move_at(j, M_FLAGS)]
+    took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
+    if flags & ENTERING:
+        w[seat_list_at(SB_ENTERED, seat)] = 1
+    return sequences_earned(lay, took > 0, home)
+
+
+def search_plan_if(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    nrolls: int,
+    stream: np.ndarray,
+    expert: bool,
+    scratch: np.ndarray,
+    turns: int,
+) -> bool:
+    """Where `seat` is an expert and `expert` holds, its search's plan for the roll
+    sequence in `ROLLS` (`nrolls` rolls) goes to `CHOSEN` (`expert.searched_plan`)
+    and True is returned; else False, and the seat's policy plans (`policy_sequence`).
+
+    Resolved at typing time as `search_move_if`; the body below runs only
+    without the JIT.
+    """
+    if expert and w[expert_seat_at(XS_ROLLOUTS, seat)] > 0:
+        from ludosim.engine.expert import searched_plan
+
+        searched_plan(lay, w, seat, nrolls, stream, scratch, turns)
+        return True
+    return False
+
+
+@overload(search_plan_if, prefer_literal=True, inline="always")
+def _search_plan_if(lay, w, seat, nrolls, stream, expert, scratch, turns):
+    if _no_search(expert):
+        return lambda lay, w, seat, nrolls, stream, expert, scratch, turns: False
+    from ludosim.engine.expert import searched_plan
+
+    def impl(lay, w, seat, nrolls, stream, expert, scratch, turns):
+        if w[expert_seat_at(XS_ROLLOUTS, seat)] > 0:
+            searched_plan(lay, w, seat, nrolls, stream, scratch, turns)
+            return True
+        return False
+
+    return impl
+
+
+@njit(**HOT, inline="always")
+def plan_turn(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    stream: np.ndarray,
+    scoring: bool,
+    expert: bool,
+    scratch: np.ndarray,
+    turns: int,
+    pending: int,
+) -> bool:
+    """Killer: roll until a non-6, then play all the rolls as one plan, from `pending`
+    roll sequences left (a whole turn: 1); whether the seat has finished after it.
+
+    Each capturing move and each move into the goal of the plan earns a new
+    roll sequence with `bonus_on_capture` / `bonus_on_finish`, rolled and
+    planned afresh (`Game.plan_turn`). `scoring` goes to `policy_sequence`;
+    `expert`, `scratch` and `turns` to `search_plan_if`.
+    """
     while pending > 0:
         pending -= 1
         n = roll_sequence(lay, w, seat, stream)
         if n == 0:
             break
-        captures, reached = 0, 0
-        if n == 1:
-            # One roll: the plans are the single moves, no search needed.
-            face = w[roll_at(0)]
-            j = choose_for(lay, w, seat, face, stream, scoring)
-            if j >= 0:
-                piece = w[move_at(j, M_PIECE)]
-                target = w[move_at(j, M_TARGET)]
-                flags = w[move_at(j, M_FLAGS)]
-                took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
-                captures += took > 0
-                reached += home
-                if flags & ENTERING:
-                    w[seat_list_at(SB_ENTERED, seat)] = 1
+        if search_plan_if(lay, w, seat, n, stream, expert, scratch, turns):
+            pending += play_chosen_plan(lay, w, seat)
         else:
-            choose_plan(lay, w, seat, n, stream)
-            for step in range(w[best_at(B_STEPS)]):
-                took, home = play_step(
-                    lay, w, seat, w[chosen_at(step, CH_PIECE)], w[chosen_at(step, CH_FACE)]
-                )
-                captures += took
-                reached += home
-        pending += sequences_earned(lay, captures, reached)
+            pending += policy_sequence(lay, w, seat, n, stream, scoring)
         if finished(lay, w, seat):
             break
-
-
-@njit(**HOT, inline="always")
-def plan_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, scoring: bool) -> None:
-    """Killer: roll until a non-6, then play all the rolls as one plan.
-
-    Each capturing move and each move into the goal of the plan earns a new
-    roll sequence with `bonus_on_capture` / `bonus_on_finish`, rolled and
-    planned afresh (`Game.plan_turn`).
-    """
-    plan_sequences(lay, w, seat, stream, scoring, 1)
     end_turn(lay, w, seat, stream)
+    return finished(lay, w, seat)

@@ -1,17 +1,17 @@
 """Policy features of an option: the position after it compared with the position before.
 
-See `ludosim.policies` for the meaning of each feature. They depend only on
+See `ludosim.rules.policies` for the meaning of each feature. They depend only on
 the two positions, so a Killer plan is scored by where it leaves the pieces,
 and plans that end in the same position score the same.
 """
 
 from __future__ import annotations
 
-from ludosim.board import YARD
-from ludosim.policies import BASE_FEATURES, PROB_UNIT, score_weights
 from ludosim.reference.moves import legal_moves, try_move
 from ludosim.reference.position import Position
-from ludosim.rules import Rules
+from ludosim.rules.board import YARD
+from ludosim.rules.model import Rules
+from ludosim.rules.policies import BASE_FEATURES, PROB_UNIT, score_weights
 
 
 def _standing(p: int) -> int:
@@ -43,7 +43,7 @@ def exposed(pos: Position, seat: int, piece: int) -> bool:
 
 
 def features(before: Position, after: Position, seat: int) -> tuple[int, ...]:
-    """The base features of `ludosim.policies.BASE_FEATURES`, in that order."""
+    """The base features of `ludosim.rules.policies.BASE_FEATURES`, in that order."""
     goal = after.goal
     own_before, own_after = before.progress[seat], after.progress[seat]
     yard_before = own_before.count(YARD)
@@ -115,7 +115,7 @@ def lookahead(rules: Rules, pos: Position, seat: int) -> tuple[int, int]:
 
 
 def all_features(rules: Rules, before: Position, after: Position, seat: int) -> tuple[int, ...]:
-    """The features of `ludosim.policies.FEATURES`: the base ones, then `lookahead`'s."""
+    """The features of `ludosim.rules.policies.FEATURES`: the base ones, then `lookahead`'s."""
     return features(before, after, seat) + lookahead(rules, after, seat)
 
 
@@ -129,7 +129,7 @@ def score(
     """Integer score of an option under a policy's weights (0 for the random policy).
 
     Weights on the look-ahead features need `rules`; without them only the
-    base features are computed (`ludosim.policies.score_weights`).
+    base features are computed (`ludosim.rules.policies.score_weights`).
     """
     if not any(weights):
         return 0

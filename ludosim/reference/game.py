@@ -11,8 +11,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ludosim.board import YARD, Board
-from ludosim.policies import PolicyError, parse_policy, resolve_policies
 from ludosim.reference.events import Captured, Event, PlayerDone, Puster, Rolled, Skipped
 from ludosim.reference.flow import SNAP_CAP, Flow
 from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like, legal_moves
@@ -26,8 +24,10 @@ from ludosim.reference.plans import (
     play_plan,
 )
 from ludosim.reference.position import Position
-from ludosim.rng import Stream, normalise_seed
-from ludosim.rules import GLOBE, Rules
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.model import GLOBE, Rules
+from ludosim.rules.policies import PolicyError, parse_policy, resolve_policies
+from ludosim.rules.streams import Stream, normalise_seed
 
 STAT_COLUMNS = ("captures", "captured", "returned", "skipped", "caught")
 
@@ -101,7 +101,7 @@ class Game:
         if any(p.is_expert for p in self.policies):
             raise PolicyError(
                 "policy 'expert' plays in the compiled kernel only; the reference engine "
-                "replays its recorded choices (ludosim.expert.replay)"
+                "replays its recorded choices (ludosim.run.replay.replay)"
             )
         self.record = record
         self.transcript: list[str] = []

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ludosim.board import YARD
 from ludosim.reference.events import Captured, Event, Finished, Jumped, Moved, SentHome
 from ludosim.reference.position import Piece, Position
-from ludosim.rules import GLOBE, STAR, Rules
+from ludosim.rules.board import YARD
+from ludosim.rules.model import GLOBE, STAR, Rules
 
 # How a landing is resolved.
 LAND = "land"  # the piece stays (alone, with own pieces, or sharing with opponents)

@@ -36,10 +36,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from ludosim.errors import LudosimError
 from ludosim.reference.plans import Plan, PlanTree
 from ludosim.reference.position import Position
-from ludosim.rules import Rules
+from ludosim.rules.errors import LudosimError
+from ludosim.rules.model import Rules
 
 
 class OutsidePlayerError(LudosimError, ValueError):

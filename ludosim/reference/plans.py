@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ludosim.reference.features import score
 from ludosim.reference.moves import Move, legal_moves, play_move, try_move
 from ludosim.reference.position import Position
-from ludosim.rules import GLOBE, STAR, Rules
+from ludosim.rules.model import GLOBE, STAR, Rules
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ def _merge(face: int | str, used: tuple[int, ...]) -> tuple[int, ...]:
 class PlanTree:
     """Counts and indexes the best plans of `rolls` without listing them.
 
-    `weights` are a policy's feature weights (`ludosim.policies`); None scores
+    `weights` are a policy's feature weights (`ludosim.rules.policies`); None scores
     every plan 0, which is the random policy.
     """
 

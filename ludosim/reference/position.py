@@ -1,7 +1,7 @@
 """A position: where every piece stands, plus the board's occupancy kept in step.
 
 Pieces are addressed as (seat, piece index); their place is progress relative
-to their owner (see `ludosim.board`). `occupancy` maps each absolute track
+to their owner (see `ludosim.rules.board`). `occupancy` maps each absolute track
 square to the pieces standing on it, so a landing or a path check reads one
 square instead of scanning all pieces; `check()` verifies the two agree.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ludosim.board import YARD, Board
-from ludosim.errors import ScenarioError
-from ludosim.rules import Rules
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.errors import ScenarioError
+from ludosim.rules.model import Rules
 
 Piece = tuple[int, int]  # (seat, piece index)
 

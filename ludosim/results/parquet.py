@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ludosim.results.errors import ResultsError, write_error
+from ludosim.results.failures import ResultsError, reason, write_error
 from ludosim.results.schema import META_KEY
 
 
@@ -38,6 +38,32 @@ def check_output_file(path: str | Path | None) -> Path:
         raise ResultsError(
             f"--out {path}: its folder {path.parent} is not writable ({exc.strerror or exc})"
         ) from None
+    return path
+
+
+def check_output_folder(path: str | Path | None) -> Path:
+    """The folder `path`, after proving it can be created and written; creates nothing.
+
+    For commands that play first and write a folder of files at the end (`unfold`,
+    `skill`): an empty path, a file, or a location that cannot be written fails at
+    once, with one line naming the path, instead of after the games.
+    """
+    if path is None or str(path).strip() == "":
+        raise ResultsError(f"--out must name a folder, e.g. --out reports/study; got {path!r}")
+    if not isinstance(path, (str, os.PathLike)):
+        raise ResultsError(f"--out must be a str or pathlib.Path, got {type(path).__name__}")
+    path = Path(path).expanduser()
+    if path.exists() and not path.is_dir():
+        raise ResultsError(f"--out {path} is a file; name a folder for the study's files")
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ResultsError(f"--out {path}: {existing} is a file, not a folder")
+    try:
+        probe_writable(existing / f".probe-{os.getpid()}")
+    except OSError as exc:
+        raise ResultsError(f"--out {path}: {existing} is not writable ({reason(exc)})") from None
     return path
 
 

@@ -15,10 +15,12 @@ A `summary_only` sweep keeps one row of additive totals per chunk
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +29,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ludosim.results import layout
-from ludosim.results.errors import ResultsError, damage_message
+from ludosim.results import paths
+from ludosim.results.chunks import parse_stamp, stamp_problem
+from ludosim.results.failures import ResultsError, damage_message
 from ludosim.results.schema import META_KEY
 from ludosim.results.summary import Summary, summary_from_frame
+from ludosim.rules.errors import LudosimError
 
 # Columns of cells.parquet that describe a cell but are not toggles.
 CELL_INFO = (
@@ -60,13 +64,13 @@ def load(
     description of a `simulate --out` file (the first one of a folder) or the
     versions and spec of a sweep.
     """
-    path = _path(path)
+    path = results_path(path)
+    root = sweep_root(path)
+    plan = _Plan.of(load_manifest(root)) if root is not None else None
     if path.is_file():
-        df = _load_file(path, columns)
-        root = _sweep_root(path)
+        df = _load_file(path, columns, plan)
     else:
-        root = _sweep_root(path)
-        files = _folder_files(path, root)
+        files = _folder_files(path, root, plan)
         if not files:
             raise ResultsError(f"{path} holds no result files (*.parquet)")
         df = _read_many(files, columns)
@@ -78,7 +82,7 @@ def load(
                 for k in ("spec_hash", "semantics_version", "ludosim_version", "spec")
             }
         else:
-            df.attrs = _run_attrs(files[0][1])
+            df.attrs = _run_attrs(files[0].path)
     if cells:
         if root is None or "cell" not in df.columns:
             raise ResultsError(f"{path} is not part of a sweep folder; cells=True needs one")
@@ -87,25 +91,80 @@ def load(
 
 
 def load_cells(path: str | Path) -> pd.DataFrame:
-    """cells.parquet of a sweep folder: one row per cell with every toggle."""
-    root = _sweep_root(_path(path))
+    """cells.parquet of a sweep folder: one row per cell with every toggle.
+
+    It is checked against manifest.json, which the sweep's spec hash vouches for:
+    a cells file that disagrees (hand-edited, rows swapped) would put wrong labels
+    on the rows, so it is refused, naming the file.
+    """
+    root = sweep_root(results_path(path))
     if root is None:
-        raise ResultsError(f"{path} is not a sweep folder (no {layout.MANIFEST})")
+        raise ResultsError(f"{path} is not a sweep folder (no {paths.MANIFEST})")
     try:
-        return pd.read_parquet(root / layout.CELLS)
+        cells = pd.read_parquet(root / paths.CELLS)
     except (OSError, ValueError) as exc:
-        raise ResultsError(f"cannot read {root / layout.CELLS}: {exc}") from None
+        raise ResultsError(f"cannot read {root / paths.CELLS}: {exc}") from None
+    problem = cells_problem(cells, load_manifest(root))
+    if problem is not None:
+        raise ResultsError(cells_disagree(root, problem))
+    return cells
+
+
+def cells_problem(
+    cells: pd.DataFrame, manifest: dict[str, Any], *, games: bool = True
+) -> str | None:
+    """How a cells table disagrees with its sweep's manifest, or None when it agrees.
+
+    Row by row, the cell id, name, rules hash (and with `games` the games) must be
+    those the manifest lists, in its order, and each row's toggles must make rules
+    of that hash.
+    """
+    from ludosim.rules.model import TOGGLES, Rules
+
+    listed = manifest.get("cells") or []
+    keys = ("cell", "name", "rules_hash", "games")[: 4 if games else 3]
+    missing = [k for k in keys if k not in cells.columns]
+    if missing:
+        return f"it has no {missing[0]} column"
+    if len(cells) != len(listed):
+        return f"it has {len(cells)} rows, the manifest lists {len(listed)} cells"
+    toggles = [c for c in cells.columns if c in TOGGLES]
+    for i, (row, entry) in enumerate(zip(cells.to_dict("records"), listed, strict=True)):
+        got = tuple(str(row[k]) for k in keys)
+        want = tuple(str(entry.get(k)) for k in ("id", "name", "rules_hash", "games")[: len(keys)])
+        if got != want:
+            return f"row {i} is {_cell_text(got)}, the manifest has {_cell_text(want)}"
+        try:
+            rules_hash = Rules().replace(**{t: row[t] for t in toggles}).hash()
+        except LudosimError as exc:
+            return f"row {i} ({got[0]}) has toggles no rules have ({exc})"
+        if rules_hash != got[2]:
+            return f"row {i} ({got[0]}): its toggles make rules {rules_hash}, not {got[2]}"
+    return None
+
+
+def cells_disagree(root: Path, problem: str) -> str:
+    """The one line for a cells.parquet that disagrees with manifest.json."""
+    return (
+        f"{root / paths.CELLS} disagrees with {paths.MANIFEST}: {problem}; delete it and "
+        "rerun the sweep's command to write it again"
+    )
+
+
+def _cell_text(entry: tuple[str, ...]) -> str:
+    cell, name, rules_hash, *games = entry
+    return f"{cell} {name!r} (rules {rules_hash}" + "".join(f", {g} games" for g in games) + ")"
 
 
 def load_manifest(path: str | Path) -> dict[str, Any]:
     """manifest.json of a sweep folder."""
-    root = _sweep_root(_path(path))
+    root = sweep_root(results_path(path))
     if root is None:
-        raise ResultsError(f"{path} is not a sweep folder (no {layout.MANIFEST})")
+        raise ResultsError(f"{path} is not a sweep folder (no {paths.MANIFEST})")
     try:
-        return json.loads((root / layout.MANIFEST).read_text(encoding="utf-8"))
+        return json.loads((root / paths.MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ResultsError(f"cannot read {root / layout.MANIFEST}: {exc}") from None
+        raise ResultsError(f"cannot read {root / paths.MANIFEST}: {exc}") from None
 
 
 def summaries(path: str | Path) -> dict[str, Summary]:
@@ -122,7 +181,7 @@ def summaries(path: str | Path) -> dict[str, Summary]:
 
 
 # ------------------------------------------------------------------ helpers
-def _path(path: Any) -> Path:
+def results_path(path: Any) -> Path:
     """`path` as a Path that exists; one clear error for None, empty or missing paths."""
     if path is None or (isinstance(path, str) and not path.strip()):
         raise ResultsError(
@@ -137,48 +196,102 @@ def _path(path: Any) -> Path:
     return path
 
 
-def _sweep_root(path: Path) -> Path | None:
+def sweep_root(path: Path) -> Path | None:
     """The sweep folder `path` is, or lies in (a chunk is three levels down)."""
     start = path if path.is_dir() else path.parent
     for candidate in [start, *list(start.parents)[:3]]:
-        if (candidate / layout.MANIFEST).is_file():
+        if (candidate / paths.MANIFEST).is_file():
             return candidate
     return None
 
 
-def _folder_files(path: Path, root: Path | None) -> list[tuple[str | None, Path]]:
-    """(cell, file) to read for a folder, in cell then game (or name) order."""
-    if root is not None and root == path:
-        return _sweep_files(root)
+@dataclass(frozen=True)
+class _Plan:
+    """What a sweep's manifest says of its chunks: sweep, chunking, games per cell."""
+
+    spec_hash: str | None
+    summary_only: bool
+    chunk_size: int
+    pilot: int
+    games: dict[str, int]
+
+    @classmethod
+    def of(cls, manifest: dict[str, Any]) -> _Plan:
+        spec = manifest.get("spec") or {}
+        return cls(
+            spec_hash=manifest.get("spec_hash"),
+            summary_only=bool(manifest.get("summary_only")),
+            chunk_size=int(manifest.get("chunk_size") or spec.get("chunk_size")),
+            pilot=int(spec.get("pilot") or 0) if spec.get("precision") is not None else 0,
+            games={str(c["id"]): int(c["games"]) for c in manifest.get("cells") or []},
+        )
+
+    def stop(self, cell: str, start: int) -> int | None:
+        """The end of the cell's chunk that starts at `start` (None: no such chunk)."""
+        games = self.games.get(cell)
+        if games is None:
+            return None
+        return paths.chunk_stop(start, games, self.chunk_size, self.pilot)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A file to read, the cell its rows belong to, and what its place says it holds."""
+
+    cell: str | None
+    path: Path
+    # Stamp keys (`chunks.STAMP_KEYS`) its path and its sweep's manifest say; empty: not a chunk.
+    expected: dict[str, Any] = field(default_factory=dict)
+    summary: bool | None = None  # a summary chunk (one row), per-game rows, or not known
+
+    @classmethod
+    def at(cls, path: Path, plan: _Plan | None) -> _Source:
+        """A file, with what its partition (`cell=<id>`), its name (`chunk-<start>`) and the
+        manifest of the sweep it lies in say it holds."""
+        cell, start = paths.cell_of(path), paths.chunk_start(path)
+        expected: dict[str, Any] = {}
+        if plan is not None and (cell is not None or start is not None):
+            expected["spec_hash"] = plan.spec_hash
+        if cell is not None:
+            expected["cell"] = cell
+        if start is not None:
+            expected["start"] = start
+            stop = plan.stop(cell, start) if plan is not None and cell is not None else None
+            if stop is not None:
+                expected["stop"] = stop
+        summary = path.parent.parent.name == paths.SUMMARY if cell is not None else None
+        return cls(cell, path, expected, summary)
+
+
+def _folder_files(path: Path, root: Path | None, plan: _Plan | None) -> list[_Source]:
+    """The files to read for a folder, in cell then game (or name) order."""
+    if root is not None and plan is not None and root == path:
+        return _sweep_files(root, plan)
     if root is not None:
-        return list(layout.iter_chunk_files(path))
+        return [_Source.at(p, plan) for _, p in paths.iter_chunk_files(path)]
     # A folder of `simulate --out` files (or of anything written as Parquet).
     return [
-        (None, p)
+        _Source.at(p, None)
         for p in sorted(path.rglob("*.parquet"))
-        if not p.name.startswith(".") and p.name != layout.CELLS
+        if not p.name.startswith(".") and p.name != paths.CELLS
     ]
 
 
-def _sweep_files(root: Path) -> list[tuple[str | None, Path]]:
-    """(cell, file) of every complete chunk of a sweep; warns when the sweep is not complete.
+def _sweep_files(root: Path, plan: _Plan) -> list[_Source]:
+    """Every complete chunk of a sweep; warns when the sweep is not complete.
 
     The expected chunks follow from each cell's games, the chunk size and the
     precision pilot, so they are never listed in full.
     """
-    manifest = load_manifest(root)
-    summary_only = bool(manifest.get("summary_only"))
-    spec = manifest.get("spec") or {}
-    chunk_size = int(manifest.get("chunk_size") or spec.get("chunk_size"))
-    pilot = int(spec.get("pilot") or 0) if spec.get("precision") is not None else 0
     files, missing = [], 0
-    for cell in manifest["cells"]:
-        folder = layout.partition_dir(root, summary_only, cell["id"])
+    for cell, games in plan.games.items():
+        folder = paths.partition_dir(root, plan.summary_only, cell)
         present = {p.name for p in folder.glob("chunk-*.parquet")} if folder.is_dir() else set()
-        for start, _ in layout.chunk_ranges(int(cell["games"]), chunk_size, pilot):
-            name = layout.chunk_name(start)
+        for start, stop in paths.chunk_ranges(games, plan.chunk_size, plan.pilot):
+            name = paths.chunk_name(start)
             if name in present:
-                files.append((cell["id"], folder / name))
+                expected = {"spec_hash": plan.spec_hash, "cell": cell, "start": start, "stop": stop}
+                files.append(_Source(cell, folder / name, expected, plan.summary_only))
             else:
                 missing += 1
     if missing:
@@ -204,26 +317,37 @@ def _run_attrs(path: Path) -> dict[str, Any]:
     return json.loads(text) if text else {}
 
 
-def _load_file(path: Path, columns: Sequence[str] | None) -> pd.DataFrame:
+def _load_file(path: Path, columns: Sequence[str] | None, plan: _Plan | None) -> pd.DataFrame:
+    source = _Source.at(path, plan)
     meta = _metadata(path)
-    stamp = meta.get(layout.CHUNK_META_KEY)
-    cell = json.loads(stamp)["cell"] if stamp else None
-    df = _read_many([(cell, path)], columns)
+    stamp = parse_stamp(meta)
+    if stamp is not None and source.cell is None:
+        # A chunk outside its partition: its rows are of the cell its stamp names.
+        source = dataclasses.replace(source, cell=str(stamp.get("cell")))
+    df = _read_many([source], columns)
     text = meta.get(META_KEY)
     df.attrs = json.loads(text) if text else {}
     return df
 
 
-def _read_many(
-    files: Sequence[tuple[str | None, Path]], columns: Sequence[str] | None
-) -> pd.DataFrame:
-    def read(item: tuple[str | None, Path]) -> pa.Table:
+def _read_many(files: Sequence[_Source], columns: Sequence[str] | None) -> pd.DataFrame:
+    def read(item: _Source) -> pa.Table:
         try:
-            return pq.read_table(
-                item[1], columns=list(columns) if columns else None, page_checksum_verification=True
+            table = pq.read_table(
+                item.path,
+                columns=list(columns) if columns else None,
+                page_checksum_verification=True,
             )
         except Exception as exc:
-            raise ResultsError(damage_message(item[1], exc)) from None
+            raise ResultsError(damage_message(item.path, exc)) from None
+        # The stamp came with the footer: checking it reads nothing more. Outside a
+        # sweep folder only a stamped file is a chunk (others are plain Parquet files).
+        info = parse_stamp(table.schema.metadata) if item.expected else None
+        if item.expected and (info is not None or "spec_hash" in item.expected):
+            problem = stamp_problem(info, item.expected, table.num_rows, item.summary)
+            if problem is not None:
+                raise ResultsError(_misplaced(item, problem))
+        return table
 
     # Many small files: reading them side by side hides per-file latency.
     with ThreadPoolExecutor(max_workers=8) as pool:
@@ -241,12 +365,21 @@ def _read_many(
         for name in holey:
             df[name] = table[name].to_pandas(types_mapper=_nullable)
         df = df[table.schema.names]
-    cells = [c for c, _ in files]
+    cells = [f.cell for f in files]
     if any(c is not None for c in cells):
         ids = list(dict.fromkeys(c or "" for c in cells))
         codes = np.repeat([ids.index(c or "") for c in cells], [len(t) for t in tables])
         df.insert(0, "cell", pd.Categorical.from_codes(codes, categories=ids))
     return df
+
+
+def _misplaced(item: _Source, problem: str) -> str:
+    """The one line for a chunk whose stamp disagrees with its place."""
+    if "spec_hash" in item.expected:
+        hint = "rerun the sweep's command to recompute it (a sweep recomputes such chunks)"
+    else:
+        hint = "it was renamed or moved from its sweep folder"
+    return f"{item.path} {problem}; {hint}"
 
 
 def _nullable(dtype: pa.DataType) -> Any:

@@ -8,11 +8,14 @@ metadata key under which a run's rules, seed and versions travel.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-from ludosim.rules import TOGGLES, Rules
+from ludosim.rules.model import TOGGLES, Rules
+from ludosim.rules.options import toggle_row
+from ludosim.rules.policies import format_policies
 
 # Key of the JSON run description (rules, seed, policies, versions) in a Parquet file's metadata.
 META_KEY = b"ludosim"
@@ -154,3 +157,28 @@ def summary_layout(names: Iterable[str]) -> tuple[int, bool] | None:
             if given == {*summary_columns(players, points), *hist_columns()}:
                 return players, points
     return None
+
+
+def cell_row(
+    cell: str,
+    name: str,
+    preset: str,
+    rules: Rules,
+    policies: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    variant: str = "",
+    toggles: Iterable[str] | None = None,
+) -> dict[str, Any]:
+    """One row of a cells table (`cells.parquet`, the `--dry-run` table, a command's
+    cells): cell, name, variant, preset, the toggles (`toggles`, or every one), the
+    policies as one text, games, seed and the rules hash."""
+    shown = set(TOGGLES if toggles is None else toggles)
+    row: dict[str, Any] = {"cell": cell, "name": name, "variant": variant, "preset": preset}
+    row.update({k: v for k, v in toggle_row(rules).items() if k in shown})
+    row["policies"] = format_policies(policies)
+    row["games"] = games
+    row["seed"] = seed
+    row["rules_hash"] = rules.hash()
+    return row

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ludosim.results import schema
-from ludosim.results.errors import ResultsError
-from ludosim.rules import Rules
+from ludosim.results.failures import ResultsError
+from ludosim.rules.model import Rules
 
 
 @dataclass

@@ -9,6 +9,7 @@
 See docs/sweep.md for the TOML format, the folder layout and the resume rules.
 """
 
+from ludosim.results.kind import precision_status
 from ludosim.sweep.execute import ChunkTask, SweepResult, compute_chunk, plan, run_sweep
 from ludosim.sweep.precision import PrecisionError, Target, parse_target
 from ludosim.sweep.spec import (
@@ -24,7 +25,6 @@ from ludosim.sweep.spec import (
     spec_from_command,
     spec_hash,
 )
-from ludosim.sweep.store import precision_status
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",

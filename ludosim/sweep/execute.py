@@ -37,12 +37,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ludosim._version import __version__
-from ludosim.errors import LudosimError
-from ludosim.results.errors import write_error
+from ludosim.results.chunks import check_chunk, file_digest, stamp_metadata
+from ludosim.results.failures import write_error
 from ludosim.results.parquet import write_frame_atomic
 from ludosim.results.summary import summary_to_frame
-from ludosim.rules import Rules
-from ludosim.simulate import simulate
+from ludosim.rules.errors import LudosimError, missing_extra
+from ludosim.rules.model import Rules
+from ludosim.run.simulate import simulate
 from ludosim.sweep import store
 from ludosim.sweep.precision import CellPlan, Target, achieved, plan_cell
 from ludosim.sweep.spec import (
@@ -65,6 +66,8 @@ _log = logging.getLogger("ludosim.sweep")
 MANIFEST_INTERVAL_S = 1.0
 # A Dask sweep whose cluster has had no live worker for this long says so.
 NO_WORKERS_NOTICE_S = 30.0
+# How long a sweep tries to reach a Dask scheduler (`tcp://...`) before it gives up.
+CONNECT_TIMEOUT_S = 15
 # How often a Dask sweep waiting for results checks that workers are alive.
 WORKER_CHECK_S = 1.0
 _POLL_S = 0.02
@@ -85,6 +88,7 @@ class ChunkTask:
     policies: tuple[str, ...]
     seed: int
     summary: bool
+    flow: bool = False  # the game-flow columns of docs/flow.md in every row
 
     @property
     def games(self) -> int:
@@ -150,6 +154,8 @@ def _kernel() -> Callable[..., Any]:
 def compute_chunk(task: ChunkTask, threads: int | None = None) -> pd.DataFrame:
     """Play one chunk; checks the kernel returned exactly games start..stop-1."""
     kwargs: dict[str, Any] = {"summary": task.summary, "first_game": task.start}
+    if task.flow:
+        kwargs["flow"] = True
     if threads is not None:
         kwargs["threads"] = threads
     policies: str | list[str] = list(task.policies)
@@ -243,12 +249,19 @@ def run_sweep(
     two stages (pilot, then the games the target needs; `progress` counts each
     stage's games) and `SweepResult.precision` holds what each cell achieved.
     """
-    check_run_options(dask, workers, threads)
+    check_run_options(dask, workers, threads, dask_wait)
+    if out is None or not isinstance(out, (str, os.PathLike)) or not str(out).strip():
+        raise SweepError(
+            f"out must name the sweep's folder (a str or pathlib.Path), got {out!r}; "
+            "e.g. run_sweep(spec, 'runs/my-grid')"
+        )
     cells = expand(spec)
     spec_id = spec_hash(spec, cells)
-    execution = _Execution(dask, workers, threads, progress, dask_wait)
+    backend = "local" if dask is None else f"dask:{dask if isinstance(dask, str) else 'client'}"
     try:
-        with _stop_on_sigterm():
+        # A scheduler that cannot be reached fails here, before the folder is made.
+        with _stop_on_sigterm(), _scheduler(dask) as scheduler:
+            execution = _Execution(scheduler, workers, threads, progress, dask_wait, backend)
             folder = store.open_folder(out, spec, cells, spec_id, new=new, version=__version__)
             try:
                 if spec.precision is None:
@@ -272,6 +285,41 @@ class _Execution:
     threads: int | None
     progress: Callable[[int, int], None] | None
     dask_wait: float | None = None
+    backend: str = "local"  # as the manifest records it: local, dask:ADDRESS, dask:client
+
+
+@contextlib.contextmanager
+def _scheduler(dask: str | Any | None) -> Iterator[str | Any | None]:
+    """A `distributed.Client` of a scheduler address (`tcp://...`), connected now and
+    closed after the sweep; `None`, `"local"` and a caller's Client pass through (a
+    LocalCluster starts only when there are chunks to compute)."""
+    if not isinstance(dask, str) or dask == "local":
+        yield dask
+        return
+    client = _connect(dask)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _distributed() -> Any:
+    """The `distributed` package, or a `SweepError` saying how to install it."""
+    try:
+        import distributed
+    except ImportError:
+        raise SweepError(
+            missing_extra("the Dask backend (--dask)", "dask[distributed]", "dask")
+        ) from None
+    return distributed
+
+
+def _connect(address: str) -> Any:
+    """A client of the scheduler at `address`; `SweepError` when it cannot be reached."""
+    try:
+        return _distributed().Client(address, timeout=f"{CONNECT_TIMEOUT_S}s", set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise SweepError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
 @contextlib.contextmanager
@@ -438,7 +486,7 @@ def _run(
             recorded = state.get("sha256") if state.get("state") == "done" else None
             # A chunk without a recorded hash (finished just before a kill, or
             # found by a rebuilt manifest) is decoded whole instead.
-            problem = store.check_chunk(
+            problem = check_chunk(
                 path, spec_id, cell.id, start, stop, rows, sha256=recorded, deep=True
             )
             if problem is None:
@@ -447,7 +495,7 @@ def _run(
                     result.adopted += 1
                     state.update(state="done", rows=rows, computed=max(1, state.get("computed", 0)))
                 if recorded is None:
-                    state["sha256"] = store.file_digest(path)
+                    state["sha256"] = file_digest(path)
                 folder.record_chunk(cell.id, start, state)
                 result.chunks_skipped += 1
                 continue
@@ -470,17 +518,16 @@ def _run(
                     policies=cell.policies,
                     seed=cell.seed,
                     summary=spec.summary_only,
+                    flow=spec.flow,
                 )
             )
     if killed is not None and result.adopted:
         # The chunks a killed run wrote after the manifest's last save are its work.
         killed["computed"] = killed.get("computed", 0) + result.adopted
-    dask = execution.dask
-    backend = "local" if dask is None else f"dask:{dask if isinstance(dask, str) else 'client'}"
     run_log: dict[str, Any] = {
         "started": store.now(),
         "pid": os.getpid(),
-        "backend": backend,
+        "backend": execution.backend,
         "kept": result.chunks_skipped,
         "adopted": result.adopted,
         "repaired": list(result.repaired),
@@ -499,7 +546,7 @@ def _run(
     def record(task: ChunkTask, df: pd.DataFrame, seconds: float) -> None:
         # Runs on the writer thread: the only place chunk states change during the loop.
         path = folder.chunk_path(task.cell, task.start)
-        stamp = store.chunk_stamp(spec_id, task.cell, task.start, task.stop)
+        stamp = stamp_metadata(spec_id, task.cell, task.start, task.stop)
         digest = write_frame_atomic(df, path, stamp)
         with lock:
             state = folder.chunk_state(task.cell, task.start, task.stop)
@@ -636,23 +683,18 @@ def _run_dask(
     threads: int | None,
     dask_wait: float | None,
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise SweepError(
-            "the Dask backend needs dask[distributed]; install it or run without --dask"
-        ) from None
-    cluster = None
-    client = None
     if not isinstance(address, str):
-        # A caller-owned Client: use it, leave it open.
+        # A connected Client (the caller's, or `_scheduler`'s): use it, leave it open.
         yield from _stream_dask(address, tasks, threads, dask_wait)
         return
+    distributed = _distributed()
+    cluster = None
+    client = None
     try:
         if address == "local":
             n = workers or min(4, os.cpu_count() or 1)
             try:
-                cluster = LocalCluster(
+                cluster = distributed.LocalCluster(
                     n_workers=n,
                     threads_per_worker=1,
                     processes=True,
@@ -667,12 +709,9 @@ def _run_dask(
             if threads is None:
                 # One kernel per worker process; together they fill the machine.
                 threads = max(1, (os.cpu_count() or 1) // n)
-            client = Client(cluster, set_as_default=False)
+            client = distributed.Client(cluster, set_as_default=False)
         elif "://" in address:
-            try:
-                client = Client(address, timeout="15s", set_as_default=False)
-            except (OSError, TimeoutError) as exc:
-                raise SweepError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+            client = _connect(address)
         else:
             raise SweepError(
                 f"--dask {address!r} is not allowed; use local or a scheduler address "

@@ -19,7 +19,7 @@ pilot sizes used here (thousands of games). No scipy: the t quantile is a
 Cornish-Fisher expansion around the normal quantile.
 
 Nothing here touches files: `ludosim.sweep.execute` plays the stages and
-`ludosim.sweep.store` reads the chunk totals.
+`ludosim.results.chunks` reads the chunk totals (`Moments`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ import re
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from ludosim.errors import LudosimError
-from ludosim.stats import Z95, wilson_interval
+from ludosim.results.chunks import Moments
+from ludosim.results.stats import Z95, wilson_interval
+from ludosim.rules.errors import LudosimError
 
 CONFIDENCE = 0.95
 DEFAULT_PILOT = 20_000
@@ -68,31 +69,6 @@ class Target:
 
     def __str__(self) -> str:
         return f"{self.value:g}{self.unit}"
-
-
-@dataclass(frozen=True)
-class Moments:
-    """Additive totals of a cell's games: all a precision plan needs.
-
-    `finished` counts games with a winner (the first-player advantage leaves the
-    others out, as `analysis.first_player_advantage` does); `first_wins` those
-    won by the player who took the first turn.
-    """
-
-    games: int = 0
-    finished: int = 0
-    first_wins: int = 0
-    turns_sum: int = 0
-    turns_sumsq: int = 0
-
-    def __add__(self, other: Moments) -> Moments:
-        return Moments(
-            games=self.games + other.games,
-            finished=self.finished + other.finished,
-            first_wins=self.first_wins + other.first_wins,
-            turns_sum=self.turns_sum + other.turns_sum,
-            turns_sumsq=self.turns_sumsq + other.turns_sumsq,
-        )
 
 
 def parse_target(text: str) -> Target:

@@ -1,7 +1,9 @@
 """What a sweep computes: `SweepSpec` (from TOML or command-line options) and its cells.
 
-A sweep starts from one or more *starting points* (the base preset with its
-`set` overrides, or named variants, each a preset plus changes), applies the
+A sweep starts from one or more *starting points*, each a `RuleSet` (the base
+preset with its `set` overrides, or named variants, each a preset plus changes,
+written as rule-set text `NAME=PRESET+TOGGLE=VALUE` or as a table; policies
+may stand beside them), applies the
 `vary` toggles to each (full factorial `grid`, or `one-at-a-time` from the
 starting point) and gives every resulting cell the same games, seed and
 policies. Every cell shares the master seed on purpose: game g draws the same
@@ -17,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import numbers
 import shlex
 import tomllib
@@ -25,13 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ludosim import tomlio
-from ludosim.errors import LudosimError
-from ludosim.options import parse_sets
-from ludosim.policies import resolve_policies
-from ludosim.results.layout import chunk_count, chunk_ranges
-from ludosim.results.schema import GAMES_MAX, SEED_MAX
-from ludosim.rules import SEMANTICS_VERSION, TOGGLES, Rules, format_value, parse_value
+from ludosim.results.measures import MeasureError, with_smallest
+from ludosim.results.paths import chunk_count, chunk_ranges
+from ludosim.results.schema import GAMES_MAX, SEED_MAX, cell_row
+from ludosim.rules import tomlio
+from ludosim.rules.errors import LudosimError
+from ludosim.rules.model import SEMANTICS_VERSION, TOGGLES, Rules, format_value, parse_value
+from ludosim.rules.options import POLICIES_AXIS, RuleSet, parse_sets, parse_vary
+from ludosim.rules.policies import format_policies, resolve_policies, split_policy_list
 from ludosim.sweep.precision import (
     DEFAULT_MAX_GAMES,
     DEFAULT_PILOT,
@@ -52,11 +56,18 @@ WORKERS_MAX = 1024
 # only keeps planning a run (one check per chunk file) within minutes.
 CHUNKS_MAX = 1_000_000
 # `policies` may be varied like a toggle: a policy name, or one per seat.
-POLICIES_KEY = "policies"
+POLICIES_KEY = POLICIES_AXIS
 
 
 class SweepError(LudosimError, ValueError):
     """A sweep spec, its cells or its output folder cannot be used; the message says which."""
+
+
+# The one message for a sweep without a seed (file, options, Python).
+SEED_REQUIRED = (
+    "seed is required (e.g. seed = 1 in a sweep file, --seed 1, SweepSpec(seed=1)): results "
+    "must be reproducible, so there is no hidden default seed"
+)
 
 
 Policies = str | tuple[str, ...]
@@ -64,12 +75,36 @@ Policies = str | tuple[str, ...]
 
 @dataclass(frozen=True, kw_only=True)
 class Variant:
-    """A named starting point: a preset (default: the spec's) plus toggle changes."""
+    """A named starting point: a preset (default: the spec's) plus toggle changes.
+
+    The rule set it starts from is `rule_set(...)`; `policies`, when given, replace
+    the sweep's in its cells.
+    """
 
     name: str
     preset: str | None = None
     set: Mapping[str, Any] = field(default_factory=dict)
     policies: Policies | None = None
+
+    @classmethod
+    def of(cls, rule_set: RuleSet, policies: Policies | None = None) -> Variant:
+        """The starting point of a rule set, named by its name or else its text."""
+        return cls(
+            name=rule_set.name or rule_set.text,
+            preset=rule_set.preset,
+            set=rule_set.changes(),
+            policies=policies,
+        )
+
+    def rule_set(self, preset: str | None = None, base: Mapping[str, Any] | None = None) -> RuleSet:
+        """Its rule set: its preset (else `preset`, the sweep's) with the sweep's `base`
+        changes and its own (which win)."""
+        chosen = self.preset or preset
+        if chosen is None:
+            raise SweepError(
+                f"variants.{self.name} names no preset and the sweep has no base preset"
+            )
+        return RuleSet.of(chosen, {**(base or {}), **self.set}, self.name)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,7 +112,9 @@ class SweepSpec:
     """Everything that determines the rows of a sweep (the output folder does not).
 
     `set` applies to every starting point; a variant's own `set` wins over it.
-    `vary` maps a toggle (or `policies`) to the values it takes. With
+    `vary` maps a toggle (or `policies`) to the list of values it takes (a
+    single value is a list of one: `{"six_limit": [3]}`). `seed` is required: there
+    is no hidden default seed. With
     `precision` (`"0.25pp"`, `"1turn"`) `games` is not used: every cell plays a
     pilot of `pilot` games, then as many as the target needs, at most
     `max_games` (see `ludosim.sweep.precision`).
@@ -90,14 +127,18 @@ class SweepSpec:
     variants: tuple[Variant, ...] = ()
     policies: Policies = "random"
     games: int = 10_000
-    seed: int = 0
+    seed: int | None = None  # required; None is refused by validate()
     chunk_size: int = DEFAULT_CHUNK_SIZE
     summary_only: bool = False
+    flow: bool = False  # rows carry the game-flow columns (docs/flow.md)
     precision: str | None = None
     pilot: int = DEFAULT_PILOT
     max_games: int = DEFAULT_MAX_GAMES
     name: str | None = None
     out: str | None = None  # default output folder (TOML only); not part of the identity
+    # Smallest effects of interest by measure (`ludosim.results.measures`): what the report
+    # sizes by; they change no game, so they are not part of the identity either.
+    smallest_effects: Mapping[str, float] = field(default_factory=dict)
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -122,11 +163,6 @@ class SweepSpec:
             spec = cls.from_dict(data)
         except SweepError as exc:
             raise SweepError(f"{path}: {exc}") from None
-        if "seed" not in data:
-            raise SweepError(
-                f"{path}: seed is required (e.g. seed = 1, or --seed 1): results must be "
-                "reproducible, so there is no hidden default seed"
-            )
         if spec.name is None:
             spec = _replace(spec, name=path.stem)
         return spec
@@ -137,6 +173,7 @@ class SweepSpec:
         allowed = {
             "name", "preset", "set", "vary", "mode", "variants", "policies", "games",
             "seed", "chunk_size", "summary_only", "out", "precision", "pilot", "max_games",
+            "smallest_effects", "flow",
         }  # fmt: skip
         unknown = sorted(set(data) - allowed)
         if unknown:
@@ -153,10 +190,11 @@ class SweepSpec:
         for key in ("games", "seed", "chunk_size", "pilot", "max_games"):
             if key in data:
                 kwargs[key] = _int(key, data[key])
-        if "summary_only" in data:
-            if not isinstance(data["summary_only"], bool):
-                raise SweepError(f"summary_only={data['summary_only']!r} must be true or false")
-            kwargs["summary_only"] = data["summary_only"]
+        for key in ("summary_only", "flow"):
+            if key in data:
+                if not isinstance(data[key], bool):
+                    raise SweepError(f"{key}={data[key]!r} must be true or false")
+                kwargs[key] = data[key]
         if "set" in data:
             kwargs["set"] = _table("set", data["set"])
         if "vary" in data:
@@ -169,6 +207,8 @@ class SweepSpec:
             kwargs["policies"] = _policies_value("policies", data["policies"])
         if "variants" in data:
             kwargs["variants"] = _variants(data["variants"])
+        if "smallest_effects" in data:
+            kwargs["smallest_effects"] = _smallest(data["smallest_effects"])
         spec = cls(**kwargs)
         spec.validate()
         return spec
@@ -184,7 +224,7 @@ class SweepSpec:
         mode: str = "grid",
         policies: str = "random",
         games: int = 10_000,
-        seed: int = 0,
+        seed: int | None = None,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         summary_only: bool = False,
         precision: str | None = None,
@@ -196,26 +236,12 @@ class SweepSpec:
         `vary` items are `TOGGLE=V1,V2,...`; a value holding commas itself
         (a set, faces, per-seat policies) is written in brackets:
         `safe=[],[starts,stars]`, `policies=random,[random,random,random,random]`.
-        `variants` items are `PRESET` or `NAME=PRESET`.
+        `variants` items are rule-set text, `[NAME=]PRESET[+TOGGLE=VALUE...]`
+        (`RuleSet.parse`), named by their text when they give no name.
         """
-        vary_map: dict[str, tuple[Any, ...]] = {}
-        for item in vary:
-            name, sep, values = item.partition("=")
-            name = name.strip()
-            if not sep or not name or not values.strip():
-                raise SweepError(
-                    f"--vary {item!r} is not TOGGLE=V1,V2,...; write e.g. --vary six_limit=0,3"
-                )
-            if name in vary_map:
-                raise SweepError(f"--vary {name} is given twice; list all its values once")
-            vary_map[name] = tuple(_split_alternatives(values))
-        starts = []
-        for item in variants:
-            name, sep, variant_preset = item.partition("=")
-            if not sep:
-                variant_preset = name
-            starts.append(Variant(name=name.strip(), preset=variant_preset.strip()))
         try:
+            vary_map = parse_vary(vary)
+            starts = [Variant.of(RuleSet.parse(item, "--variant")) for item in variants]
             changes = parse_sets(sets)
         except LudosimError as exc:
             raise SweepError(str(exc)) from None
@@ -271,12 +297,36 @@ class SweepSpec:
     # -------------------------------------------------------------- validation
     def validate(self) -> None:
         """Check the spec's own fields (not yet the cells: `expand` does that)."""
+        if self.flow and self.summary_only:
+            raise SweepError(
+                "flow = true keeps the game-flow columns of every game; a summary_only sweep "
+                "keeps no per-game rows: choose one"
+            )
+        if not isinstance(self.set, Mapping):
+            raise SweepError(
+                f"set={self.set!r} must be a mapping of TOGGLE to value, "
+                "e.g. set={'six_limit': 3}"
+            )
+        if not isinstance(self.vary, Mapping):
+            raise SweepError(
+                f"vary={self.vary!r} must be a mapping of TOGGLE to a list of values, "
+                "e.g. vary={'six_limit': [0, 3]}"
+            )
+        if not isinstance(self.variants, (tuple, list)) or not all(
+            isinstance(v, Variant) and isinstance(v.set, Mapping) for v in self.variants
+        ):
+            raise SweepError(
+                f"variants={self.variants!r} must be a tuple of Variant(name=..., preset=..., "
+                "set={...})"
+            )
+        _policies_value("policies", self.policies)
         if self.mode not in MODES:
             raise SweepError(
                 f"mode={self.mode!r} is not allowed; allowed values: {', '.join(MODES)}"
             )
         _check_range("games", self.games, 1, GAMES_MAX)
-        _check_range("seed", self.seed, 0, SEED_MAX, "2**64-1")
+        if self.seed is not None:  # a missing seed is reported last, after the grid's problems
+            _check_range("seed", self.seed, 0, SEED_MAX, "2**64-1")
         _check_range("chunk_size", self.chunk_size, 1, GAMES_MAX)
         if self.precision is not None:
             self.target()  # raises on a malformed target
@@ -309,6 +359,14 @@ class SweepSpec:
                     f"vary.{key}: unknown toggle {key!r}; vary a toggle of `ludosim rules` "
                     "or policies"
                 )
+            if isinstance(values, str) or not isinstance(values, Sequence):
+                # A lone value is refused rather than guessed at: a string would
+                # otherwise be read as a list of its letters.
+                raise SweepError(
+                    f"vary.{key} must be a list of values, got {values!r}; write "
+                    f"vary={{{key!r}: [{values!r}]}}, or set={{{key!r}: {values!r}}} to "
+                    "change it in every cell"
+                )
             if len(values) == 0:
                 raise SweepError(f"vary.{key} lists no values")
             seen: list[Any] = []
@@ -330,6 +388,17 @@ class SweepSpec:
                 )
         if not self.variants and self.preset is None:
             raise SweepError("the sweep names no preset; give `preset` (--preset) or variants")
+        if self.seed is None:
+            raise SweepError(SEED_REQUIRED)
+
+    def starts(self) -> list[tuple[RuleSet, Policies]]:
+        """The starting points as rule sets (the `set` of the sweep in each), with the
+        policies their cells play before `vary` changes them."""
+        if not self.variants:
+            return [(RuleSet.of(self.preset or "", self.set), self.policies)]
+        return [
+            (v.rule_set(self.preset, self.set), v.policies or self.policies) for v in self.variants
+        ]
 
     def target(self) -> Target | None:
         """The parsed precision target, or None for a fixed number of games."""
@@ -370,6 +439,10 @@ class SweepSpec:
         if target is not None:
             # Only with a target, so manifests of fixed-size sweeps keep their keys.
             data.update(precision=str(target), pilot=self.pilot, max_games=self.max_games)
+        if self.smallest_effects:
+            data["smallest_effects"] = dict(self.smallest_effects)
+        if self.flow:
+            data["flow"] = True  # only when set, so other manifests keep their keys
         return data
 
     def to_toml(self) -> str:
@@ -394,6 +467,17 @@ class Cell:
     # pilot's end, so the pilot's chunks stay valid whatever the second stage adds.
     pilot: int = 0
 
+    @property
+    def rule_set(self) -> RuleSet:
+        """The cell's rules as a rule set: its preset and every toggle that differs from it."""
+        base = Rules.preset(self.preset)
+        changed = {
+            name: getattr(self.rules, name)
+            for name in TOGGLES
+            if getattr(self.rules, name) != getattr(base, name)
+        }
+        return RuleSet.of(self.preset, changed, self.name)
+
     def chunks(self, chunk_size: int) -> list[tuple[int, int]]:
         """[start, stop) game ranges of this cell's chunks (the pilot's first)."""
         return list(chunk_ranges(self.games, chunk_size, self.pilot))
@@ -406,8 +490,13 @@ class Cell:
 # ------------------------------------------------------------------ expansion
 def expand(spec: SweepSpec) -> list[Cell]:
     """Every cell of the sweep, validated; raises `SweepError` naming the cell and the field."""
+    if not isinstance(spec, SweepSpec):
+        raise SweepError(
+            f"spec must be a SweepSpec, got {type(spec).__name__}; build one with "
+            "SweepSpec(...), SweepSpec.from_dict(data) or SweepSpec.from_toml(path)"
+        )
     spec.validate()
-    starts = spec.variants or (Variant(name="", preset=spec.preset),)
+    starts = spec.variants or (Variant(name="", preset=spec.preset),)  # see SweepSpec.starts
     parsed_vary = {k: [_parse_varied(k, v) for v in vs] for k, vs in spec.vary.items()}
     plans: list[tuple[Variant, dict[str, Any]]] = []
     for start in starts:
@@ -512,9 +601,6 @@ def spec_from_command(
         return spec, Path(folder)
     if out is None:
         raise SweepError("--out is required without a sweep file; e.g. --out runs/my-grid")
-    if seed is None:
-        # Results must be reproducible: no hidden default seed on the command line.
-        raise SweepError("--seed is required; e.g. --seed 1")
     _check_precision_keys(
         precision,
         games is not None,
@@ -557,6 +643,8 @@ def spec_hash(spec: SweepSpec, cells: Sequence[Cell] | None = None) -> str:
     if target is not None:
         # Fixed-size sweeps keep the payload (and the hash) they always had.
         payload["precision"] = [str(target), spec.pilot, spec.max_games]
+    if spec.flow:
+        payload["flow"] = True  # other rows: a sweep without flow keeps its hash
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -573,23 +661,11 @@ def cells_frame(
     """
     import pandas as pd
 
-    varying = varying_toggles(cells)
+    shown = None if full else varying_toggles(cells)
     rows = []
     for cell in cells:
-        row: dict[str, Any] = {
-            "cell": cell.id,
-            "name": cell.name,
-            "variant": cell.variant or "",
-            "preset": cell.preset,
-        }
-        for name in TOGGLES:
-            if full or name in varying:
-                value = getattr(cell.rules, name)
-                row[name] = format_value(value) if isinstance(value, tuple) else value
-        row["policies"] = format_policies(cell.policies)
-        row["games"] = cell.games
-        row["seed"] = cell.seed
-        row["rules_hash"] = cell.rules.hash()
+        row = cell_row(cell.id, cell.name, cell.preset, cell.rules, cell.policies, cell.games,
+                       cell.seed, variant=cell.variant or "", toggles=shown)  # fmt: skip
         if chunk_size is not None:
             row["chunks"] = cell.chunk_count(chunk_size)
         rows.append(row)
@@ -603,13 +679,6 @@ def varying_toggles(cells: Sequence[Cell]) -> list[str]:
         for name in TOGGLES
         if len({json.dumps(_jsonable(getattr(c.rules, name))) for c in cells}) > 1
     ]
-
-
-def format_policies(policies: str | Sequence[str]) -> str:
-    """`random` when every seat plays the same policy, else one per seat with commas."""
-    if isinstance(policies, str):
-        return policies
-    return policies[0] if len(set(policies)) == 1 else ",".join(policies)
 
 
 # ------------------------------------------------------------------ rendering
@@ -638,18 +707,30 @@ def spec_toml(spec: Mapping[str, Any]) -> str:
     return tomlio.dumps(data)
 
 
-def spec_command(spec: Mapping[str, Any], out: str | Path) -> str | None:
+def spec_command(spec: Mapping[str, Any], out: str | Path | None) -> str | None:
     """The `ludosim sweep` command line of a spec dict, or None if options cannot say it.
 
-    Variants with their own `set` or policies exist only in sweep files (`spec_toml`).
+    Variants with their own policies, and `flow`, exist only in sweep files
+    (`spec_toml`); a variant's own changes are written in its rule-set text,
+    `NAME=PRESET+T=V`. With `out=None` the line ends before `--out` (a manifest
+    records it so: the folder is wherever the manifest lies).
     """
+    if spec.get("flow"):
+        return None
     words = ["ludosim", "sweep"]
     if spec.get("preset"):
         words += ["--preset", str(spec["preset"])]
     for variant in spec.get("variants") or []:
-        if variant.get("set") or variant.get("policies"):
+        if variant.get("policies"):
             return None
-        words += ["--variant", f"{variant['name']}={variant.get('preset') or spec['preset']}"]
+        start = RuleSet.of(
+            variant.get("preset") or spec["preset"], variant.get("set") or {}, variant["name"]
+        )
+        # Always named: a variant named by its preset alone reads back with that name.
+        words += [
+            "--variant",
+            f"{start.name}={start.preset}" + "".join(f"+{s}" for s in start.sets),
+        ]
     for key, value in (spec.get("set") or {}).items():
         words += ["--set", f"{key}={_option_text(value)}"]
     for key, values in (spec.get("vary") or {}).items():
@@ -672,7 +753,8 @@ def spec_command(spec: Mapping[str, Any], out: str | Path) -> str | None:
         words += ["--chunk-size", str(spec["chunk_size"])]
     if spec.get("summary_only"):
         words.append("--summary-only")
-    words += ["--out", str(out)]
+    if out is not None:
+        words += ["--out", str(out)]
     return " ".join(shlex.quote(w) for w in words)
 
 
@@ -694,6 +776,21 @@ def _vary_text(value: Any) -> str:
 
 
 # -------------------------------------------------------------------- helpers
+def _smallest(value: Any) -> dict[str, float]:
+    """`smallest_effects = {length = 2, first = 0.5}`: measure name -> positive size."""
+    if not isinstance(value, dict):
+        raise SweepError(
+            f"smallest_effects must be a table of MEASURE = SIZE (length, first, win), "
+            f"got {value!r}"
+        )
+    table = dict(value)
+    try:
+        measures = with_smallest(table)
+    except MeasureError as exc:
+        raise SweepError(str(exc)) from None
+    return {name: measures[name].smallest for name in table}
+
+
 def _check_precision_keys(precision: Any, games: bool, sizing: Sequence[str]) -> None:
     """`games` and `precision` exclude each other; `pilot`/`max_games` need a target."""
     if precision is not None and games:
@@ -760,7 +857,7 @@ def _parse_varied(key: str, value: Any) -> Any:
 def _policies_value(where: str, value: Any) -> Policies:
     """A policy name, or one per seat (a list, or text with commas, brackets optional)."""
     if isinstance(value, str):
-        names = [p.strip() for p in value.strip().strip("[]").split(",") if p.strip()]
+        names = [p for p in split_policy_list(value) if p]
     elif isinstance(value, (list, tuple)) and all(isinstance(p, str) for p in value):
         names = [p.strip() for p in value]
     else:
@@ -770,25 +867,6 @@ def _policies_value(where: str, value: Any) -> Policies:
     return names[0] if len(names) == 1 else tuple(names)
 
 
-def _split_alternatives(text: str) -> list[str]:
-    """`0,3` -> ["0", "3"]; `[],[starts,stars]` -> ["[]", "[starts,stars]"]."""
-    items, depth, current = [], 0, ""
-    for char in text:
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-        if char == "," and depth == 0:
-            items.append(current.strip())
-            current = ""
-        else:
-            current += char
-    items.append(current.strip())
-    if depth != 0 or any(item == "" for item in items):
-        raise SweepError(f"--vary values {text!r} are malformed; write e.g. 0,3 or [],[starts]")
-    return items
-
-
 def _variants(value: Any) -> tuple[Variant, ...]:
     """`[variants.NAME]` tables, or a `[[variants]]` array with a `name` key each."""
     if isinstance(value, dict):
@@ -796,8 +874,18 @@ def _variants(value: Any) -> tuple[Variant, ...]:
     elif isinstance(value, list):
         items = []
         for body in value:
+            if isinstance(body, str):  # rule-set text: variants = ["app", "b=app+finish=bounce"]
+                try:
+                    start = Variant.of(RuleSet.parse(body, "variants"))
+                except LudosimError as exc:
+                    raise SweepError(str(exc)) from None
+                items.append((start.name, {"preset": start.preset, "set": dict(start.set)}))
+                continue
             if not isinstance(body, dict) or "name" not in body:
-                raise SweepError("each [[variants]] entry needs a name")
+                raise SweepError(
+                    "each [[variants]] entry needs a name (or give rule-set text, "
+                    'variants = ["app", "bounce=app+finish=bounce"])'
+                )
             body = dict(body)
             items.append((_text("variants.name", body.pop("name")), body))
     else:
@@ -828,16 +916,29 @@ def _variants(value: Any) -> tuple[Variant, ...]:
 
 
 def _check_range(key: str, value: int, low: int, high: int, high_text: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise SweepError(f"{key}={value!r} must be an integer in {low}..{high_text or high}")
     if not low <= value <= high:
         raise SweepError(f"{key}={value} is out of range; allowed: {low}..{high_text or high}")
 
 
-def check_run_options(dask: Any, workers: int | None, threads: int | None) -> None:
-    """Refuse bad executor options (`--dask`, `--workers`, `--threads`) before any folder exists.
+def check_run_options(
+    dask: Any, workers: int | None, threads: int | None, dask_wait: float | None = None
+) -> None:
+    """Refuse bad executor options (`--dask`, `--workers`, `--threads`, `--dask-wait`)
+    before any folder exists.
 
     `dask` is None, "local", a scheduler address "tcp://host:port" (any
-    `scheme://`), or a `distributed.Client`.
+    `scheme://`), or a `distributed.Client`; `dask_wait` None (wait for workers
+    as long as it takes) or a positive number of seconds.
     """
+    if dask_wait is not None:
+        number = isinstance(dask_wait, numbers.Real) and not isinstance(dask_wait, bool)
+        if not number or not 0 < dask_wait < math.inf:
+            given = f"{dask_wait:g}" if number else repr(dask_wait)
+            raise SweepError(
+                f"dask_wait (--dask-wait) must be a positive number of seconds, got {given}"
+            )
     if isinstance(dask, str) and dask != "local" and "://" not in dask:
         raise SweepError(
             f"--dask {dask!r} is not allowed; use local or a scheduler address "

@@ -9,7 +9,7 @@ Layout (rows partitioned by cell, Hive style, so pyarrow/duckdb/polars read it t
 
 The chunk files are the truth; the manifest is a log of them. A cell's chunks
 follow from `chunk_size`, its games and the precision pilot
-(`ludosim.results.layout.chunk_ranges`), so the manifest lists only chunks
+(`ludosim.results.paths.chunk_ranges`), so the manifest lists only chunks
 that are not pending (done, with their sha256, or found damaged or missing):
 its size grows with the chunks finished, not with the chunks planned. A chunk is
 written under a hidden temporary name (`.chunk-...tmp`: readers skip names
@@ -28,19 +28,20 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import fcntl
-import hashlib
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ludosim.results.errors import reason
-from ludosim.results.layout import (
+from ludosim.results.chunks import Moments, check_chunk, chunk_moments, read_stamp
+from ludosim.results.failures import ResultsError, reason
+from ludosim.results.folders import lock_folder
+from ludosim.results.folders import output_folder as output_folder  # where the studies find it
+from ludosim.results.parquet import probe_writable, write_bytes_atomic, write_frame_atomic
+from ludosim.results.paths import (
     CELLS,
-    CHUNK_META_KEY,
     MANIFEST,
     ROWS,
     SUMMARY,
@@ -49,20 +50,16 @@ from ludosim.results.layout import (
     iter_chunk_files,
     partition_dir,
 )
-from ludosim.results.parquet import probe_writable, write_bytes_atomic, write_frame_atomic
-from ludosim.rules import SEMANTICS_VERSION
-from ludosim.sweep.precision import Moments
-from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame
+from ludosim.results.reader import cells_disagree, cells_problem
+from ludosim.rules.model import SEMANTICS_VERSION
+from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame, spec_command, spec_toml
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
-LOCK = ".lock"
 FORMAT_VERSION = 1
 # Key of the spec hash in cells.parquet's metadata.
 CELLS_META_KEY = b"ludosim.sweep"
-# Bytes hashed per read: large enough to be fast, small enough to stay flat in memory.
-_HASH_BLOCK = 1 << 20
 
 
 def now() -> str:
@@ -165,8 +162,10 @@ def open_folder(
             write_json_atomic(root / MANIFEST, manifest)
             _write_cells(root, cells, spec, spec_id)
         else:
+            # A folder written before sweeps recorded these gets them on resume.
+            manifest.update(_reproduce(manifest["spec"]))
             _drop_pending(manifest)
-            if not _cells_ok(root, spec_id):
+            if not _cells_ok(root, spec_id, manifest):
                 _write_cells(root, cells, spec, spec_id)
     except BaseException:
         lock.close()
@@ -199,7 +198,7 @@ def _rebuild_reason(root: Path, spec_id: str) -> str | None:
     state = "damaged" if (root / MANIFEST).exists() else "missing"
     ours = foreign = 0
     for _, path in iter_chunk_files(root):
-        info = _stamp(path)
+        info = read_stamp(path)
         if info is None:
             continue
         if info.get("spec_hash") == spec_id:
@@ -219,27 +218,27 @@ def _rebuild_reason(root: Path, spec_id: str) -> str | None:
     return None
 
 
-def _cells_ok(root: Path, spec_id: str) -> bool:
-    """cells.parquet is there, readable, and of this sweep (else it is rewritten)."""
+def _cells_ok(root: Path, spec_id: str, manifest: dict[str, Any]) -> bool:
+    """cells.parquet is there, readable, and of this sweep (else it is rewritten).
+
+    A readable one whose cells or toggles disagree with the manifest was edited by
+    hand: it is refused rather than silently rewritten, so the edit is noticed.
+    Games alone may differ after a precision run stopped between writing the
+    planned games into cells.parquet and into the manifest: then it is rewritten.
+    """
+    import pandas as pd
     import pyarrow.parquet as pq
 
     try:
         meta = pq.read_metadata(root / CELLS).metadata or {}
+        cells = pd.read_parquet(root / CELLS)
     except Exception:  # missing or damaged: either way it is written again
         return False
-    return meta.get(CELLS_META_KEY) == spec_id.encode()
-
-
-def _stamp(path: Path) -> dict[str, Any] | None:
-    """The stamp of a chunk file, or None when it has none or cannot be read."""
-    import pyarrow.parquet as pq
-
-    try:
-        raw = (pq.read_metadata(path).metadata or {}).get(CHUNK_META_KEY)
-        info = json.loads(raw) if raw else None
-    except Exception:  # a damaged file has no usable stamp
-        return None
-    return info if isinstance(info, dict) else None
+    problem = cells_problem(cells, manifest, games=False)
+    if problem is not None:
+        raise SweepError(cells_disagree(root, problem))
+    stamped = meta.get(CELLS_META_KEY) == spec_id.encode()
+    return stamped and cells_problem(cells, manifest) is None
 
 
 def _keep_damaged_manifest(root: Path) -> None:
@@ -318,38 +317,9 @@ def _ensure_writable(root: Path) -> None:
 def _lock(root: Path) -> Any:
     """Hold an exclusive lock on the folder: two runs writing one folder would race."""
     try:
-        handle = open(root / LOCK, "a+")  # held open for the whole run
-    except OSError as exc:
-        raise SweepError(
-            f"cannot lock {root / LOCK}: {reason(exc)}; choose another --out"
-        ) from None
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise SweepError(
-            f"{root} is being written by another running sweep; wait for it or choose another --out"
-        ) from None
-    return handle
-
-
-@contextlib.contextmanager
-def locked(root: Path, what: str) -> Iterator[None]:
-    """Hold the lock of a folder that is not a sweep (a report folder) while writing it."""
-    try:
-        handle = open(root / LOCK, "a+")  # closed below
-    except OSError as exc:
-        raise SweepError(f"cannot lock {root / LOCK}: {reason(exc)}") from None
-    try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise SweepError(
-                f"{root} is being written by another {what}; wait for it or choose another --out"
-            ) from None
-        yield
-    finally:
-        handle.close()
+        return lock_folder(root, "running sweep")  # held open for the whole run
+    except ResultsError as exc:
+        raise SweepError(str(exc)) from None
 
 
 def _read_manifest_or_none(root: Path) -> dict[str, Any] | None:
@@ -373,6 +343,7 @@ def _new_manifest(
         "spec": spec.to_dict(),
         "chunk_size": spec.chunk_size,
         "summary_only": spec.summary_only,
+        **_reproduce(spec.to_dict()),
         "created": now(),
         "updated": now(),
         "complete": False,
@@ -386,79 +357,22 @@ def _new_manifest(
     }
 
 
+def _reproduce(spec: dict[str, Any]) -> dict[str, Any]:
+    """What the manifest records to rebuild the sweep (`ludosim.results.ResultsKind` reads it).
+
+    `command`: the `ludosim sweep` options of the spec, without `--out` (the folder is
+    wherever the manifest lies), or None when only a sweep file can say the spec;
+    `spec_toml`: the spec as a sweep file.
+    """
+    return {"command": spec_command(spec, None), "spec_toml": spec_toml(spec)}
+
+
 def _write_cells(root: Path, cells: Sequence[Cell], spec: SweepSpec, spec_id: str) -> None:
     df = cells_frame(cells, spec.chunk_size, full=True)
     write_frame_atomic(df, root / CELLS, {CELLS_META_KEY: spec_id.encode()})
 
 
 # --------------------------------------------------------------------- chunks
-def file_digest(path: Path) -> str:
-    """sha256 of a file's bytes, read in blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(_HASH_BLOCK):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def chunk_stamp(spec_id: str, cell_id: str, start: int, stop: int) -> dict[bytes, bytes]:
-    text = json.dumps({"spec_hash": spec_id, "cell": cell_id, "start": start, "stop": stop})
-    return {CHUNK_META_KEY: text.encode()}
-
-
-def check_chunk(
-    path: Path,
-    spec_id: str,
-    cell_id: str,
-    start: int,
-    stop: int,
-    rows: int | None,
-    *,
-    sha256: str | None = None,
-    deep: bool = False,
-) -> str | None:
-    """None when `path` is a whole chunk of this sweep, else why not (for the report).
-
-    First the Parquet footer: a truncated file has none, and the stamp proves
-    the file is this chunk of this sweep. `rows=None` skips the row count
-    (summary chunks have one row per summary line, not per game). Then, with
-    `sha256` (recorded in the manifest when the chunk was written), the file's
-    bytes must hash to it: damage inside the file, which leaves the footer
-    intact, is found too. With `deep` and no recorded hash the whole file is
-    decoded, verifying its page checksums.
-    """
-    import pyarrow.parquet as pq
-
-    try:
-        meta = pq.read_metadata(path)
-    except FileNotFoundError:
-        return "missing"
-    except Exception as exc:  # any unreadable file is reported and recomputed
-        return f"unreadable ({type(exc).__name__}: {' '.join(str(exc).split())[:120]})"
-    stamp = (meta.metadata or {}).get(CHUNK_META_KEY)
-    try:
-        info = json.loads(stamp) if stamp else None
-    except ValueError:
-        info = None
-    expected = {"spec_hash": spec_id, "cell": cell_id, "start": start, "stop": stop}
-    if info != expected:
-        return f"stamped {info}, expected {expected}"
-    if rows is not None and meta.num_rows != rows:
-        return f"has {meta.num_rows} rows, expected {rows}"
-    if sha256 is not None:
-        try:
-            if file_digest(path) != sha256:
-                return "damaged (its bytes do not match the sha256 recorded when it was written)"
-        except OSError as exc:
-            return f"unreadable ({reason(exc)})"
-    elif deep:
-        try:
-            pq.read_table(path, page_checksum_verification=True)
-        except Exception as exc:  # a file that does not decode is damaged
-            return f"damaged ({type(exc).__name__}: {' '.join(str(exc).split())[:120]})"
-    return None
-
-
 def remove_stale_temporaries(root: Path) -> list[Path]:
     """Delete the `.*.tmp` files (and write probes) left by a killed run.
 
@@ -478,35 +392,6 @@ def remove_stale_temporaries(root: Path) -> list[Path]:
 
 
 # ------------------------------------------------------------------ precision
-def chunk_moments(path: Path, summary_only: bool) -> Moments:
-    """The totals a precision plan needs, read from one chunk file (three columns)."""
-    import numpy as np
-    import pyarrow.parquet as pq
-
-    if summary_only:
-        columns = ["games", "no_winner", "position0_wins", "turns_sum", "turns_sumsq"]
-        row = pq.read_table(path, columns=columns).to_pydict()
-        games = int(sum(row["games"]))
-        return Moments(
-            games=games,
-            finished=games - int(sum(row["no_winner"])),
-            first_wins=int(sum(row["position0_wins"])),
-            turns_sum=int(sum(row["turns_sum"])),
-            turns_sumsq=int(sum(row["turns_sumsq"])),
-        )
-    table = pq.read_table(path, columns=["winner", "first", "turns"])
-    winner = table["winner"].to_numpy()
-    turns = table["turns"].to_numpy().astype(np.int64)
-    return Moments(
-        games=len(winner),
-        finished=int((winner >= 0).sum()),
-        # Position (winner - first) mod n is 0 exactly when the first player won.
-        first_wins=int((winner == table["first"].to_numpy()).sum()),
-        turns_sum=int(turns.sum()),
-        turns_sumsq=int((turns * turns).sum()),
-    )
-
-
 def cell_moments(
     root: Path,
     summary_only: bool,
@@ -556,51 +441,6 @@ def record_plan(folder: Folder, spec: SweepSpec, cells: Sequence[Cell], spec_id:
     folder.manifest["complete"] = complete
     _write_cells(folder.root, cells, spec, spec_id)
     folder.save_manifest()
-
-
-PRECISION_COLUMNS = (
-    "cell", "name", "target", "pilot", "planned", "games", "estimate", "half_width",
-    "capped", "met",
-)  # fmt: skip
-
-
-def precision_status(path: str | Path) -> pd.DataFrame:
-    """Per cell of a sweep with a precision target: the target and what its games achieve.
-
-    Columns: cell, name, target (e.g. `0.25pp`), pilot, planned (games the
-    two-stage rule asks for, at most max_games), games (played), estimate (the
-    first-player advantage in pp, or the mean turns), half_width (of its 95%
-    interval, in the target's unit, from the games played), capped (the target
-    needs more than max_games) and met (every planned game played and not
-    capped). Empty (with these columns) for a sweep without a target, or one
-    whose pilots are not finished yet; `SweepError` for a folder that is not a sweep.
-    """
-    import pandas as pd
-
-    root = Path(path).expanduser()
-    manifest = _read_manifest_or_none(root)
-    if manifest is None:
-        raise SweepError(f"{root} is not a sweep folder (no readable {MANIFEST})")
-    section = manifest.get("precision")
-    if not section:
-        return pd.DataFrame(columns=list(PRECISION_COLUMNS))
-    rows = [
-        {
-            "cell": cell,
-            "name": entry["name"],
-            "target": section["target"],
-            "pilot": entry["pilot"],
-            "planned": entry["planned"],
-            "games": entry["games"],
-            "estimate": entry["estimate"],
-            "half_width": entry["half_width"],
-            "capped": entry["capped"],
-            "met": entry["met"],
-        }
-        for cell, entry in section["cells"].items()
-    ]
-    frame = pd.DataFrame(rows, columns=list(PRECISION_COLUMNS))
-    return frame.astype({"estimate": float, "half_width": float})  # null -> NaN
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

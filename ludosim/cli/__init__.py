@@ -1,0 +1,7 @@
+"""The `ludosim` command line: one library call per command (`app`), and its progress
+(`progress`: a bar on a terminal, periodic lines without one). The library reports
+progress through callbacks and never prints."""
+
+from ludosim.cli.app import app, command_names, main
+
+__all__ = ["app", "command_names", "main"]

@@ -1,0 +1,417 @@
+"""What a command answers at the terminal: its estimates with intervals and its findings.
+
+An `Answer` is what `simulate`, `tournament`, `whatif`, `ratings`, `compare`,
+`bench` and `sweep` print: a title, an estimates table (one row per estimate,
+with its 95% interval where it has one), the findings a page of the same rows
+would state (`ludosim.report.findings.page_findings`, decided the same way) and
+notes. The command line writes it in one of `FORMATS`:
+
+- `table`: for people. Every number is rounded to what its interval supports
+  (`ludosim.report.wording`), the headline findings follow the table.
+- `json`: `Answer.to_dict()`; its `findings` are the objects of `findings.json`
+  (`finding_records`), its `estimates` the table's rows, unrounded.
+- `csv`: the estimates table, unrounded.
+
+Estimates tables share their column names: `measure` (what is estimated), `of`
+(which position, seat, policy or rule set), `estimate`, `ci_low`, `ci_high`
+(the 95% interval, empty where none applies), `unit` and `games`. Shares are in
+percent, edges and differences of shares in percentage points, lengths in
+rounds (player turns / players, the scale pages compare).
+
+Turn order is numbered one way everywhere: position 0 is the seat that moved
+first, `(seat - first) mod n`.
+
+This module builds the answers of the commands whose results are rows of
+games (`simulate`, `sweep`) or timings (`bench`); the studies build theirs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ludosim.report import analysis
+from ludosim.report.findings import Finding, PageFindings, finding_records, page_findings
+from ludosim.report.wording import digits_for, num
+from ludosim.results.stats import Z95, wilson_interval
+from ludosim.rules.options import RuleSet
+from ludosim.rules.policies import resolve_policies
+
+FORMATS = ("table", "json", "csv")
+ESTIMATE_COLUMNS = ("measure", "of", "estimate", "ci_low", "ci_high", "unit", "games")
+POSITIONS_NOTE = "Turn order: position 0 is the seat that moved first, (seat - first) mod n."
+
+
+@dataclass
+class Answer:
+    """A command's answer: title, estimates, findings, notes (see the module docstring).
+
+    `details` holds more JSON fields (the report command of a sweep, a
+    comparison's stopping rule); `page` the full `PageFindings` when the answer
+    was decided as a page; `rounded_like` the columns `rounded` writes with the
+    digits of their row's estimate.
+    """
+
+    command: str
+    title: str
+    estimates: pd.DataFrame
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+    page: PageFindings | None = None
+    # Columns written with the digits of their row's estimate (a rating's sigma, a fair share).
+    rounded_like: tuple[str, ...] = ()
+
+    def headlines(self) -> list[Finding]:
+        """The findings a reader sees first: each topic's headline, the page's notes too."""
+        return [f for f in self.findings if f.headline]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: command, title, estimates (records), findings (`findings.json`'s
+        objects), notes and the details; NaN written as null."""
+        records = self.estimates.astype(object).where(self.estimates.notna(), None)
+        return _jsonable(
+            {
+                "command": self.command,
+                "title": self.title,
+                "estimates": records.to_dict(orient="records"),
+                "findings": finding_records(self.findings),
+                "notes": list(self.notes),
+                **self.details,
+            }
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, allow_nan=False)
+
+    def to_csv(self) -> str:
+        return self.estimates.to_csv(index=False)
+
+
+def estimate_rows(rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """An estimates table with the shared columns first, in their order."""
+    table = pd.DataFrame(list(rows))
+    first = [c for c in ESTIMATE_COLUMNS if c in table.columns]
+    return table[first + [c for c in table.columns if c not in first]]
+
+
+def rounded(table: pd.DataFrame, like: Sequence[str] = ()) -> pd.DataFrame:
+    """The estimates table for people: `estimate` and `95% CI` as text, each rounded to
+    what its own interval supports; signs on differences (pp); the raw bounds dropped.
+    The columns `like` are written with the digits of their row's estimate."""
+    if not {"estimate", "ci_low", "ci_high"} <= set(table.columns):
+        return table
+    values, intervals = [], []
+    companions: dict[str, list[str]] = {c: [] for c in like if c in table.columns}
+    for row in table.itertuples(index=False):
+        x, low, high = row.estimate, row.ci_low, row.ci_high
+        unit = str(getattr(row, "unit", "") or "")
+        # Differences carry their sign, as do edges against a fair share (pp).
+        sign = unit == "pp" or str(getattr(row, "measure", "")).startswith("difference")
+        known = _finite(low) and _finite(high)
+        d = digits_for(low, high) if known else _digits_alone(x)
+        space = "" if unit in ("", "%") else " "
+        values.append(f"{num(x, d, sign)}{space}{unit}" if _finite(x) else "-")
+        intervals.append(f"{num(low, d, sign)} to {num(high, d, sign)}" if known else "-")
+        for column, texts in companions.items():
+            texts.append(num(getattr(row, column), d))
+    out = table.drop(columns=["estimate", "ci_low", "ci_high", "unit"], errors="ignore")
+    for column, texts in companions.items():
+        out[column] = texts
+    at = list(out.columns).index("of") + 1 if "of" in out.columns else 0
+    out.insert(at, "estimate", values)
+    out.insert(at + 1, "95% CI", intervals)
+    return out
+
+
+def _finite(x: Any) -> bool:
+    try:
+        return x is not None and math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
+def _digits_alone(x: Any) -> int:
+    """Decimals of a number without an interval (a count, an exact value): as written."""
+    if not _finite(x) or float(x) == int(float(x)):
+        return 0
+    return 4 if abs(float(x)) < 1 else 2
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        return float(value) if math.isfinite(float(value)) else None
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+# ----------------------------------------------------------------- one cell of rows
+def cells_of(
+    entries: Sequence[tuple[RuleSet, str | Sequence[str]]], games: int, seed: int
+) -> pd.DataFrame:
+    """The cells table a sweep of these (rule set, policies) would write (`cells_frame`,
+    every toggle a column), cells `c0`, `c1`, ... named by the rule sets' labels: a
+    page tells its design (one cell, one-toggle changes, pairs, a tournament's
+    seatings) from it alone."""
+    from ludosim.results.schema import cell_row
+
+    rows = []
+    for i, (rule_set, policies) in enumerate(entries):
+        rules = rule_set.rules()
+        seated = resolve_policies(policies, rules.players)
+        rows.append(cell_row(f"c{i}", rule_set.label, rule_set.preset, rules, seated, games, seed))
+    return pd.DataFrame(rows)
+
+
+def position_estimates(df: pd.DataFrame, of: str = "") -> list[dict[str, Any]]:
+    """The first player's edge and every position's win share, with their intervals.
+
+    Over games with a finisher, as pages count them (`analysis.position_rows`):
+    the edge in percentage points against the fair share, Wilson intervals.
+    """
+    players = analysis.players_of(df)
+    table = analysis.position_rows(df["first"].to_numpy(), df["winner"].to_numpy(), players)
+    return position_rows_estimates(table, of)
+
+
+def position_rows_estimates(table: Sequence[Mapping[str, Any]], of: str = "") -> list[dict]:
+    """`position_estimates` of `analysis.position_rows` (a kernel summary's too)."""
+    if not table:
+        return []
+    first = table[0]
+    rows = [
+        {
+            "measure": "first player's edge",
+            "of": of or "position 0",
+            "estimate": first["advantage_pp"],
+            "ci_low": first["advantage_ci_low"],
+            "ci_high": first["advantage_ci_high"],
+            "unit": "pp",
+            "games": first["games"],
+        }
+    ]
+    for row in table:
+        rows.append(
+            {
+                "measure": "win share",
+                "of": f"{of + ' ' if of else ''}position {row['position']}",
+                "estimate": 100 * row["win_rate"],
+                "ci_low": 100 * row["ci_low"],
+                "ci_high": 100 * row["ci_high"],
+                "unit": "%",
+                "games": row["games"],
+            }
+        )
+    return rows
+
+
+def length_estimates(df: pd.DataFrame, of: str = "") -> list[dict[str, Any]]:
+    """Mean game length in rounds and in player turns, with normal 95% intervals."""
+    table = analysis.game_length(df)
+    out = []
+    for measure, what in (("rounds", "game length"), ("turns", "player turns")):
+        found = table[table["measure"] == measure]
+        if found.empty:
+            continue
+        row = found.iloc[0]
+        out.append(
+            {
+                "measure": what,
+                "of": of,
+                "estimate": float(row["mean"]),
+                "ci_low": float(row["mean_ci_low"]),
+                "ci_high": float(row["mean_ci_high"]),
+                "unit": "rounds" if measure == "rounds" else "turns",
+                "games": int(row["games"]),
+            }
+        )
+    return out
+
+
+def games_answer(
+    command: str, df: pd.DataFrame, rule_set: RuleSet, policies: str | Sequence[str], seed: int
+) -> Answer:
+    """`simulate`'s answer: one cell's length and turn order, and its one-cell page.
+
+    The findings are those of a report of these rows (`page_findings` on one
+    cell): the game length in rounds, the first player's edge against its fair
+    share, decided with the page's statistics and worded as the page words them.
+    """
+    name = rule_set.label
+    page = page_findings(df.assign(cell="c0"), cells_of([(rule_set, policies)], len(df), seed))
+    truncated = int(df["truncated"].sum()) if "truncated" in df.columns else 0
+    title = f"{name}: {len(df):,} games" + (
+        f", {truncated:,} stopped at max_turns" if truncated else ""
+    )
+    estimates = estimate_rows([*length_estimates(df), *position_estimates(df)])
+    return Answer(command, title, estimates, page.findings, [POSITIONS_NOTE], page=page)
+
+
+def summary_answer(command: str, summary: Any, name: str) -> Answer:
+    """`simulate --summary`'s answer, from the kernel's totals (a `Summary`).
+
+    The same estimates as from rows (the mean length's interval from the sums of
+    squares); no findings, which a page decides from per-game rows.
+    """
+    n, players = summary.games, summary.players
+    rows = []
+    for measure, what, unit, scale in (
+        ("turns", "game length", "rounds", 1.0 / max(players, 1)),
+        ("turns", "player turns", "turns", 1.0),
+    ):
+        mean, sd = summary.mean(measure) * scale, summary.std(measure) * scale
+        half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
+        rows.append({"measure": what, "of": "", "estimate": mean, "ci_low": mean - half,
+                     "ci_high": mean + half, "unit": unit, "games": n})  # fmt: skip
+    wins = [int(v) for v in summary.wins_by_position]
+    finished = sum(wins)
+    table = []
+    for position, won in enumerate(wins):
+        low, high = wilson_interval(won, finished)
+        rate = won / finished if finished else math.nan
+        fair = 1.0 / players
+        table.append({"position": position, "games": finished, "win_rate": rate,
+                      "ci_low": low, "ci_high": high, "advantage_pp": 100 * (rate - fair),
+                      "advantage_ci_low": 100 * (low - fair),
+                      "advantage_ci_high": 100 * (high - fair)})  # fmt: skip
+    rows += position_rows_estimates(table)
+    truncated = f", {summary.truncated:,} stopped at max_turns" if summary.truncated else ""
+    notes = [
+        POSITIONS_NOTE,
+        "--summary keeps totals, not per-game rows: the estimates are exact, but a page's "
+        "findings (its tests and their correction) need the rows (simulate without --summary, "
+        "or --out and ludosim report).",
+    ]
+    return Answer(command, f"{name}: {n:,} games{truncated}", estimate_rows(rows), [], notes)
+
+
+# ------------------------------------------------------------------------ sweeps
+def folder_findings(path: str | Path) -> PageFindings:
+    """The findings of a sweep folder, decided as `ludosim report` decides them: its
+    rows and cells, the sweep's smallest effects, its precision target if it met it."""
+    from ludosim.report.findings import page_design
+    from ludosim.results import load, load_cells, load_manifest, precision_status
+
+    manifest = load_manifest(path)
+    df = load(path, cells=True)
+    if df.empty or "winner" not in df.columns:
+        return PageFindings([])  # a summary-only sweep keeps no per-game rows
+    cells = load_cells(path)
+    present = {str(c) for c in df["cell"].unique()}
+    cells = cells[cells["cell"].astype(str).isin(present)].reset_index(drop=True)
+    design = page_design(cells)
+    status = precision_status(path) if manifest.get("precision") else None
+    met = status is not None and len(status) > 0 and bool(status["met"].astype(bool).all())
+    return page_findings(
+        analysis.without_cells(df, design.merged),
+        design=design,
+        smallest=(manifest.get("spec") or {}).get("smallest_effects"),
+        target_met=met,
+    )
+
+
+def sweep_answer(result: Any, report_command: str) -> Answer:
+    """`sweep`'s closing summary: cells, games, the page's headline findings, the report.
+
+    `result` is the `SweepResult` of the run; the findings are those of the whole
+    folder (`folder_findings`), as the report will state them.
+    """
+    cells = [
+        {
+            "cell": c.id,
+            "name": c.name,
+            "policies": ",".join(dict.fromkeys(c.policies)),
+            "games": c.games,
+        }
+        for c in result.cells
+    ]
+    found = folder_findings(result.out) if result.complete else PageFindings([])
+    games = sum(c["games"] for c in cells)
+    notes = [result.describe()]
+    if not result.complete:
+        notes.append("the sweep is incomplete: rerun the same command to finish it")
+    details = {"folder": str(result.out), "cells": len(cells), "games": games,
+               "complete": result.complete, "report": report_command}  # fmt: skip
+    title = f"sweep {result.out}: {len(cells)} cells, {games:,} games"
+    return Answer("sweep", title, pd.DataFrame(cells), found.findings, notes, details, found)
+
+
+def game_answer(rule_set: RuleSet, result: Any, policies: str | Sequence[str]) -> Answer:
+    """`play`'s answer: the final ranking of one reference game (`analysis.ranking`),
+    titled by who won and when; the transcript travels in `details`."""
+    rules = rule_set.rules()
+    names = resolve_policies(policies, rules.players)
+    table = analysis.ranking(rules, result, names if len(set(names)) > 1 else None)
+    ending = "stopped at max_turns" if result.truncated else "ended"
+    winner = f"seat {result.winner} won" if result.winner >= 0 else "nobody finished"
+    title = (
+        f"{winner} after {result.turns} turns ({result.rolls} rolls); "
+        f"the game {ending} after {result.end_turns} turns"
+    )
+    details = {"transcript": list(result.transcript), "first": int(result.first)}
+    return Answer("play", title, table, [], [POSITIONS_NOTE], details)
+
+
+def exact_answer(result: Any, quantiles: Sequence[float] = (0.05, 0.5, 0.95, 0.99)) -> Answer:
+    """`exact`'s answer for scripts: the solo race's exact moments and quantiles of turns
+    and rolls (an `ExactResult`), and its turn distribution up to the cutoff."""
+    rows = []
+    for measure, mean, sd, quantile in (
+        ("turns", result.mean_turns, result.sd_turns, result.quantile_turns),
+        ("rolls", result.mean_rolls, result.sd_rolls, result.quantile_rolls),
+    ):
+        row = {"measure": measure, "of": f"{result.pieces} pieces", "estimate": mean,
+               "ci_low": math.nan, "ci_high": math.nan, "unit": measure, "sd": sd}  # fmt: skip
+        row.update({f"p{round(100 * q)}": int(quantile(q)) for q in quantiles})
+        rows.append(row)
+    title = f"Exact solo race: {result.label}" if result.label else "Exact solo race"
+    details = {"turns_pmf": [float(x) for x in result.turns_pmf], "tail_mass": result.tail_mass}
+    return Answer("exact", title, estimate_rows(rows), [], [], details)
+
+
+def plan_answer(table: pd.DataFrame, title: str, notes: Sequence[str] = ()) -> Answer:
+    """`sweep --dry-run`'s answer: the cells it would play."""
+    return Answer("sweep", title, table.reset_index(drop=True), [], list(notes))
+
+
+def bench_answer(table: pd.DataFrame, columns: Mapping[str, str]) -> Answer:
+    """`bench`'s answer: one row per timing, and what each column means."""
+    notes = [f"{c}: {columns[c]}" for c in table.columns if c in columns]
+    return Answer("bench", "Benchmark (games/s)", table.reset_index(drop=True), [], notes)
+
+
+__all__ = [
+    "ESTIMATE_COLUMNS",
+    "FORMATS",
+    "POSITIONS_NOTE",
+    "Answer",
+    "bench_answer",
+    "cells_of",
+    "estimate_rows",
+    "exact_answer",
+    "folder_findings",
+    "game_answer",
+    "games_answer",
+    "length_estimates",
+    "plan_answer",
+    "position_estimates",
+    "rounded",
+    "summary_answer",
+    "sweep_answer",
+]

@@ -1,0 +1,81 @@
+"""Which rule sets play the same games: toggles that cannot act, normalised away.
+
+Some toggles only matter together with others. A sweep that varies one of them
+where it cannot act plays the same games in several cells (the same dice give
+the same moves), and a report that compared those cells would count one game
+as several and rank copies of it. `same_game_key` gives every (rules, policies)
+pair a key that is equal exactly when the normalisations below make the two
+equal; the report merges cells with equal keys before it tests anything, and
+says which cells were merged and why (`inert_toggles`).
+
+A toggle is normalised only where both engines provably never read it, and
+each case is pinned by a test that plays both values on the same seed and
+finds the same games (`tests/test_canonical.py`):
+
+- `detect_skip` is read only when a seat skips a forced capture: it cannot act
+  without `forced_capture`, or when no seat plays a skipper;
+- `start_capacity` of at least `pieces` never refuses an entry: it is
+  unlimited (0);
+- `start_attempts_when` only says when `start_attempts` apply: with one
+  attempt there is nothing to apply;
+- `safe_landing` is read only when a piece lands on a lone opponent on a
+  safe square: with no safe squares it cannot act;
+- `bonus_stacking` caps the bonus rolls of a move that earns several: with
+  neither `bonus_on_capture` nor `bonus_on_finish`, a move earns at most one
+  (a six or a globe, never both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ludosim.rules.model import TOGGLES, Rules
+from ludosim.rules.policies import parse_policy, resolve_policies
+
+
+def _skips(policies: Sequence[str]) -> bool:
+    return any(parse_policy(p).skip > 0 for p in policies)
+
+
+def inert_toggles(rules: Rules, policies: str | Sequence[str] = "random") -> dict[str, str]:
+    """Toggles of `rules` that cannot act with these policies, each with the reason.
+
+    Only toggles whose value differs from the default are listed: a default
+    needs no normalising.
+    """
+    seated = resolve_policies(policies, rules.players)
+    reasons: dict[str, str] = {}
+    if not rules.forced_capture:
+        reasons["detect_skip"] = "no capture is forced (forced_capture=false)"
+    elif not _skips(seated):
+        reasons["detect_skip"] = "no seat skips a forced capture (no skipper policy)"
+    if rules.start_capacity >= rules.pieces:
+        reasons["start_capacity"] = f"a capacity of {rules.start_capacity} never refuses an entry"
+    if rules.start_attempts == 1:
+        reasons["start_attempts_when"] = "there is one start attempt (start_attempts=1)"
+    if not rules.safe:
+        reasons["safe_landing"] = "no square is safe (safe={})"
+    if not rules.bonus_on_capture and not rules.bonus_on_finish:
+        reasons["bonus_stacking"] = "a move earns at most one bonus roll (a six or a globe)"
+    defaults = {t.name: t.default for t in TOGGLES.values()}
+    return {name: why for name, why in reasons.items() if getattr(rules, name) != defaults[name]}
+
+
+def canonical_rules(rules: Rules, policies: str | Sequence[str] = "random") -> Rules:
+    """`rules` with every toggle that cannot act set to its default."""
+    inert = inert_toggles(rules, policies)
+    if not inert:
+        return rules
+    return rules.replace(**{name: TOGGLES[name].default for name in inert})
+
+
+def same_game_key(rules: Rules, policies: str | Sequence[str] = "random") -> str:
+    """A key equal for two (rules, policies) exactly when they play the same games.
+
+    The canonical rules' hash and the policy of every seat.
+    """
+    seated = resolve_policies(policies, rules.players)
+    return f"{canonical_rules(rules, seated).hash()}|{','.join(seated)}"
+
+
+__all__ = ["canonical_rules", "inert_toggles", "same_game_key"]

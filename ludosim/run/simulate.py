@@ -1,0 +1,718 @@
+"""Many games with the compiled kernel: per-game rows or a running summary.
+
+`simulate` validates its inputs, compiles the rules to the kernel's flat
+arrays (`ludosim.engine.layout`), allocates the outputs, runs the parallel
+batch and packages the result as a pandas DataFrame with the per-game
+columns of docs/api.md. Game `g` of a run always draws from stream
+`(seed, first_game + g)`, so rows do not depend on threads or chunking.
+
+`simulate(..., summary=True)` returns a `Summary` instead: counts, sums, sums
+of squares and histograms accumulated inside the kernel, chunk by chunk, so
+memory stays flat however many games are played. What the results look like
+and how they are written and read is `ludosim.results`.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ludosim._version import __version__
+from ludosim.reference.position import Position
+from ludosim.results import schema
+from ludosim.results.summary import Summary, build_summary
+from ludosim.rules.errors import LudosimError
+from ludosim.rules.model import SEMANTICS_VERSION, Rules
+from ludosim.rules.options import options_of
+from ludosim.rules.policies import (
+    Policy,
+    expert_base,
+    format_policies,
+    parse_policy,
+    resolve_policies,
+)
+from ludosim.run.notation import GamePosition
+
+# Most chunks of one call of the summary kernel when the caller sets `chunk_size`
+# (bounds the per-chunk accumulators, 128 KiB of histogram each, in memory).
+_SUMMARY_BLOCK_CHUNKS = 64
+# Summary chunks per thread and kernel call by default: few large chunks, as a
+# summary keeps nothing per game (each chunk costs a work-array copy and a row of
+# accumulators).
+_SUMMARY_CHUNKS_PER_THREAD = 4
+# Per-game rows may use at most this share of the machine's memory (the kernel's
+# arrays and the DataFrame exist side by side while the frame is built).
+_ROWS_MEMORY_SHARE = 0.5
+
+# With a progress callback, the kernel is called on slices of about this many seconds
+# of games, so that progress can be reported between them.
+SLICE_SECONDS = 1.0
+# Snapshots are taken by the ordinary game loop; the expert plays its own.
+_NO_EXPERT_SNAPSHOTS = "snapshots (every) are not taken in games with an expert seat"
+
+Progress = Callable[[int, int], None]
+"""A progress callback: `progress(games_done, games_total)`, called after each slice."""
+
+
+class SimulationError(LudosimError, ValueError):
+    """Bad arguments to `simulate` (game count, seed, threads, start position)."""
+
+
+# ------------------------------------------------------------------ inputs
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    """`value` as an int in low..high (NumPy integers welcome), else one clear error."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise SimulationError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+    value = int(value)
+    if not low <= value <= high:
+        raise SimulationError(f"{name} must be an integer in {low}..{high}, got {value}")
+    return value
+
+
+def _check_seed(seed: Any) -> int:
+    if (
+        seed is None
+        or isinstance(seed, (bool, np.bool_))
+        or not isinstance(seed, (int, np.integer))
+    ):
+        raise SimulationError(f"seed must be a non-negative integer in 0..2**64-1, got {seed!r}")
+    if not 0 <= int(seed) <= schema.SEED_MAX:
+        raise SimulationError(f"seed must be in 0..2**64-1, got {int(seed)}")
+    return int(seed)
+
+
+def _memory_bytes() -> int:
+    """Physical memory of this machine in bytes (0 where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def rows_bytes(rules: Rules, games: int) -> int:
+    """Peak bytes of `games` per-game rows: the kernel's arrays plus the DataFrame."""
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine import H_SIZE, K_SIZE
+
+    kernel = H_SIZE * 4 + K_SIZE * 2 * rules.players  # int32 head, int16 seats
+    return games * (kernel + schema.row_bytes(rules.players, schema.has_points(rules)))
+
+
+def _check_rows_fit(rules: Rules, games: int) -> None:
+    memory = _memory_bytes()
+    need = rows_bytes(rules, games)
+    if memory and need > _ROWS_MEMORY_SHARE * memory:
+        raise SimulationError(
+            f"games={games:,} per-game rows need about {need / 2**30:.1f} GiB, more than half "
+            f"of this machine's {memory / 2**30:.1f} GiB; use summary=True (--summary) or a "
+            "sweep (`ludosim sweep`), which writes the rows chunk by chunk"
+        )
+
+
+def _start_array(rules: Rules, start: Any) -> np.ndarray | None:
+    """The start position as int64[players, pieces], validated, or None."""
+    if start is None:
+        return None
+    # A `Position`, a parsed `GamePosition` (`ludosim.run.notation`), or plain rows.
+    rows = start.progress if isinstance(start, (Position, GamePosition)) else start
+    try:
+        array = np.asarray(rows, dtype=np.int64)
+    except (TypeError, ValueError):
+        raise SimulationError(
+            f"start must be a Position or rows of progress, got {start!r}"
+        ) from None
+    if array.shape != (rules.players, rules.pieces):
+        raise SimulationError(
+            f"start needs {rules.players} rows of {rules.pieces} progress values, "
+            f"got shape {array.shape}"
+        )
+    bad = (array < -1) | (array > rules.goal)
+    if bad.any():
+        seat, piece = map(int, np.argwhere(bad)[0])
+        raise SimulationError(
+            f"start: seat {seat} piece {piece} has progress {array[seat, piece]}; "
+            f"allowed: -1 (yard) or 0..{rules.goal} (goal)"
+        )
+    return array
+
+
+def _prepare(
+    rules: Rules,
+    games: int,
+    seed: int,
+    policies: str | Sequence[str],
+    start: Any,
+    start_seat: int | None,
+    threads: int | None,
+    chunk_size: int | None,
+    first_game: int,
+) -> dict[str, Any]:
+    """Validate every argument and build the kernel inputs."""
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine import compile_layout, new_work
+    from ludosim.engine.policy import compile_policies
+    from ludosim.engine.state import MEMO_SLOTS
+    from ludosim.engine.turn import free_play
+
+    if not isinstance(rules, Rules):
+        raise SimulationError(f"rules must be a ludosim.Rules, got {type(rules).__name__}")
+    games = _check_int("games", games, 1, schema.GAMES_MAX)
+    first_game = _check_int("first_game", first_game, 0, schema.GAME_MAX)
+    if first_game + games - 1 > schema.GAME_MAX:
+        raise SimulationError(
+            f"first_game + games - 1 = {first_game + games - 1} is past the last game number "
+            f"{schema.GAME_MAX} (2**63-1); start earlier or play fewer games"
+        )
+    seed = _check_seed(seed)
+    names = resolve_policies(policies, rules.players)
+    start_rows = _start_array(rules, start)
+    if start_seat is None:
+        start_seat = start.to_move if isinstance(start, GamePosition) else 0
+    start_seat = _check_int("start_seat", start_seat, 0, rules.players - 1)
+    import numba
+
+    max_threads = numba.config.NUMBA_NUM_THREADS
+    threads = max_threads if threads is None else _check_int("threads", threads, 1, max_threads)
+    chunk_given = chunk_size is not None
+    if chunk_size is None:
+        # Enough chunks to balance the threads, few enough to keep overhead small.
+        chunk_size = max(1, min(2048, -(-games // (8 * threads))))
+    chunk_size = _check_int("chunk_size", chunk_size, 1, schema.GAMES_MAX)
+    # Only roll_then_move turns search plans; the memo table is their cache.
+    memo_slots = MEMO_SLOTS if rules.roll_then_move else 0
+    parsed, experts = _seat_policies(rules, names)
+    lay = compile_layout(rules)
+    return {
+        "lay": lay,
+        # Which turn loop the games play, so that only that one is compiled.
+        "free": not rules.roll_then_move and bool(free_play(lay)),
+        "work": new_work(compile_policies(parsed), start_rows, memo_slots, experts),
+        # Some seat is an expert: the games search its choices (`engine.expert`).
+        "expert": any(rollouts for rollouts, _ in experts),
+        "seed": np.uint64(seed),
+        "seed_int": seed,
+        "games": games,
+        "first_game": first_game,
+        "has_start": start_rows is not None,
+        "start_seat": start_seat if start_rows is not None else 0,
+        "threads": threads,
+        "chunk": chunk_size,
+        "chunk_given": chunk_given,
+        "policies": names,
+        # False when every seat plays random: the kernel then compiles no scoring code.
+        "scoring": not all(parse_policy(name).is_random for name in names),
+        "start": None if start_rows is None else start_rows.tolist(),
+    }
+
+
+def _seat_policies(
+    rules: Rules, names: Sequence[str]
+) -> tuple[list[Policy], tuple[tuple[int, int], ...]]:
+    """Each seat's policy for the kernel and its expert settings (rollouts, horizon).
+
+    An expert seat plays its base policy (`expert_base`) wherever it does not
+    search: in one-option decisions and in its rollouts.
+    """
+    parsed = [parse_policy(n) for n in names]
+    experts = tuple((p.rollouts, p.horizon) for p in parsed)
+    if any(p.is_expert for p in parsed):
+        base = expert_base(rules)
+        parsed = [base if p.is_expert else p for p in parsed]
+    return parsed, experts
+
+
+def _attrs(rules: Rules, prep: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "rules": rules.to_dict(),
+        "rules_hash": rules.hash(),
+        "seed": prep["seed_int"],
+        "first_game": prep["first_game"],
+        "games": prep["games"],
+        "policies": list(prep["policies"]),
+        "start": prep["start"],
+        "start_seat": prep["start_seat"] if prep["has_start"] else None,
+        "ludosim_version": __version__,
+        "semantics_version": SEMANTICS_VERSION,
+    }
+
+
+def simulate_command(attrs: Mapping[str, Any], out: str | Path) -> str | None:
+    """The `ludosim simulate` command line that plays the run `attrs` describes (the
+    `df.attrs` of `simulate`, kept in a file's metadata) and writes it to `out`.
+
+    The rules are spelled as their nearest preset and its changes (`options_of`),
+    so the line rebuilds rules of the same hash. None when the command line cannot
+    say the run: it started from a position or at a game other than 0, or its rules
+    or policies do not read back.
+    """
+    if attrs.get("start") is not None or int(attrs.get("first_game") or 0) != 0:
+        return None
+    try:
+        rules = Rules.from_dict(attrs["rules"])
+        games, seed = int(attrs["games"]), int(attrs["seed"])
+        names = resolve_policies(attrs.get("policies") or "random", rules.players)
+    except (LudosimError, KeyError, TypeError, ValueError):
+        return None
+    chosen, policies = options_of(rules), format_policies(names)
+    words = ["ludosim", "simulate", "--preset", chosen.preset]
+    for item in chosen.sets:
+        words += ["--set", item]
+    if policies != "random":
+        words += ["--policy", policies]
+    words += ["--games", str(games), "--seed", str(seed), "--out", str(out)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+# ------------------------------------------------------------------ per-game rows
+def _flow_columns(flows: np.ndarray) -> dict[str, np.ndarray]:
+    """The game-flow columns of the kernel's `flows` rows (`state.F_*` order, docs/flow.md)."""
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine import state
+
+    slots = {
+        "lead_changes": state.F_LEAD_CHANGES,
+        "decided_at": state.F_DECIDED_AT,
+        "max_deficit": state.F_MAX_DEFICIT,
+        "turns_last": state.F_TURNS_LAST,
+        "turns_behind": state.F_TURNS_BEHIND,
+        "mid_at": state.F_MID_AT,
+        "last_at_mid": state.F_LAST_AT_MID,
+    }
+    data = {
+        name: np.ascontiguousarray(flows[:, slots[name]]).astype(schema.FLOW_DTYPES[name])
+        for name in schema.FLOW_COLUMNS
+        if name != "drama"
+    }
+    F_BEHIND_SUM, F_TURNS_BEHIND = state.F_BEHIND_SUM, state.F_TURNS_BEHIND
+    behind = flows[:, F_TURNS_BEHIND].astype(np.float64)
+    behind_sum = flows[:, F_BEHIND_SUM].astype(np.float64)
+    # Drama: the winner's mean deficit while another seat led; 0 if it never trailed,
+    # -1 when no seat finished (as every other winner's measure).
+    drama = np.divide(behind_sum, behind, out=np.zeros(len(flows)), where=behind > 0)
+    data["drama"] = np.where(flows[:, F_TURNS_BEHIND] < 0, -1.0, drama)
+    return {name: data[name] for name in schema.FLOW_COLUMNS}
+
+
+def _frame(
+    rules: Rules,
+    first_game: int,
+    head: np.ndarray,
+    seats: np.ndarray,
+    flows: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """Package the kernel's output arrays as the per-game DataFrame (`results.schema` dtypes).
+
+    `returned_<s>` is int8 when every value of the run fits, else int16: self-inflicted
+    returns are rare (at most 14 in 200,000 Killer games), and the byte saved per
+    seat keeps a 4-player row at 63 bytes. `ludosim.load` widens mixed files to int16.
+    """
+    n = rules.players
+    returned = seats[:, 1 + schema.STAT_COLUMNS.index("returned")]
+    dtypes = schema.row_dtypes(
+        n, schema.has_points(rules), wide_returned=schema.returned_wide(returned)
+    )
+    games = head.shape[0]
+    data: dict[str, np.ndarray] = {
+        "game": np.arange(first_game, first_game + games, dtype=dtypes["game"])
+    }
+    for j, name in enumerate(schema.HEAD_COLUMNS[1:]):
+        data[name] = np.ascontiguousarray(head[:, j]).astype(dtypes[name], copy=False)
+    for s in range(n):
+        data[f"place_{s}"] = seats[:, 0, s].astype(dtypes[f"place_{s}"])
+    for k, name in enumerate(schema.STAT_COLUMNS, start=1):
+        for s in range(n):
+            data[f"{name}_{s}"] = seats[:, k, s].astype(dtypes[f"{name}_{s}"])
+    if schema.has_points(rules):
+        for s in range(n):
+            data[f"points_{s}"] = np.ascontiguousarray(seats[:, 6, s])
+    if flows is not None:
+        data.update(_flow_columns(flows))
+    return pd.DataFrame(data, copy=False)
+
+
+# ------------------------------------------------------------------ summary
+def _summary_from_arrays(
+    rules: Rules, totals: np.ndarray, per_seat: np.ndarray, places: np.ndarray, hist: np.ndarray
+) -> Summary:
+    """The `Summary` of the kernel's accumulators (`ludosim.engine.batch` slots A_*, P_*)."""
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine.batch import (
+        A_END_TURNS,
+        A_GAMES,
+        A_NO_WINNER,
+        A_ROLLS,
+        A_TRUNCATED,
+        A_TURNS,
+        P_FIRST,
+        P_STATS,
+        P_WINS,
+        P_WINS_BY_POSITION,
+    )
+
+    n = rules.players
+    seats: dict[str, np.ndarray] = {"wins": per_seat[P_WINS, :n], "first": per_seat[P_FIRST, :n]}
+    for k, name in enumerate(schema.SEAT_STATS):
+        if name == "points" and not schema.has_points(rules):
+            continue  # points are a result only under megajogos scoring
+        seats[f"{name}_sum"] = per_seat[P_STATS + 2 * k, :n]
+        seats[f"{name}_sumsq"] = per_seat[P_STATS + 2 * k + 1, :n]
+    slots = {"turns": A_TURNS, "rolls": A_ROLLS, "end_turns": A_END_TURNS}
+    return build_summary(
+        counts={
+            "games": int(totals[A_GAMES]),
+            "truncated": int(totals[A_TRUNCATED]),
+            "no_winner": int(totals[A_NO_WINNER]),
+        },
+        sums={k: int(totals[v]) for k, v in slots.items()},
+        sums_sq={k: int(totals[v + 1]) for k, v in slots.items()},
+        seats=seats,
+        wins_by_position=per_seat[P_WINS_BY_POSITION, :n],
+        places=places[:n, :n],
+        hist={"turns": hist[0], "rolls": hist[1]},
+    )
+
+
+def _summary_calls(prep: dict[str, Any], start: int, stop: int) -> Iterator[tuple[int, int, int]]:
+    """(first game, games, chunk size) of the summary kernel calls that play games [start, stop).
+
+    By default a call plays its games in `_SUMMARY_CHUNKS_PER_THREAD` chunks per
+    thread, whatever their number. A `chunk_size` given by the caller is kept, and
+    a call then plays at most `_SUMMARY_BLOCK_CHUNKS` chunks.
+    """
+    if not prep["chunk_given"]:
+        games = stop - start
+        chunk = -(-games // (_SUMMARY_CHUNKS_PER_THREAD * prep["threads"]))
+        yield start, games, chunk
+        return
+    chunk = prep["chunk"]
+    block = chunk * _SUMMARY_BLOCK_CHUNKS
+    for first in range(start, stop, block):
+        yield first, min(block, stop - first), chunk
+
+
+def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) -> Summary:
+    """Play the run into per-chunk accumulators allocated once, then add up their rows.
+
+    The kernel adds each game into row `c` of its chunk, so every call reuses the
+    same arrays: fresh zeroed accumulators for each call (128 KiB of histogram per
+    chunk) would make the peak memory grow with the number of calls, that is with
+    games (one call per progress slice).
+    """
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine import HIST_BINS, run_summary
+    from ludosim.engine.batch import A_SIZE, P_SIZE
+
+    n = rules.players
+    if prep["chunk_given"]:
+        rows = min(_SUMMARY_BLOCK_CHUNKS, -(-prep["games"] // prep["chunk"]))
+    else:
+        rows = _SUMMARY_CHUNKS_PER_THREAD * prep["threads"]
+    totals = np.zeros((rows, A_SIZE), dtype=np.int64)
+    per_seat = np.zeros((rows, P_SIZE, n), dtype=np.int64)
+    places = np.zeros((rows, n, n), dtype=np.int64)
+    hist = np.zeros((rows, 2, HIST_BINS), dtype=np.int64)
+    for start, stop in _slices(prep, progress):
+        for first, games, chunk in _summary_calls(prep, start, stop):
+            chunks = -(-games // chunk)
+            # Leading rows of C-ordered arrays are C-contiguous views: same compiled signature.
+            run_summary(
+                prep["lay"],
+                prep["work"],
+                prep["seed"],
+                prep["first_game"] + first,
+                games,
+                chunk,
+                prep["has_start"],
+                prep["start_seat"],
+                totals[:chunks],
+                per_seat[:chunks],
+                places[:chunks],
+                hist[:chunks],
+                rules.roll_then_move,
+                prep["free"],
+                prep["scoring"],
+                prep["expert"],
+            )
+    return _summary_from_arrays(
+        rules, totals.sum(axis=0), per_seat.sum(axis=0), places.sum(axis=0), hist.sum(axis=0)
+    )
+
+
+# ------------------------------------------------------------------ the entry point
+def simulate(
+    rules: Rules,
+    games: int,
+    seed: int,
+    policies: str | Sequence[str] = "random",
+    *,
+    summary: bool = False,
+    start: Any = None,
+    start_seat: int | None = None,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    first_game: int = 0,
+    progress: Progress | None = None,
+    flow: bool = False,
+) -> pd.DataFrame | Summary:
+    """Play `games` games with the compiled kernel; one row per game (docs/api.md columns).
+
+    `policies` is one policy name for every seat or one per seat. `start` (a
+    `ludosim.run.notation.GamePosition`, a `ludosim.reference.Position` or rows of
+    progress, one per seat) plays every game on from that position, seat
+    `start_seat` moving first, with no roll-off; `start_seat=None` is the
+    `GamePosition`'s seat to move, else seat 0. `threads` (default: all) and
+    `chunk_size` (games per parallel task) change speed only, never the rows.
+    `first_game` offsets the game indices, so runs can be split and concatenated.
+    With `summary=True` a `Summary` of aggregates is returned instead of the rows.
+    `progress`, if given, is called as `progress(games_done, games)` at the start
+    and while the games are played: the kernel then runs on slices of about
+    `SLICE_SECONDS` of games each, which gives the same rows (game g depends only on
+    the seed and g).
+
+    With `flow=True` the rows also hold the game-flow columns of docs/flow.md
+    (lead changes, when the game was decided, the winner's deficits); the
+    kernel counts them only then, so a run without them pays nothing.
+
+    `df.attrs` records the rules (dict and hash), seed, policies, start,
+    ludosim version and `SEMANTICS_VERSION`.
+    """
+    import numba
+
+    if not isinstance(flow, (bool, np.bool_)):
+        raise SimulationError(f"flow must be True or False, got {flow!r}")
+    if flow and summary:
+        raise SimulationError(
+            "flow=True counts game-flow columns into per-game rows; summary=True keeps none"
+        )
+
+    prep = _prepare(
+        rules, games, seed, policies, start, start_seat, threads, chunk_size, first_game
+    )
+    if not summary:
+        _check_rows_fit(rules, prep["games"])
+    previous = numba.get_num_threads()
+    numba.set_num_threads(prep["threads"])
+    try:
+        if summary:
+            result = _run_summary(rules, prep, progress)
+            result.attrs = _attrs(rules, prep)
+            return result
+        head, seats, flows, _ = _play_rows(rules, prep, progress, bool(flow), 0)
+    finally:
+        numba.set_num_threads(previous)
+    df = _frame(rules, prep["first_game"], head, seats, flows if flow else None)
+    df.attrs.update(_attrs(rules, prep))
+    return df
+
+
+def _play_rows(
+    rules: Rules, prep: dict[str, Any], progress: Progress | None, flow: bool, every: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's per-game arrays of a prepared run: head, seats, flows and snapshots.
+
+    `flows` has rows only with `flow`; `snaps` (int16[games, SNAP_CAP, players],
+    -1 after each game's last) only when `every` > 0, which needs `flow`.
+    """
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine import H_SIZE, K_SIZE, run_batch
+    from ludosim.engine.state import F_SIZE, FL_EVERY, SNAP_CAP, flow_at
+
+    games = prep["games"]
+    head = np.zeros((games, H_SIZE), dtype=np.int32)
+    seats = np.zeros((games, K_SIZE, rules.players), dtype=np.int16)
+    flows = np.zeros((games if flow else 0, F_SIZE), dtype=np.int32)
+    snaps = np.zeros((games if every else 0, SNAP_CAP, rules.players), dtype=np.int16)
+    if every and prep["expert"]:
+        raise SimulationError(_NO_EXPERT_SNAPSHOTS)
+    work = prep["work"].copy()
+    work[flow_at(FL_EVERY)] = every
+    for start, stop in _slices(prep, progress):
+        # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
+        # rows start..stop-1 in place, with the same compiled signature.
+        run_batch(
+            prep["lay"],
+            work,
+            prep["seed"],
+            prep["first_game"] + start,
+            prep["chunk"],
+            prep["has_start"],
+            prep["start_seat"],
+            head[start:stop],
+            seats[start:stop],
+            flows[start:stop] if flow else flows,
+            snaps[start:stop] if every else snaps,
+            rules.roll_then_move,
+            prep["free"],
+            prep["scoring"],
+            flow,
+            prep["expert"],
+        )
+    return head, seats, flows, snaps
+
+
+def play_snapshots(
+    rules: Rules,
+    games: int,
+    seed: int,
+    every: int,
+    policies: str | Sequence[str] = "random",
+    *,
+    start: Any = None,
+    start_seat: int | None = None,
+    threads: int | None = None,
+    first_game: int = 0,
+    progress: Progress | None = None,
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The games of `simulate(..., flow=True)` and the seats' totals every `every` turns.
+
+    Returns the per-game rows (with the game-flow columns) and `snaps`,
+    int16[games, SNAP_CAP, players]: row `k` of game `g` holds every seat's
+    total (docs/flow.md) at boundary `(k + 1) * every`, -1 after the game's
+    last snapshot (a game keeps its first `SNAP_CAP`). Same games and rows
+    as `simulate` with the same arguments.
+    """
+    import numba
+
+    from ludosim.engine.state import SNAP_CAP
+
+    if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or every < 1:
+        raise SimulationError(f"every must be a whole number of turns >= 1, got {every!r}")
+    prep = _prepare(rules, games, seed, policies, start, start_seat, threads, None, first_game)
+    _check_rows_fit(rules, prep["games"])
+    previous = numba.get_num_threads()
+    numba.set_num_threads(prep["threads"])
+    try:
+        head, seats, flows, snaps = _play_rows(rules, prep, progress, True, int(every))
+    finally:
+        numba.set_num_threads(previous)
+    df = _frame(rules, prep["first_game"], head, seats, flows)
+    df.attrs.update(_attrs(rules, prep))
+    df.attrs["snapshot_every"] = int(every)
+    df.attrs["snapshot_cap"] = SNAP_CAP
+    return df, snaps
+
+
+def _slices(prep: dict[str, Any], progress: Progress | None) -> Iterator[tuple[int, int]]:
+    """Game ranges [start, stop) to play in turn; one range when nobody watches progress.
+
+    Each slice after the first is sized from the speed of the one before (about
+    `SLICE_SECONDS` of games, at least one chunk per thread); `progress` is
+    called at the start and after each slice.
+    """
+    games = prep["games"]
+    if progress is None:
+        yield 0, games
+        return
+    smallest = prep["chunk"] * prep["threads"]
+    size = smallest
+    start = 0
+    progress(0, games)
+    while start < games:
+        stop = min(games, start + size)
+        began = time.perf_counter()
+        yield start, stop
+        seconds = time.perf_counter() - began
+        progress(stop, games)
+        rate = (stop - start) / max(seconds, 1e-6)
+        size = max(smallest, int(rate * SLICE_SECONDS))
+        start = stop
+
+
+def kernel_game(
+    rules: Rules,
+    seed: int,
+    game: int = 0,
+    policies: str | Sequence[str] = "random",
+    *,
+    start: Any = None,
+    start_seat: int | None = None,
+    flow: bool = False,
+    every: int = 0,
+) -> tuple[dict[str, Any], list[list[int]]]:
+    """One game with the compiled kernel: (its per-game row as a dict, final progress).
+
+    The kernel's counterpart of `ludosim.reference.play_game(...)` `.row()` and
+    `.final`, for the differential tests; with `flow` the row has the game-flow
+    columns too (the game itself always counts them); with `every` > 0 it
+    also has `snapshots`, the seats' totals every `every` turns (as
+    `play_snapshots`), a list of tuples.
+    """
+    row, final, _ = kernel_game_choices(
+        rules, seed, game, policies, start=start, start_seat=start_seat, flow=flow, every=every
+    )
+    return row, final
+
+
+def kernel_game_choices(
+    rules: Rules,
+    seed: int,
+    game: int = 0,
+    policies: str | Sequence[str] = "random",
+    *,
+    start: Any = None,
+    start_seat: int | None = None,
+    flow: bool = False,
+    every: int = 0,
+) -> tuple[dict[str, Any], list[list[int]], list[tuple[int, int]]]:
+    """`kernel_game`, and the expert seats' searched choices in the order they were made:
+    (options offered, option chosen) for each decision with two or more options
+    (empty without an expert seat). `ludosim.run.replay.replay` plays them in the reference."""
+    # numba: the kernel is loaded only when games are played or sized.
+    from ludosim.engine import H_SIZE, K_SIZE, play_one
+    from ludosim.engine.state import (
+        F_SIZE,
+        FL_EVERY,
+        MAX_RECORD,
+        RECORD_SHIFT,
+        SNAP_CAP,
+        flow_at,
+    )
+
+    prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)
+    if every and prep["expert"]:
+        raise SimulationError(_NO_EXPERT_SNAPSHOTS)
+    prep["work"][flow_at(FL_EVERY)] = every
+    n = rules.players
+    head = np.zeros(H_SIZE, dtype=np.int64)
+    seats = np.zeros((K_SIZE, n), dtype=np.int64)
+    final = np.zeros((n, rules.pieces), dtype=np.int64)
+    flows = np.zeros(F_SIZE, dtype=np.int64)
+    snaps = np.zeros((SNAP_CAP, n), dtype=np.int64)
+    args = (prep["lay"], prep["work"], prep["seed"], game, prep["has_start"], prep["start_seat"])
+    record = np.zeros(MAX_RECORD if prep["expert"] else 0, dtype=np.int64)
+    made = play_one(
+        *args,
+        head,
+        seats,
+        final,
+        flows,
+        snaps,
+        record,
+        rules.roll_then_move,
+        prep["free"],
+        prep["expert"],
+    )
+    if made > MAX_RECORD:
+        raise SimulationError(
+            f"game {game} has {made} searched choices; only {MAX_RECORD} are recorded"
+        )
+    mask = (1 << RECORD_SHIFT) - 1
+    choices = [(int(v) >> RECORD_SHIFT, int(v) & mask) for v in record[:made]]
+    df = _frame(
+        rules,
+        game,
+        head[None, :].astype(np.int32),
+        seats[None].astype(np.int16),
+        flows[None, :] if flow or every else None,
+    )
+    row = {k: v.item() for k, v in df.iloc[0].items()}
+    if every:
+        row["snapshots"] = [tuple(int(t) for t in snap) for snap in snaps if snap[0] >= 0]
+    return row, final.tolist(), choices

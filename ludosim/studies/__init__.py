@@ -1,0 +1,34 @@
+"""Studies: questions answered by playing many games, each with its tables and page.
+
+- `tournament`: every policy in every seat, win rates with intervals and the ranking;
+- `compare`: does a rule change matter, paired games until a difference is known to a
+  stated precision;
+- `ratings`: the skill ladder (openskill ratings with bootstrap intervals);
+- `tune`: tuned players (CMA-ES over policy weights) and policy files;
+- `skill`: how much each rule set rewards skill, the strategy meta-game, their page;
+- `leads`, `unfold`: the win chance from a lead, comebacks, the exact race check, their
+  page;
+- `design`: the house-rule designer, which house rules give the game a family wants;
+- `whatif`: from a position, who wins.
+
+The studies with a page (`skill`, `unfold`, `design`) take the same steps under the
+same names, so that one read of any of them teaches the others:
+
+- `load_study(path)`: the study file, checked, as a frozen study (what to play);
+- `plan_study(study)`: the plan, where a study has more to plan than its file says
+  (`design`: the free house rules and the fractional factorial);
+- `play_study(study, ...)`: the games played, measured into the study's tables;
+- `write_tables(tables, out)` and `read_tables(folder, ...)`: the tables as CSV, so a
+  page can be redrawn without playing again;
+- `study_findings(tables)`: what the page states, decided in the page's families
+  (`ludosim.report.claims`, `ludosim.report.contrasts`);
+- `study_page(tables, out, title=None)`: the page, rendered by `ludosim.report.page`,
+  which owns the HTML, the figures' embedding and the glossary (numbers are written
+  by `ludosim.report.wording`);
+- `run_study(study, out, ...)`: all of it into a locked output folder.
+
+A sweep's report takes the same steps with the sweep's own names: the sweep file
+(`ludosim.sweep.SweepSpec.from_toml`), its cells (`ludosim.sweep.expand`), `run_sweep`,
+`ludosim.load`, `ludosim.report.findings.page_findings` and
+`ludosim.report.page.make_report`.
+"""

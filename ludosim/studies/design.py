@@ -1,0 +1,2221 @@
+"""The house-rule designer: which house rules give the game a table wants, and at what cost.
+
+A study names a preset, the toggles that may change (`free`, each at two values:
+the preset's own and one alternative), what is wanted (`goals`: shorter, fairer,
+more skill, more comebacks, more captures) and what must hold (`limits`, such as
+`length<=90` rounds). It goes through the steps every study goes through:
+
+- **plan** (`DesignStudy`, `load_study`, `study_from_options`, `plan_study`):
+  the free toggles that can act and that the engines accept together (the others
+  are dropped, with the reason counted), and a two-level fractional factorial of
+  resolution V over them (`pydoe.fracfact_by_res`: every main effect and two-toggle
+  interaction is estimable, none aliased with another);
+- **play** (`play_study`): each stage is a sweep (`ludosim.sweep`), so it is
+  resumable and runs on one machine or a Dask cluster. Every rule set plays games
+  with every seat `random` (with the game-flow columns) and games with one
+  `balanced` seat against `random` ones, rotated through the seats. The stages:
+  `screen` (the factorial), `holdout` (rule sets outside it, to check the model)
+  and `confirm` (the best candidates, on fresh games, in rounds that drop the ones
+  resolved worse than the best and double the games for the others);
+- **tables** (`DesignTables`, `write_tables`, `read_tables`): the measures of every
+  rule set played (`ludosim.results.measures.DESIGN_MEASURES`, each with its 95%
+  interval), the screening effects, the model and its check, the candidates, the
+  confirmed values; all CSV;
+- **findings** (`study_findings`, `decide`): what to change and what it costs, decided in one
+  family per page (Holm), like every page;
+- **page** (`study_page`): findings first, the screening effects, the front between
+  the goals, the recommended rule sets as `--set` lines, and an explorer: menus for
+  the free toggles and every measure the model predicts for the chosen rule set.
+
+The model is a weighted least-squares fit (statsmodels) per measure on the
+screening rule sets: main effects of every free toggle and the two-toggle
+interactions the screening resolved, weighted by the inverse variance of each
+rule set's estimate. Its 95% prediction interval for a rule set adds the
+model's uncertainty, its lack of fit and the noise of the games a measurement
+plays; the held-out rule sets and the confirmed ones check it. The search
+enumerates every combination of the free toggles' two values (at most 2^16),
+keeps those the model predicts within the limits and ranks them by the goals;
+the front between two goals is pymoo's non-dominated sorting.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ludosim.report.contrasts import ALPHA, CellEstimates, CellSamples, Family, Test, cell_rows
+from ludosim.report.findings import Finding, PageFindings
+from ludosim.report.wording import amount, estimate, listing, of, p_text
+from ludosim.results.measures import DESIGN_MEASURES, MEASURES
+from ludosim.results.stats import Z95, imbalance, quantile_ci, wilson_interval
+from ludosim.rules.canonical import inert_toggles
+from ludosim.rules.errors import LudosimError
+from ludosim.rules.model import PRESETS, TOGGLES, Rules, format_value, parse_value
+from ludosim.rules.options import parse_sets, split_values
+
+Progress = Callable[[int, int], None]
+
+# Toggles a table can change without another board or die, and that can change what
+# random play does (who moves first cannot: the seats are symmetric).
+HOUSE_RULES = (
+    "start_attempts",
+    "start_attempts_when",
+    "bonus_on_six",
+    "start_capacity",
+    "bonus_on_capture",
+    "bonus_on_finish",
+    "six_limit",
+    "bonus_stacking",
+    "no_move_ends_turn",
+    "pass_own",
+    "pass_opponents",
+    "safe",
+    "safe_landing",
+    "capture_rule",
+    "block_landing",
+    "start_capture",
+    "finish",
+    "forced_capture",
+)
+# The other value a toggle is screened at, when the study names none: the house rule a
+# table is likeliest to argue about, given the preset's own value.
+ALTERNATIVES: dict[str, dict[Any, Any]] = {
+    "six_limit": {0: 3, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0},
+    "pass_opponents": {"all": "none", "singles": "all", "none": "all"},
+    "finish": {"exact": "bounce", "bounce": "exact", "bounce_on": "exact"},
+    "bonus_on_six": {"always": "never", "unless_entered": "always", "never": "always"},
+    "start_attempts": {1: 3, 3: 1},
+    "start_capacity": {0: 2, 1: 0, 2: 0, 3: 0, 4: 0},
+    "block_landing": {
+        "coexist": "capture",
+        "lander_home": "coexist",
+        "capture": "coexist",
+        "forbidden": "coexist",
+    },
+    "safe": {(): ("starts", "stars")},
+}
+GOALS: dict[str, tuple[str, int]] = {
+    # goal -> (measure, +1 to raise it / -1 to lower it)
+    "short": ("length", -1),
+    "fairness": ("imbalance", -1),
+    "skill": ("skill", 1),
+    "drama": ("comebacks", 1),
+    "action": ("captures", 1),
+}
+MAX_FREE = 16  # a resolution V design of 16 two-level toggles has 256 rule sets
+STRONG = "balanced"  # the strong player of the skill games: a fixed, stated pair
+WEAK = "random"
+ROUNDS = 3  # confirmation rounds at most (games doubling each round)
+BOOTSTRAP = 400  # resamples behind an imbalance's standard error
+TABLES = ("points", "measures", "effects", "model", "checks", "candidates", "confirmed")
+
+
+class DesignError(LudosimError, ValueError):
+    """A design study that cannot be planned: the message names the field and the fix."""
+
+
+# ------------------------------------------------------------------------------- plan
+@dataclass(frozen=True)
+class Free:
+    """A free toggle and the two values it is screened at (the preset's own first)."""
+
+    toggle: str
+    values: tuple[Any, Any]
+
+    def text(self, level: int) -> str:
+        """`finish=bounce` for level +1, `finish=exact` for -1."""
+        value = self.values[1 if level > 0 else 0]
+        return f"{self.toggle}={_spell(self.toggle, value)}"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """`measure <= value` or `measure >= value`, in the measure's unit."""
+
+    measure: str
+    op: str
+    value: float
+
+    def holds(self, x: float) -> bool:
+        return x <= self.value if self.op == "<=" else x >= self.value
+
+    @property
+    def text(self) -> str:
+        unit = MEASURES[self.measure].unit
+        return f"{self.measure} {self.op} {_num(self.value)} {unit}"
+
+
+@dataclass(frozen=True)
+class DesignStudy:
+    """What a design asks: the rules it starts from, what may change, what is wanted.
+
+    `sets`: changes on top of the preset that every rule set keeps. `free`: the
+    toggles that may change, each at two values (empty: every house rule of the
+    preset's family, `default_free`). `goals`: names of `GOALS`; `limits`:
+    `Limit`s. Games per rule set: `screen_games` with random seats,
+    `skill_games` with a `balanced` seat (rotated through the seats);
+    `holdout` rule sets check the model; `candidates` are confirmed, from
+    `confirm_games` games in the first round.
+    """
+
+    preset: str
+    seed: int
+    sets: tuple[str, ...] = ()
+    free: tuple[Free, ...] = ()
+    goals: tuple[str, ...] = ("short",)
+    limits: tuple[Limit, ...] = ()
+    screen_games: int = 40_000
+    skill_games: int = 16_000
+    holdout: int = 8
+    candidates: int = 4
+    confirm_games: int = 100_000
+    name: str = ""
+    dropped: tuple[tuple[str, str], ...] = ()  # (toggle, why), filled by `plan_study`
+
+    def base(self) -> Rules:
+        return _rules(self.preset, self.sets, {})
+
+
+def _spell(toggle: str, value: Any) -> str:
+    text = format_value(value)
+    return text if text else "{}"
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def _rules(preset: str, sets: Sequence[str], levels: Mapping[str, Any]) -> Rules:
+
+    changes: dict[str, Any] = dict(parse_sets(sets))
+    changes.update(levels)
+    rules = Rules.preset(preset)
+    return rules.replace(**changes) if changes else rules
+
+
+def default_free(preset: str, sets: Sequence[str] = ()) -> list[Free]:
+    """Every house rule of the preset's family, at its own value and its alternative.
+
+    The family: the `HOUSE_RULES` the preset's founding texts speak about (the
+    toggle table's seeds), or all of them for a preset without a founding text.
+    """
+    base = _rules(preset, sets, {})
+    seeds = set(PRESETS[preset].seeds)
+    out = []
+    for name in HOUSE_RULES:
+        if seeds and not seeds & set(TOGGLES[name].seeds):
+            continue
+        value = getattr(base, name)
+        out.append(Free(name, (value, _alternative(name, value))))
+    return out
+
+
+def _alternative(name: str, value: Any) -> Any:
+    if name in ALTERNATIVES and value in ALTERNATIVES[name]:
+        return ALTERNATIVES[name][value]
+    toggle = TOGGLES[name]
+    if toggle.kind == "bool":
+        return not value
+    if toggle.kind == "set":
+        return () if value else tuple(toggle.choices[:1])
+    if toggle.kind == "choice":
+        return next(c for c in toggle.choices if c != value)
+    raise DesignError(f"free: {name} has no default alternative; give two values ({name}=A,B)")
+
+
+def parse_free(items: Sequence[str], preset: str, sets: Sequence[str] = ()) -> list[Free]:
+    """`--free TOGGLE` (its own value and the default alternative) or `TOGGLE=A,B`."""
+    base = _rules(preset, sets, {})
+    out = []
+    for item in items:
+        name, sep, text = (s.strip() for s in item.partition("="))
+        if name not in TOGGLES:
+            raise DesignError(
+                f"free: unknown toggle {name!r}; the house rules: {', '.join(HOUSE_RULES)}"
+            )
+        if any(f.toggle == name for f in out):
+            raise DesignError(f"free: {name} is given twice")
+        if not sep:
+            value = getattr(base, name)
+            out.append(Free(name, (value, _alternative(name, value))))
+            continue
+        parts = _split_values(name, text)
+        if len(parts) != 2:
+            raise DesignError(
+                f"free: {item!r} gives {len(parts)} values; the designer screens two values "
+                f"per toggle (write {name}=A,B, or {name} alone for its own value and "
+                "the usual alternative)"
+            )
+        try:
+            values = tuple(parse_value(name, p) for p in parts)
+        except LudosimError as exc:
+            raise DesignError(f"free: {exc}") from None
+        if values[0] == values[1]:
+            raise DesignError(f"free: {item!r} gives the same value twice")
+        out.append(Free(name, values))  # type: ignore[arg-type]
+    return out
+
+
+def _split_values(name: str, text: str) -> list[str]:
+    """`a,b` -> [a, b]; a set's values are bracketed: `[],[starts,stars]`."""
+
+    if TOGGLES[name].kind in ("set", "faces", "ints"):
+        return [p.strip("[]") for p in split_values(text)]
+    return [p.strip() for p in text.split(",")]
+
+
+def parse_limit(text: str) -> Limit:
+    """`length<=90 rounds`, `skill>=+5pp`, `imbalance<=0.3`: a measure, <= or >=, a number."""
+    import re
+
+    match = re.fullmatch(
+        r"\s*([a-z_0-9]+)\s*(<=|>=)\s*([+-]?[0-9]*\.?[0-9]+)\s*([a-z% ]*?)\s*", text
+    )
+    if not match:
+        raise DesignError(
+            f'limit {text!r} is not MEASURE<=VALUE or MEASURE>=VALUE (e.g. "length<=90 '
+            f'rounds"); measures: {", ".join(DESIGN_MEASURES)}'
+        )
+    name, op, value, unit = match.groups()
+    if name not in DESIGN_MEASURES:
+        raise DesignError(
+            f"limit {text!r}: unknown measure {name!r}; measures: {', '.join(DESIGN_MEASURES)}"
+        )
+    expected = MEASURES[name].unit
+    if unit and unit.replace(" ", "") not in (
+        expected.replace(" ", ""),
+        expected.split()[0],
+        "round",
+    ):
+        raise DesignError(f"limit {text!r}: {name} is in {expected}, not {unit!r}")
+    return Limit(name, op, float(value))
+
+
+def study_from_options(
+    preset: str,
+    seed: int,
+    *,
+    sets: Sequence[str] = (),
+    free: Sequence[str] = (),
+    goals: Sequence[str] = ("short",),
+    limits: Sequence[str] = (),
+    **sizes: int,
+) -> DesignStudy:
+    """A study from command-line options (`ludosim design`)."""
+    if preset not in PRESETS:
+        raise DesignError(f"preset {preset!r} is unknown; presets: {', '.join(PRESETS)}")
+    for goal in goals:
+        if goal not in GOALS:
+            raise DesignError(f"goal {goal!r} is unknown; goals: {', '.join(GOALS)}")
+    free_list = parse_free(free, preset, sets) if free else default_free(preset, sets)
+    study = DesignStudy(
+        preset=preset,
+        seed=seed,
+        sets=tuple(sets),
+        free=tuple(free_list),
+        goals=tuple(dict.fromkeys(goals)) or ("short",),
+        limits=tuple(parse_limit(x) for x in limits),
+        **sizes,
+    )
+    _check_sizes(study)
+    return study
+
+
+_KEYS = {
+    "name",
+    "preset",
+    "seed",
+    "set",
+    "free",
+    "goals",
+    "limits",
+    "screen_games",
+    "skill_games",
+    "holdout",
+    "candidates",
+    "confirm_games",
+}
+
+
+def load_study(path: str | Path, *, seed: int | None = None) -> DesignStudy:
+    """A study file: `preset`, `seed`, `set = [...]`, `free = [...]`, `goals`, `limits`,
+    the sizes; any problem is one `DesignError` naming the file and the key."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DesignError(f"design file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise DesignError(f"cannot read design file {path}: {exc}") from None
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise DesignError(
+            f"{path}: unknown key {unknown[0]!r}; allowed: {', '.join(sorted(_KEYS))}"
+        )
+    if seed is not None:
+        data["seed"] = seed
+    if "seed" not in data or "preset" not in data:
+        raise DesignError(f'{path}: preset and seed are required (e.g. preset = "app", seed = 1)')
+    sizes = {
+        k: int(data[k])
+        for k in _KEYS & set(data)
+        if k.endswith("_games") or k in ("holdout", "candidates")
+    }
+    try:
+        study = study_from_options(
+            str(data["preset"]),
+            int(data["seed"]),
+            sets=[str(s) for s in data.get("set", [])],
+            free=[str(s) for s in data.get("free", [])],
+            goals=[str(s) for s in data.get("goals", ["short"])],
+            limits=[str(s) for s in data.get("limits", [])],
+            **sizes,
+        )
+    except DesignError as exc:
+        raise DesignError(f"{path}: {exc}") from None
+    return replace(study, name=str(data.get("name") or path.stem))
+
+
+def _check_sizes(study: DesignStudy) -> None:
+    players = study.base().players
+    for key in ("screen_games", "skill_games", "confirm_games"):
+        if getattr(study, key) < 20 * players:
+            raise DesignError(f"{key} must be at least {20 * players} (20 games per seat)")
+    if study.holdout < 0 or study.candidates < 1:
+        raise DesignError("holdout must be >= 0 and candidates >= 1")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The screening design: the free toggles kept, the dropped ones and why, the codes."""
+
+    study: DesignStudy
+    free: tuple[Free, ...]
+    codes: np.ndarray  # rule sets x free toggles, -1 (the preset's value) or +1
+    dropped: tuple[tuple[str, str], ...]
+
+    def levels(self, row: Sequence[float]) -> dict[str, Any]:
+        return {f.toggle: f.values[1 if x > 0 else 0] for f, x in zip(self.free, row, strict=True)}
+
+    def rules(self, row: Sequence[float]) -> Rules:
+        return _rules(self.study.preset, self.study.sets, self.levels(row))
+
+    def label(self, row: Sequence[float]) -> str:
+        changed = [f.text(1) for f, x in zip(self.free, row, strict=True) if x > 0]
+        return " ".join(changed) or "(the preset's own)"
+
+
+def plan_study(study: DesignStudy) -> Plan:
+    """Drop the free toggles that cannot be played or cannot act; build the factorial."""
+    dropped: list[tuple[str, str]] = []
+    kept: list[Free] = []
+    base = study.base()
+    for free in study.free:
+        if getattr(base, free.toggle) != free.values[0] and not any(
+            getattr(base, free.toggle) == v for v in free.values
+        ):
+            pass  # a study may screen two values neither of which is the preset's
+        try:
+            _rules(study.preset, study.sets, {free.toggle: free.values[1]})
+            _rules(study.preset, study.sets, {free.toggle: free.values[0]})
+        except LudosimError as exc:
+            dropped.append((free.toggle, f"refused: {exc}"))
+            continue
+        clash = next((k for k in kept if _refused(study, (k, free))), None)
+        if clash is not None:
+            dropped.append((free.toggle, f"refused together with {clash.toggle}"))
+            continue
+        kept.append(free)
+    while True:
+        if len(kept) > MAX_FREE:
+            raise DesignError(
+                f"free: {len(kept)} toggles; a design screens at most {MAX_FREE} (name them "
+                "with free = [...] / --free)"
+            )
+        if len(kept) < 2:
+            raise DesignError(
+                f"free: {len(kept)} toggle(s) left to screen (dropped: "
+                f"{'; '.join(f'{t}: {w}' for t, w in dropped) or 'none'}); a design needs two"
+            )
+        codes = _factorial(len(kept))
+        plan = Plan(study, tuple(kept), codes, tuple(dropped))
+        inert = _inert_everywhere(plan)
+        if not inert:
+            return plan
+        kept = [f for f in kept if f.toggle not in inert]
+        dropped += [
+            (t, f"cannot act in any rule set of the design ({why})") for t, why in inert.items()
+        ]
+
+
+def _refused(study: DesignStudy, frees: Sequence[Free]) -> bool:
+    try:
+        _rules(study.preset, study.sets, {f.toggle: f.values[1] for f in frees})
+    except LudosimError:
+        return True
+    return False
+
+
+def _factorial(k: int) -> np.ndarray:
+    """A two-level design of resolution V (at least 16 rule sets), -1/+1 codes."""
+    from pydoe import fracfact_by_res
+
+    return np.asarray(fracfact_by_res(k, 5), dtype=float)
+
+
+def _inert_everywhere(plan: Plan) -> dict[str, str]:
+    """Free toggles that cannot act in any rule set of the design, with the reason.
+
+    Whether a toggle can act depends only on the other toggles (`ludosim.rules.canonical`),
+    so in each rule set it is asked at whichever of its two values is not the default
+    (the canonical form reports only toggles away from their default).
+    """
+    reasons: dict[str, str] = {}
+    acting: set[str] = set()
+    policies = None
+    for row in plan.codes:
+        levels = plan.levels(row)
+        for f in plan.free:
+            other = f.values[1] if f.values[1] != TOGGLES[f.toggle].default else f.values[0]
+            try:
+                rules = _rules(plan.study.preset, plan.study.sets, {**levels, f.toggle: other})
+            except LudosimError as exc:
+                raise DesignError(f"the engines refuse rule set {plan.label(row)}: {exc}") from None
+            policies = policies or [STRONG] + [WEAK] * (rules.players - 1)
+            why = inert_toggles(rules, policies).get(f.toggle)
+            if why is None:
+                acting.add(f.toggle)
+            else:
+                reasons.setdefault(f.toggle, why)
+    return {t: w for t, w in reasons.items() if t not in acting}
+
+
+# ------------------------------------------------------------------------------- play
+@dataclass
+class Stage:
+    """Rule sets played together (same games): the screening, the holdout, a round."""
+
+    name: str
+    codes: np.ndarray  # rule sets x free toggles
+    games: int  # random-seat games per rule set
+    skill_games: int  # games with the strong seat, over all its seats
+    seed: int
+    ids: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.ids:
+            self.ids = [f"{self.name}-{i:03d}" for i in range(len(self.codes))]
+
+
+def _variants(plan: Plan, stage: Stage) -> tuple[Any, ...]:
+    from ludosim.sweep.spec import Variant
+
+    fixed = parse_sets(plan.study.sets)
+    return tuple(
+        Variant(
+            name=pid,
+            preset=plan.study.preset,
+            set={**fixed, **{k: _typed(v) for k, v in plan.levels(row).items()}},
+        )
+        for pid, row in zip(stage.ids, stage.codes, strict=True)
+    )
+
+
+def _typed(value: Any) -> Any:
+    """A toggle value as a sweep file writes it (sets and faces as lists)."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _seatings(players: int) -> list[list[str]]:
+    """The strong seat in every position: `balanced,random,random,random` rotated."""
+    return [[STRONG if s == k else WEAK for s in range(players)] for k in range(players)]
+
+
+def stage_specs(plan: Plan, stage: Stage) -> dict[str, Any]:
+    """The two sweeps of a stage: every seat random (with the game-flow columns), and
+    the strong seat in every position against random ones."""
+    from ludosim.sweep import SweepSpec
+
+    players = plan.study.base().players
+    variants = _variants(plan, stage)
+    random = SweepSpec(
+        variants=variants,
+        policies=WEAK,
+        games=stage.games,
+        seed=stage.seed,
+        flow=True,
+        name=f"{stage.name}-random",
+    )
+    skill = SweepSpec(
+        variants=variants,
+        vary={"policies": [tuple(s) for s in _seatings(players)]},
+        games=max(1, stage.skill_games // players),
+        seed=stage.seed,
+        name=f"{stage.name}-skill",
+    )
+    return {"random": random, "skill": skill}
+
+
+def play_stage(
+    plan: Plan,
+    stage: Stage,
+    out: Path,
+    *,
+    progress: Progress | None = None,
+    **run: Any,
+) -> tuple[pd.DataFrame, StageSamples]:
+    """Play (or resume) a stage's sweeps into `out/<stage>-random` and `-skill`; its
+    measures and the samples they come from."""
+    from ludosim.sweep import run_sweep
+
+    specs = stage_specs(plan, stage)
+    for kind, spec in specs.items():
+        run_sweep(spec, out / f"{stage.name}-{kind}", progress=progress, **run)
+    return measure_stage(plan, stage, out)
+
+
+_RANDOM_COLUMNS = ("game", "first", "winner", "turns", "truncated", "lead_changes", "last_at_mid")
+
+
+def measure_stage(plan: Plan, stage: Stage, out: Path) -> tuple[pd.DataFrame, StageSamples]:
+    """Every design measure of every rule set of a played stage, with its 95% interval.
+
+    Rule sets of a stage played the same games, so mean measures are `CellSamples`
+    (paired); the 90th percentile and the imbalance are `CellEstimates`.
+    """
+
+    players = plan.study.base().players
+    columns = [
+        *_RANDOM_COLUMNS,
+        *(f"captures_{s}" for s in range(players)),
+        *(f"place_{s}" for s in range(players)),
+    ]
+    random = _by_point(out / f"{stage.name}-random", columns)
+    skill = _by_point(
+        out / f"{stage.name}-skill",
+        ["game", "first", "winner", *(f"place_{s}" for s in range(players))],
+    )
+    skill = _pool_seatings(skill, players)
+    samples = stage_samples(random.assign(cell=random["point"]), skill)
+    return measures_table(stage, samples), samples
+
+
+def _by_point(folder: Path, columns: Sequence[str]) -> pd.DataFrame:
+    """A sweep's rows with `point` (the variant, the rule set) and the cell's policies."""
+    from ludosim import results
+
+    cells = results.load_cells(folder)
+    rows = results.load(folder, columns=list(columns))
+    variant = dict(zip(cells["cell"].astype(str), cells["variant"].astype(str), strict=True))
+    policies = dict(zip(cells["cell"].astype(str), cells["policies"].astype(str), strict=True))
+    cell = rows["cell"].astype(str)
+    return rows.assign(point=cell.map(variant), policies=cell.map(policies))
+
+
+def _pool_seatings(skill: pd.DataFrame, players: int) -> pd.DataFrame:
+    """One table per rule set: its seatings' games one after another, with `strong_won`.
+
+    The k-th seating's game g becomes game k * G + g, so rule sets keep playing the
+    same games and pair.
+    """
+    seats = (
+        skill["policies"]
+        .astype(str)
+        .map(lambda text: [p.strip() for p in text.split(",")].index(STRONG))
+    )
+    per = int(skill.groupby(["point", "policies"], observed=True).size().max())
+    winner = skill["winner"].to_numpy(int)
+    won = (winner == seats.to_numpy(int)).astype(float)
+    won[winner < 0] = np.nan
+    return skill.assign(
+        cell=skill["point"],
+        game=skill["game"].to_numpy(np.int64) + seats.to_numpy(np.int64) * per,
+        strong_won=won,
+    )
+
+
+@dataclass
+class StageSamples:
+    """What a stage's measures are computed from."""
+
+    means: dict[str, CellSamples | CellEstimates]
+
+
+def stage_samples(random: pd.DataFrame, skill: pd.DataFrame) -> StageSamples:
+    rows = cell_rows(random)
+    skill_rows = cell_rows(skill, ["game", "first", "winner", "strong_won"])
+    out: dict[str, CellSamples | CellEstimates] = {}
+    for name in DESIGN_MEASURES:
+        m = MEASURES[name]
+        if m.statistic == "mean":
+            source = skill_rows if m.source == "skill" else rows
+            out[name] = CellSamples(source, lambda r, n, m=m: m.scale * m.values(r, n))
+        elif m.statistic == "p90":
+            est, se, games = {}, {}, {}
+            for cell, r in rows.items():
+                value, low, high = quantile_ci(m.values(r, r.players), 0.9)
+                est[cell], se[cell], games[cell] = value, (high - low) / (2 * Z95), len(r)
+            out[name] = CellEstimates(est, se, games)
+        else:  # imbalance over the turn-order positions
+            est, se, games = {}, {}, {}
+            for i, (cell, r) in enumerate(rows.items()):
+                winner = np.asarray(r["winner"], dtype=np.int64)
+                first = np.asarray(r["first"], dtype=np.int64)
+                done = winner >= 0
+                wins = np.bincount((winner[done] - first[done]) % r.players, minlength=r.players)
+                est[cell], se[cell] = imbalance(wins, BOOTSTRAP, seed=i)
+                games[cell] = int(done.sum())
+            out[name] = CellEstimates(est, se, games)
+    return StageSamples(out)
+
+
+MEASURE_COLUMNS = (
+    "point",
+    "stage",
+    "measure",
+    "unit",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "se",
+    "games",
+)
+
+
+def measures_table(stage: Stage, samples: StageSamples) -> pd.DataFrame:
+    rows = []
+    for name, sample in samples.means.items():
+        unit = MEASURES[name].unit
+        for point in stage.ids:
+            c = sample.contrast({point: 1.0})
+            low = c.ci_low
+            if MEASURES[name].statistic == "imbalance":
+                low = max(0.0, low)  # a distance from fair: its interval starts at 0
+            rows.append(
+                {
+                    "point": point,
+                    "stage": stage.name,
+                    "measure": name,
+                    "unit": unit,
+                    "estimate": c.estimate,
+                    "ci_low": low,
+                    "ci_high": c.ci_high,
+                    "se": c.se,
+                    "games": c.games,
+                }
+            )
+    return pd.DataFrame(rows, columns=list(MEASURE_COLUMNS))
+
+
+# ------------------------------------------------------------------- screening effects
+def terms(k: int) -> list[tuple[int, ...]]:
+    """The screening's terms: every main effect, then every two-toggle interaction."""
+    return [(i,) for i in range(k)] + list(itertools.combinations(range(k), 2))
+
+
+def _term_name(plan: Plan, term: tuple[int, ...]) -> str:
+    if len(term) == 1:
+        f = plan.free[term[0]]
+        return f"{f.toggle} {_spell(f.toggle, f.values[0])} -> {_spell(f.toggle, f.values[1])}"
+    return " x ".join(plan.free[i].toggle for i in term)
+
+
+def screening_tests(
+    plan: Plan, stage: Stage, samples: StageSamples, family: Family
+) -> list[tuple[str, tuple[int, ...], Test]]:
+    """Every term's effect on every measure, as a test of `family`.
+
+    A main effect is the mean at the alternative minus the mean at the preset's value,
+    `sum_c x_c y_c / (N/2)`; an interaction the same with the product of two codes.
+    The design is of resolution V, so no effect is aliased with another of these.
+    """
+    half = len(stage.ids) / 2
+    out = []
+    for name in DESIGN_MEASURES:
+        sample = samples.means[name]
+        for term in terms(len(plan.free)):
+            signs = np.prod(stage.codes[:, list(term)], axis=1) / half
+            weights = dict(zip(stage.ids, signs.tolist(), strict=True))
+            key = f"effect:{name}:{'x'.join(plan.free[i].toggle for i in term)}"
+            out.append((name, term, family.add(Test.of(key, sample.contrast(weights)))))
+    return out
+
+
+EFFECT_COLUMNS = (
+    "measure",
+    "term",
+    "factors",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+    "resolved",
+    "practical",
+    "games",
+)
+
+
+def effects_table(plan: Plan, tests: Sequence[tuple[str, tuple[int, ...], Test]]) -> pd.DataFrame:
+    rows = []
+    for name, term, t in tests:
+        smallest = MEASURES[name].smallest
+        rows.append(
+            {
+                "measure": name,
+                "term": _term_name(plan, term),
+                "factors": len(term),
+                "estimate": t.estimate,
+                "ci_low": t.ci_low,
+                "ci_high": t.ci_high,
+                "p_value": t.p_value,
+                "p_adjusted": t.p_adjusted,
+                "resolved": t.resolved,
+                "practical": bool(t.resolved and abs(t.estimate) >= smallest),
+                "games": t.games,
+            }
+        )
+    return pd.DataFrame(rows, columns=list(EFFECT_COLUMNS))
+
+
+def active_terms(effects: pd.DataFrame, measure: str, plan: Plan) -> list[tuple[int, ...]]:
+    """The model's terms for one measure: every main effect, and the two-toggle
+    interactions the screening resolved (`effects` decided within the screening)."""
+    k = len(plan.free)
+    names = {_term_name(plan, t): t for t in terms(k)}
+    resolved = effects[
+        (effects["measure"] == measure)
+        & (effects["factors"] == 2)
+        & effects["resolved"].astype(bool)
+    ]
+    return [(i,) for i in range(k)] + [names[t] for t in resolved["term"]]
+
+
+# ------------------------------------------------------------------------------ model
+@dataclass
+class Model:
+    """One measure's weighted least-squares fit over the free toggles' codes.
+
+    `terms` are the columns after the intercept; `coef` (intercept first) and
+    `cov` their estimates and covariance; `scale` the residual variance factor
+    (1 when the rule sets' estimates scatter around the model as their own noise
+    says, more with lack of fit); `df` the residual degrees of freedom.
+    """
+
+    measure: str
+    terms: list[tuple[int, ...]]
+    coef: np.ndarray
+    cov: np.ndarray
+    scale: float
+    df: int
+
+    def row(self, codes: np.ndarray) -> np.ndarray:
+        codes = np.atleast_2d(codes)
+        parts = [np.ones(len(codes))] + [np.prod(codes[:, list(t)], axis=1) for t in self.terms]
+        return np.column_stack(parts)
+
+    def predict(self, codes: np.ndarray, noise: np.ndarray | float) -> tuple[np.ndarray, ...]:
+        """(prediction, low, high): the 95% prediction interval of a measurement whose own
+        standard error is `noise`: model uncertainty, lack of fit and that noise."""
+        from scipy import stats
+
+        x = self.row(codes)
+        mean = x @ self.coef
+        var_model = np.einsum("ij,jk,ik->i", x, self.cov, x)
+        var = var_model + self.scale * np.asarray(noise, dtype=float) ** 2
+        t = stats.t.ppf(1 - ALPHA / 2, max(self.df, 1))
+        half = t * np.sqrt(var)
+        low = mean - half
+        if MEASURES[self.measure].statistic == "imbalance":
+            low = np.maximum(low, 0.0)  # a distance from fair is never below 0
+        return mean, low, mean + half
+
+
+def fit_model(
+    measure: str, codes: np.ndarray, table: pd.DataFrame, model_terms: list[tuple[int, ...]]
+) -> Model:
+    """WLS of a measure's estimates on the design's codes, weights 1 / se^2 (statsmodels)."""
+    import statsmodels.api as sm
+
+    y = table["estimate"].to_numpy(float)
+    se = np.maximum(table["se"].to_numpy(float), 1e-9)
+    probe = Model(measure, model_terms, np.zeros(0), np.zeros((0, 0)), 1.0, 0)
+    x = probe.row(codes)
+    fit = sm.WLS(y, x, weights=1.0 / se**2).fit()
+    # The residual variance factor is never below 1: the estimates' own noise is known.
+    scale = max(1.0, float(fit.scale)) if fit.df_resid > 0 else 1.0
+    cov = np.asarray(fit.normalized_cov_params) * scale
+    return Model(measure, model_terms, np.asarray(fit.params), cov, scale, int(fit.df_resid))
+
+
+# ----------------------------------------------------------------------------- search
+def all_codes(k: int) -> np.ndarray:
+    """Every combination of the free toggles' two values (2^k rows of -1/+1)."""
+    if k > MAX_FREE:
+        raise DesignError(f"{k} free toggles: at most {MAX_FREE} can be searched exhaustively")
+    return np.array(list(itertools.product((-1.0, 1.0), repeat=k)))
+
+
+def goal_value(study: DesignStudy, values: Mapping[str, Any], goal: str) -> Any:
+    """A goal as a quantity to minimise: the measure, its sign turned for goals to raise."""
+    measure, direction = GOALS[goal]
+    return -direction * values[measure]
+
+
+def search(plan: Plan, models: Mapping[str, Model], noise: Mapping[str, float]) -> pd.DataFrame:
+    """Every rule set of the search space with each measure's prediction and interval,
+    whether it meets the limits (its prediction does) and its rank on the goals.
+
+    Columns: `codes` (a tuple), `label`, per measure `<m>`, `<m>_low`, `<m>_high`;
+    `feasible`; `rank` (by the first goal, then the others, among the feasible);
+    `front` (True on the front between the first two goals, pymoo's
+    non-dominated sorting over the feasible rule sets).
+    """
+    from pymoo.util.nds.non_dominated_sorting import NonDominatedSorting
+
+    codes = all_codes(len(plan.free))
+    table = pd.DataFrame({"label": [plan.label(row) for row in codes]})
+    table["codes"] = [tuple(int(x) for x in row) for row in codes]
+    for name, model in models.items():
+        mean, low, high = model.predict(codes, noise[name])
+        table[name], table[f"{name}_low"], table[f"{name}_high"] = mean, low, high
+    feasible = np.ones(len(table), bool)
+    for limit in plan.study.limits:
+        feasible &= [limit.holds(x) for x in table[limit.measure]]
+    table["feasible"] = feasible
+    keys = [
+        table.apply(lambda r, g=g: goal_value(plan.study, r, g), axis=1) for g in plan.study.goals
+    ]
+    order = np.lexsort([k.to_numpy() for k in reversed(keys)] + [~feasible])
+    table["rank"] = 0
+    table.loc[table.index[order], "rank"] = np.arange(1, len(table) + 1)
+    table["front"] = False
+    if feasible.any():
+        goals = plan.study.goals if len(plan.study.goals) > 1 else (plan.study.goals[0], "skill")
+        objectives = np.column_stack(
+            [
+                table.loc[feasible].apply(lambda r, g=g: goal_value(plan.study, r, g), axis=1)
+                for g in goals[:2]
+            ]
+        )
+        first = NonDominatedSorting().do(objectives, only_non_dominated_front=True)
+        table.loc[table.index[feasible][first], "front"] = True
+    return table.sort_values("rank").reset_index(drop=True)
+
+
+def holdout_codes(plan: Plan, count: int, seed: int) -> np.ndarray:
+    """`count` rule sets of the space outside the screening design, drawn from `seed`."""
+    if count <= 0:
+        return np.zeros((0, len(plan.free)))
+    inside = {tuple(row) for row in plan.codes}
+    rng = np.random.default_rng(seed)
+    picked: list[tuple[float, ...]] = []
+    space = 2 ** len(plan.free)
+    while len(picked) < min(count, space - len(inside)):
+        row = tuple(float(x) for x in rng.choice((-1.0, 1.0), len(plan.free)))
+        if row not in inside and row not in picked:
+            picked.append(row)
+    return np.array(picked)
+
+
+# ----------------------------------------------------------------------- confirmation
+def preset_codes(plan: Plan) -> np.ndarray:
+    """The rule set that changes nothing: every free toggle at its first value."""
+    return -np.ones(len(plan.free))
+
+
+COMPARISON_COLUMNS = (
+    "round",
+    "kind",
+    "measure",
+    "point",
+    "other",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "se",
+    "p_value",
+    "games",
+    "method",
+)
+
+
+def _compare(
+    samples: StageSamples, measure: str, a: str, b: str, kind: str, round_: int
+) -> dict[str, Any]:
+    c = samples.means[measure].difference(a, b)
+    return {
+        "round": round_,
+        "kind": kind,
+        "measure": measure,
+        "point": a,
+        "other": b,
+        "estimate": c.estimate,
+        "ci_low": c.ci_low,
+        "ci_high": c.ci_high,
+        "se": c.se,
+        "p_value": c.p_value,
+        "games": c.games,
+        "method": c.method,
+    }
+
+
+Player = Callable[..., tuple[pd.DataFrame, "StageSamples"]]
+
+
+def confirm(
+    plan: Plan,
+    picked: np.ndarray,
+    out: Path,
+    *,
+    progress: Progress | None = None,
+    player: Player | None = None,
+    **run: Any,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Replay the candidates (and the preset's own rules) on fresh games, in rounds.
+
+    Round r plays `confirm_games * 2^(r-1)` random-seat games per rule set (and skill
+    games in proportion), every rule set on the same games (seed + 1). After a
+    round, a candidate whose first goal is resolved worse than the best candidate's
+    (paired difference, Holm over the round's comparisons) is dropped; the others
+    play the next round, until one is left or `ROUNDS` rounds. Returns the rounds'
+    measures, the candidates' status and the comparisons a page decides (each
+    candidate against the best on the first goal, and against the preset's own rules
+    on every measure, from the candidate's last round).
+    """
+    study = plan.study
+    goal_measure, direction = GOALS[study.goals[0]]
+    reference = preset_codes(plan)
+    alive = [tuple(row) for row in picked if tuple(row) != tuple(reference)]
+    ids = {row: f"k{i:02d}" for i, row in enumerate(alive)}
+    ids[tuple(reference)] = "preset"
+    measured, status, comparisons = [], {}, []
+    for round_ in range(1, ROUNDS + 1):
+        rows = [tuple(reference), *alive]
+        stage = Stage(
+            f"confirm{round_}",
+            np.array(rows),
+            study.confirm_games * 2 ** (round_ - 1),
+            study.skill_games * 2**round_,
+            study.seed + 1,
+            [ids[r] for r in rows],
+        )
+        table, samples = (player or play_stage)(plan, stage, out, progress=progress, **run)
+        measured.append(table)
+        goal = table[table["measure"] == goal_measure].set_index("point")["estimate"]
+        names = [ids[r] for r in alive]
+        best = min(names, key=lambda p: -direction * goal[p])
+        tests = [
+            _compare(samples, goal_measure, p, best, "vs best", round_) for p in names if p != best
+        ]
+        family = Family("round", "candidates against the best")
+        for t in tests:
+            family.add(
+                Test(t["point"], t["estimate"], t["ci_low"], t["ci_high"], t["p_value"], t["games"])
+            )
+        family.adjust()
+        worse = {t.key for t in family.tests if t.resolved and direction * t.estimate < 0}
+        final = round_ == ROUNDS or len(alive) - len(worse) <= 1
+        for p in names:
+            if p in worse or final:
+                status[p] = {
+                    "point": p,
+                    "round": round_,
+                    "games": stage.games,
+                    "status": "dropped" if p in worse else "kept",
+                }
+                comparisons += [
+                    _compare(samples, m, p, "preset", "vs preset", round_) for m in DESIGN_MEASURES
+                ]
+                if p != best:
+                    comparisons.append(_compare(samples, goal_measure, p, best, "vs best", round_))
+        alive = [r for r in alive if ids[r] not in worse]
+        if final:
+            break
+    return (
+        pd.concat(measured, ignore_index=True),
+        pd.DataFrame(list(status.values())),
+        pd.DataFrame(comparisons, columns=list(COMPARISON_COLUMNS)),
+    )
+
+
+# ----------------------------------------------------------------------------- tables
+@dataclass
+class DesignTables:
+    """Everything a design's page is made of (each a CSV of the study's folder).
+
+    points: every rule set played (`point`, `stage`, the free toggles' values,
+    `label`); measures: each measure of each played rule set with its interval;
+    effects: the screening's effect of every term on every measure (p-values
+    before the page's correction); model: each measure's terms and coefficients,
+    with the covariance the explorer needs; checks: predicted against measured for
+    the held-out and confirmed rule sets; candidates: the search's best; search:
+    every rule set of the space, predicted; confirmed: each candidate's last round
+    and status; comparisons: the confirmation's paired differences.
+    """
+
+    study: DesignStudy
+    plan: Plan
+    points: pd.DataFrame
+    measures: pd.DataFrame
+    effects: pd.DataFrame
+    models: dict[str, Model]
+    checks: pd.DataFrame
+    search: pd.DataFrame
+    confirmed: pd.DataFrame
+    comparisons: pd.DataFrame
+    games: dict[str, int] = field(default_factory=dict)  # games played per stage
+
+
+def _points(plan: Plan, stage: Stage) -> pd.DataFrame:
+    table = pd.DataFrame({"point": stage.ids, "stage": stage.name})
+    for i, f in enumerate(plan.free):
+        table[f.toggle] = [_spell(f.toggle, f.values[1 if x > 0 else 0]) for x in stage.codes[:, i]]
+    table["label"] = [plan.label(row) for row in stage.codes]
+    table["codes"] = [" ".join(f"{int(x):+d}" for x in row) for row in stage.codes]
+    return table
+
+
+def _codes_of(points: pd.DataFrame, ids: Sequence[str]) -> np.ndarray:
+    by = points.drop_duplicates("point").set_index("point")["codes"]
+    return np.array([[float(x) for x in by[p].split()] for p in ids])
+
+
+def _noise(table: pd.DataFrame, ids: Sequence[str], measure: str) -> np.ndarray:
+    rows = table[table["measure"] == measure].set_index("point")
+    return rows.loc[list(ids), "se"].to_numpy(float)
+
+
+def check_table(
+    plan: Plan,
+    models: Mapping[str, Model],
+    measures: pd.DataFrame,
+    points: pd.DataFrame,
+    checked: Mapping[str, Sequence[str]],
+) -> pd.DataFrame:
+    """Each model's 95% prediction interval against the measurement, for rule sets it was
+    not fitted on, with the measurement's own noise. `checked`: stage -> the rule sets of
+    it to check (each rule set once: a confirmed candidate in its last round)."""
+    rows = []
+    for stage, ids in checked.items():
+        ids = list(ids)
+        if not ids:
+            continue
+        codes = _codes_of(points, ids)
+        for name, model in models.items():
+            noise = _noise(measures[measures["stage"] == stage], ids, name)
+            mean, low, high = model.predict(codes, noise)
+            got = measures[(measures["stage"] == stage) & (measures["measure"] == name)]
+            got = got.set_index("point").loc[ids, "estimate"].to_numpy(float)
+            for p, m, lo, hi, g in zip(ids, mean, low, high, got, strict=True):
+                rows.append(
+                    {
+                        "stage": stage,
+                        "point": p,
+                        "measure": name,
+                        "predicted": m,
+                        "pi_low": lo,
+                        "pi_high": hi,
+                        "measured": g,
+                        "inside": bool(lo <= g <= hi),
+                    }
+                )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "stage",
+            "point",
+            "measure",
+            "predicted",
+            "pi_low",
+            "pi_high",
+            "measured",
+            "inside",
+        ],
+    )
+
+
+def play_study(
+    study: DesignStudy,
+    out: str | Path,
+    *,
+    progress: Progress | None = None,
+    player: Player | None = None,
+    **run: Any,
+) -> DesignTables:
+    """Plan, play every stage (resuming what `out` holds) and compute the tables.
+
+    `run` is passed to `ludosim.sweep.run_sweep` (`dask`, `workers`, `threads`).
+    `player(plan, stage, out, progress=..., **run)` plays a stage and returns its
+    measures and samples: `play_stage` (the kernel, through sweeps) unless given (a
+    test double of the measures needs no kernel).
+    """
+    out = Path(out)
+    plan = plan_study(study)
+    play = player or play_stage
+    screen = Stage("screen", plan.codes, study.screen_games, study.skill_games, study.seed)
+    measures, samples = play(plan, screen, out, progress=progress, **run)
+    points = [_points(plan, screen)]
+    family = Family("screening", "screening effects")
+    tests = screening_tests(plan, screen, samples, family)
+    family.adjust()  # within the screening: which interactions the model keeps
+    effects = effects_table(plan, tests)
+    models = {
+        name: fit_model(
+            name,
+            plan.codes,
+            measures[measures["measure"] == name].set_index("point").loc[screen.ids],
+            active_terms(effects, name, plan),
+        )
+        for name in DESIGN_MEASURES
+    }
+    tables = [measures]
+    if study.holdout:
+        held = Stage(
+            "holdout",
+            holdout_codes(plan, study.holdout, study.seed),
+            study.screen_games,
+            study.skill_games,
+            study.seed,
+        )
+        if len(held.codes):
+            table, _ = play(plan, held, out, progress=progress, **run)
+            tables.append(table)
+            points.append(_points(plan, held))
+    # What a confirmation measures with: the screening's noise per rule set, scaled down
+    # to the first round's games.
+    noise = {
+        name: float(np.median(measures.loc[measures["measure"] == name, "se"]))
+        * math.sqrt(study.screen_games / study.confirm_games)
+        for name in DESIGN_MEASURES
+    }
+    space = search(plan, models, noise)
+    feasible = space[space["feasible"]]
+    picked = np.array([list(c) for c in feasible["codes"].head(study.candidates)], dtype=float)
+    confirmed = pd.DataFrame(columns=["point", "round", "games", "status"])
+    comparisons = pd.DataFrame(columns=list(COMPARISON_COLUMNS))
+    if len(picked):
+        rounds, confirmed, comparisons = confirm(
+            plan, picked, out, progress=progress, player=player, **run
+        )
+        tables.append(rounds)
+        reference = preset_codes(plan)
+        alive = [row for row in picked if tuple(row) != tuple(reference)]  # as `confirm` names them
+        for name in dict.fromkeys(rounds["stage"]):
+            ids = list(dict.fromkeys(rounds.loc[rounds["stage"] == name, "point"]))
+            codes = [reference if p == "preset" else alive[int(p[1:])] for p in ids]
+            points.append(_points(plan, Stage(name, np.array(codes), 0, 0, 0, ids)))
+    all_points = pd.concat(points, ignore_index=True)
+    all_measures = pd.concat(tables, ignore_index=True)
+    checks = check_table(
+        plan, models, all_measures, all_points, _checked(plan, all_measures, confirmed)
+    )
+    return DesignTables(
+        study,
+        plan,
+        all_points,
+        all_measures,
+        effects,
+        models,
+        checks,
+        space,
+        confirmed,
+        comparisons,
+        games_played(all_measures),
+    )
+
+
+def _checked(plan: Plan, measures: pd.DataFrame, confirmed: pd.DataFrame) -> dict[str, list[str]]:
+    """The rule sets that check the models: every held-out one, and every confirmed candidate
+    in its last round (the preset's own rules are left out when the screening played them)."""
+    out: dict[str, list[str]] = {}
+    held = measures.loc[measures["stage"] == "holdout", "point"]
+    if len(held):
+        out["holdout"] = list(dict.fromkeys(held))
+    for r in confirmed.itertuples(index=False):
+        out.setdefault(f"confirm{r.round}", []).append(str(r.point))
+    return out
+
+
+def games_played(measures: pd.DataFrame) -> dict[str, int]:
+    """Games played per stage: every rule set's random-seat and skill games."""
+    rows = measures[measures["measure"].isin(["length", "skill"])]
+    return {str(k): int(v) for k, v in rows.groupby("stage", sort=False)["games"].sum().items()}
+
+
+STUDY_FILE = "design.json"
+MODEL_FILE = "model.json"
+CSV_FILES = ("points", "measures", "effects", "checks", "search", "confirmed", "comparisons")
+
+
+def study_dict(study: DesignStudy) -> dict[str, Any]:
+    """The study as JSON-able data (`study_from_dict` reads it back)."""
+    return {
+        "name": study.name,
+        "preset": study.preset,
+        "seed": study.seed,
+        "set": list(study.sets),
+        "free": [
+            f"{f.toggle}={_value_text(f.toggle, f.values[0])},{_value_text(f.toggle, f.values[1])}"
+            for f in study.free
+        ],
+        "goals": list(study.goals),
+        "limits": [f"{x.measure}{x.op}{_num(x.value)}" for x in study.limits],
+        "screen_games": study.screen_games,
+        "skill_games": study.skill_games,
+        "holdout": study.holdout,
+        "candidates": study.candidates,
+        "confirm_games": study.confirm_games,
+    }
+
+
+def _value_text(toggle: str, value: Any) -> str:
+    """A value as `--free` reads it: sets bracketed, so their commas stay inside."""
+    text = format_value(value)
+    return f"[{text}]" if TOGGLES[toggle].kind in ("set", "faces", "ints") else text
+
+
+def study_from_dict(data: Mapping[str, Any]) -> DesignStudy:
+    sizes = {
+        k: int(data[k])
+        for k in ("screen_games", "skill_games", "holdout", "candidates", "confirm_games")
+        if k in data
+    }
+    study = study_from_options(
+        data["preset"],
+        int(data["seed"]),
+        sets=data.get("set", []),
+        free=data.get("free", []),
+        goals=data.get("goals", ["short"]),
+        limits=data.get("limits", []),
+        **sizes,
+    )
+    return replace(study, name=str(data.get("name") or ""))
+
+
+def write_tables(tables: DesignTables, out: str | Path) -> Path:
+    """The tables as CSV, the study and the models as JSON, into `out`."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in CSV_FILES:
+        frame = getattr(tables, name)
+        if name == "search":
+            frame = frame.assign(codes=[" ".join(f"{x:+d}" for x in c) for c in frame["codes"]])
+        frame.to_csv(folder / f"{name}.csv", index=False)
+    (folder / STUDY_FILE).write_text(
+        json.dumps({**study_dict(tables.study), "games": tables.games}, indent=1) + "\n",
+        encoding="utf-8",
+    )
+    models = {
+        name: {
+            "terms": [list(t) for t in m.terms],
+            "coef": m.coef.tolist(),
+            "cov": m.cov.tolist(),
+            "scale": m.scale,
+            "df": m.df,
+        }
+        for name, m in tables.models.items()
+    }
+    (folder / MODEL_FILE).write_text(json.dumps(models) + "\n", encoding="utf-8")
+    return folder
+
+
+def read_tables(folder: str | Path) -> DesignTables:
+    """A design's tables from the CSV and JSON files `write_tables` wrote."""
+    folder = Path(folder)
+    try:
+        data = json.loads((folder / STUDY_FILE).read_text(encoding="utf-8"))
+        raw = json.loads((folder / MODEL_FILE).read_text(encoding="utf-8"))
+        frames = {
+            n: pd.read_csv(folder / f"{n}.csv", keep_default_na=False, na_values=[""])
+            for n in CSV_FILES
+        }
+    except (OSError, ValueError) as exc:
+        raise DesignError(
+            f"{folder} holds no design's tables ({exc}); run ludosim design"
+        ) from None
+    study = study_from_dict(data)
+    plan = plan_study(study)
+    models = {
+        n: Model(
+            n,
+            [tuple(t) for t in m["terms"]],
+            np.array(m["coef"]),
+            np.array(m["cov"]),
+            float(m["scale"]),
+            int(m["df"]),
+        )
+        for n, m in raw.items()
+    }
+    search = frames["search"]
+    search["codes"] = [tuple(int(x) for x in c.split()) for c in search["codes"]]
+    for column in ("point", "label"):
+        for name in ("points", "measures", "checks", "confirmed"):
+            if column in frames[name].columns:
+                frames[name][column] = frames[name][column].astype(str)
+    return DesignTables(
+        study,
+        plan,
+        frames["points"],
+        frames["measures"],
+        frames["effects"],
+        models,
+        frames["checks"],
+        search,
+        frames["confirmed"],
+        frames["comparisons"],
+        {k: int(v) for k, v in data.get("games", {}).items()},
+    )
+
+
+# --------------------------------------------------------------------------- findings
+TITLES = {
+    "about": "How to read these findings",
+    "recommend": "Recommended rule sets",
+    "screening": "What each house rule does",
+    "model": "How well the model predicts",
+    "front": "What one goal costs of another",
+}
+
+
+def _set_line(study: DesignStudy, label: str) -> str:
+    """The `--set` options of a rule set: the study's fixed changes and its free ones."""
+    changed = [] if label.startswith("(") else label.split()
+    return " ".join(["--preset", study.preset, *(f"--set {x}" for x in [*study.sets, *changed])])
+
+
+def _value(table: pd.DataFrame, point: str, measure: str, stage: str | None = None) -> pd.Series:
+    rows = table[(table["point"] == point) & (table["measure"] == measure)]
+    if stage is not None:
+        rows = rows[rows["stage"] == stage]
+    return rows.iloc[-1]
+
+
+def _est(row: Any, unit: str | None = None) -> str:
+
+    unit = row["unit"] if unit is None else unit
+    sign = unit in ("pp",) and False
+    return estimate(row["estimate"], row["ci_low"], row["ci_high"], unit, sign=sign)
+
+
+def study_findings(tables: DesignTables) -> list[Any]:
+    """The findings of a design's page, in the order the page states them."""
+    return decide(tables).findings
+
+
+@dataclass(frozen=True)
+class Decided:
+    """The page's one family, decided: the screening's effects and the confirmation's
+    differences, each with `p_adjusted` and `resolved` (effects with `practical` too)."""
+
+    family: Family
+    effects: pd.DataFrame
+    comparisons: pd.DataFrame
+
+
+def decided(tables: DesignTables) -> Decided:
+    """Every comparison the page states, in one family decided by Holm's correction."""
+    family = Family("differences", "screening effects and confirmation differences")
+    effect_tests = [
+        family.add(
+            Test(
+                f"effect:{r.measure}:{r.term}",
+                r.estimate,
+                r.ci_low,
+                r.ci_high,
+                r.p_value,
+                int(r.games),
+            )
+        )
+        for r in tables.effects.itertuples(index=False)
+    ]
+    compare_tests = [
+        family.add(
+            Test(
+                f"{r.kind}:{r.measure}:{r.point}|{r.other}",
+                r.estimate,
+                r.ci_low,
+                r.ci_high,
+                r.p_value,
+                int(r.games),
+            )
+        )
+        for r in tables.comparisons.itertuples(index=False)
+    ]
+    family.adjust()
+    effects = tables.effects.assign(
+        p_adjusted=[t.p_adjusted for t in effect_tests],
+        resolved=[t.resolved for t in effect_tests],
+    )
+    effects["practical"] = effects["resolved"] & (
+        effects["estimate"].abs() >= effects["measure"].map(lambda m: MEASURES[m].smallest)
+    )
+    comparisons = tables.comparisons.assign(
+        p_adjusted=[t.p_adjusted for t in compare_tests],
+        resolved=[t.resolved for t in compare_tests],
+    )
+    return Decided(family, effects, comparisons)
+
+
+def decide(tables: DesignTables) -> Any:
+    """What the design says, decided in one family per page (Holm over the screening's
+    effects and the confirmation's differences): a `PageFindings`."""
+    study, plan = tables.study, tables.plan
+    page = decided(tables)
+    family, effects, comparisons = page.family, page.effects, page.comparisons
+    effect_tests = [t for t in family.tests if t.key.startswith("effect:")]
+    compare_tests = [t for t in family.tests if not t.key.startswith("effect:")]
+    out: list[Finding] = []
+    total = sum(tables.games.values())
+    k = len(plan.free)
+    out.append(
+        Finding(
+            "about",
+            (
+                f"This page decides {family.size} comparisons together by Holm's correction (the "
+                f"chance of any false claim of a difference is at most {round(100 * ALPHA)}%): the "
+                f"screening's {len(effect_tests)} effects of {k} free house rules on "
+                f"{len(DESIGN_MEASURES)} measures, and the confirmation's {len(compare_tests)} "
+                "differences. Model predictions are stated with 95% prediction intervals."
+            ),
+            True,
+            headline=True,
+            kind="note",
+        )
+    )
+    stages = "; ".join(f"{name}: {n:,} games" for name, n in tables.games.items())
+    dropped = (
+        f" Dropped: {'; '.join(f'{t} ({w})' for t, w in plan.dropped)}." if plan.dropped else ""
+    )
+    out.append(
+        Finding(
+            "about",
+            (
+                f"The design screens {k} house rules of {study.preset} "
+                f"({listing([f.text(1) for f in plan.free])}, "
+                f"each against the preset's own value) in {len(plan.codes)} rule sets, a two-level "
+                f"fractional factorial of resolution V. Every rule set plays games with every seat "
+                f"random and games with one {STRONG} seat against {WEAK} ones in every position: "
+                f"skill is what {STRONG} wins over a fair share there, a fixed pair that means the "
+                "same under "
+                f"every rule set (a tuned player is tuned for one preset's rules). {stages}; "
+                f"{total:,} games in all.{dropped}"
+            ),
+            True,
+            headline=True,
+            kind="note",
+        )
+    )
+    out += _recommendation(tables, comparisons)
+    out += _screening(tables, effects)
+    out += _model_checks(tables)
+    out += _front(tables)
+    # The page's table of effects: every term on every measure, as the page decided it.
+    return PageFindings(out, [family], [], False, effects)
+
+
+def standing(resolved: bool, difference: float, smallest: float) -> str:
+    """A candidate against the best on the first goal: `tied` (the difference is not
+    resolved), `as good` (resolved, but smaller than the smallest effect of interest:
+    measurably apart, the same at a table) or `worse`."""
+    if not resolved:
+        return "tied"
+    return "as good" if abs(difference) < smallest else "worse"
+
+
+def standings(tables: DesignTables, comparisons: pd.DataFrame) -> dict[str, str]:
+    """Each confirmed candidate's standing on the first goal, as the page decided it
+    (`comparisons` from `decided`): `best` (the best measured of those the rounds kept),
+    then `standing` against it; a candidate the page did not compare with the best is
+    `worse` only if the rounds dropped it."""
+    measure, direction = GOALS[tables.study.goals[0]]
+    last = {r.point: r for r in tables.confirmed.itertuples(index=False)}
+    kept = [p for p, r in last.items() if r.status == "kept"]
+
+    def value(point: str) -> float:
+        return float(_value(tables.measures, point, measure, f"confirm{last[point].round}")[
+            "estimate"])  # fmt: skip
+
+    best = min(kept, key=lambda p: -direction * value(p))
+    vs_best = comparisons[(comparisons["kind"] == "vs best") & (comparisons["measure"] == measure)]
+    out = {best: "best"}
+    for p, r in last.items():
+        if p == best:
+            continue
+        rows = vs_best[(vs_best["point"] == p) & (vs_best["other"] == best)]
+        if len(rows):
+            row = rows.iloc[-1]
+            out[p] = standing(bool(row["resolved"]), float(row["estimate"]),
+                              MEASURES[measure].smallest)  # fmt: skip
+        else:
+            out[p] = "tied" if r.status == "kept" else "worse"
+    return out
+
+
+def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any]:
+
+    study = tables.study
+    goal = study.goals[0]
+    measure = GOALS[goal][0]
+    limits = " and ".join(x.text for x in study.limits) or "no limits"
+    feasible = tables.search[tables.search["feasible"].astype(bool)]
+    space = len(tables.search)
+    if tables.confirmed.empty:
+        return [
+            Finding(
+                "recommend",
+                (
+                    f"None of the {space:,} rule sets of the space is predicted to meet {limits}; "
+                    "relax a limit or free other house rules."
+                ),
+                False,
+                headline=True,
+                kind="note",
+            )
+        ]
+    last = {r.point: r for r in tables.confirmed.itertuples(index=False)}
+    measured = tables.measures
+
+    def value(point: str) -> pd.Series:
+        stage = f"confirm{last[point].round}"
+        return _value(measured, point, measure, stage)
+
+    smallest = MEASURES[measure].smallest
+    stand = standings(tables, comparisons)
+    (best,) = [p for p, x in stand.items() if x == "best"]
+    tied = [p for p, x in stand.items() if x == "tied"]
+    close = [p for p, x in stand.items() if x == "as good"]
+    labels = tables.points.drop_duplicates("point").set_index("point")["label"]
+    meets = [
+        p
+        for p in last
+        if all(
+            x.holds(_value(measured, p, x.measure, f"confirm{last[p].round}")["estimate"])
+            for x in study.limits
+        )
+    ]
+    b = value(best)
+    vs_preset = comparisons[(comparisons["kind"] == "vs preset") & (comparisons["point"] == best)]
+    costs = []
+    for row in vs_preset.itertuples(index=False):
+        m = MEASURES[row.measure]
+        if row.resolved and abs(row.estimate) >= m.smallest:
+            costs.append(f"{m.title} {estimate(row.estimate, row.ci_low, row.ci_high, m.unit)}")
+    text = (
+        f"Under {study.preset}, {len(feasible):,} of the {space:,} rule sets of the space are "
+        f"predicted to meet {limits}; {of(len(meets), len(last))} confirmed candidates measured "
+        f"on fresh paired games do. Best for {goal}: {labels[best]} ("
+        f"{MEASURES[measure].title} {_stated(b)}"
+        f", {int(b['games']):,} games)"
+    )
+    text += (
+        f"; tied with it at this size: {listing([labels[p] for p in tied])}"
+        if tied
+        else "; no other candidate is tied with it"
+    )
+    if close:
+        text += (
+            f"; {of(len(close), len(last) - 1)} other candidates are measurably worse but by "
+            f"less than {amount(smallest, MEASURES[measure].unit)}, the smallest difference "
+            "that matters, so they serve as well"
+        )
+    text += (
+        f". Against {study.preset}'s own rules it changes: {'; '.join(costs)}."
+        if costs
+        else ". It changes nothing else by a resolved, practical amount."
+    )
+    text += f" Paste: ludosim simulate {_set_line(study, labels[best])}"
+    out = [
+        Finding(
+            "recommend",
+            text,
+            True,
+            headline=True,
+            kind="ranking",
+            estimate=float(b["estimate"]),
+            ci_low=float(b["ci_low"]),
+            ci_high=float(b["ci_high"]),
+            unit=str(b["unit"]),
+            family="differences",
+            games=int(b["games"]),
+        )
+    ]
+    for p, r in last.items():
+        parts = []
+        for m in DESIGN_MEASURES:
+            row = _value(measured, p, m, f"confirm{r.round}")
+            parts.append(f"{MEASURES[m].title} {_stated(row)}")
+        status = (
+            "best"
+            if p == best
+            else "tied with the best"
+            if p in tied
+            else f"worse than the best by less than {amount(smallest, MEASURES[measure].unit)} "
+            f"(round {r.round})"
+            if p in close
+            else f"resolved worse than the best (round {r.round})"
+        )
+        out.append(
+            Finding(
+                "recommend",
+                (
+                    f"{labels[p]} ({status}; {int(r.games):,} games with random seats): "
+                    + "; ".join(parts)
+                    + f". {_set_line(study, labels[p])}"
+                ),
+                True,
+                kind="value",
+            )
+        )
+    return out
+
+
+def _screening(tables: DesignTables, effects: pd.DataFrame) -> list[Any]:
+    """Per measure: the house rules (and interactions) that move it by a resolved,
+    practical amount, largest first; each such effect behind its headline."""
+
+    out = []
+    for name in DESIGN_MEASURES:
+        m = MEASURES[name]
+        rows = effects[effects["measure"] == name]
+        practical = rows[rows["practical"]].sort_values("estimate", key=abs, ascending=False)
+        mains = practical[practical["factors"] == 1]
+        inter = practical[practical["factors"] == 2]
+        listed = "; ".join(
+            f"{r.term} {estimate(r.estimate, r.ci_low, r.ci_high, m.unit)}"
+            for r in mains.head(6).itertuples(index=False)
+        )
+        count = int((rows["factors"] == 1).sum())
+        verb = "moves" if len(mains) == 1 else "move"
+        text = (
+            f"The {m.title}: {of(len(mains), count)} house rules {verb} it by at least "
+            f"{amount(m.smallest, m.unit)} (resolved, Holm over the page)"
+            + (f": {listed}" if listed else "")
+        )
+        if len(inter):
+            top = inter.iloc[0]
+            text += (
+                f"; {len(inter)} interaction{'s' if len(inter) > 1 else ''} too, the largest "
+                f"{top['term']} {estimate(top['estimate'], top['ci_low'], top['ci_high'], m.unit)}"
+            )
+        out.append(
+            Finding("screening", text + ".", True, headline=True, kind="note", family="differences")
+        )
+        for r in practical.itertuples(index=False):
+            out.append(
+                Finding(
+                    "screening",
+                    f"{r.term} on the {m.title}: "
+                    f"{estimate(r.estimate, r.ci_low, r.ci_high, m.unit)}; "
+                    f"resolved (Holm-adjusted {p_text(r.p_adjusted)}).",
+                    True,
+                    kind="difference",
+                    estimate=float(r.estimate),
+                    ci_low=float(r.ci_low),
+                    ci_high=float(r.ci_high),
+                    unit=m.unit,
+                    family="differences",
+                    p_adjusted=float(r.p_adjusted),
+                    games=int(r.games),
+                )
+            )
+    return out
+
+
+def check_summary(checks: pd.DataFrame) -> pd.DataFrame:
+    """Per measure: rule sets checked, held by the 95% prediction interval, and the
+    root mean square error of the predictions."""
+    rows = []
+    for name in DESIGN_MEASURES:
+        part = checks[checks["measure"] == name]
+        if part.empty:
+            continue
+        m = MEASURES[name]
+        rows.append(
+            {
+                "measure": m.title,
+                "unit": m.unit,
+                "checked": len(part),
+                "inside interval": int(part["inside"].astype(bool).sum()),
+                "rms error": float(np.sqrt(((part["predicted"] - part["measured"]) ** 2).mean())),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _stated(row: Any) -> str:
+    """A measured value with its interval, in its unit: `87.2 rounds (95% CI 86.5 to 88.0)`."""
+
+    return estimate(row["estimate"], row["ci_low"], row["ci_high"], row["unit"], sign=False)
+
+
+def _predicted(row: Any, measure: str) -> str:
+    m = MEASURES[measure]
+    return f"{m.title} {row[measure]:.3g} {m.unit}"
+
+
+def _model_checks(tables: DesignTables) -> list[Any]:
+
+    checks = tables.checks
+    if checks.empty:
+        return []
+    inside, n = int(checks["inside"].astype(bool).sum()), len(checks)
+    low, high = wilson_interval(inside, n)
+    ok = high >= 1 - ALPHA
+    out = [
+        Finding(
+            "model",
+            (
+                f"The models' 95% prediction intervals held the measurement in {inside} of {n} "
+                "checks "
+                f"({100 * inside / n:.0f}%, 95% CI {100 * low:.0f} to {100 * high:.0f}%; the "
+                f"held-out and the confirmed rule sets, every measure): "
+                + ("as stated." if ok else "fewer than stated, so read the predictions as rough.")
+            ),
+            ok,
+            headline=True,
+            kind="value",
+            estimate=inside / n,
+            ci_low=low,
+            ci_high=high,
+        )
+    ]
+    for name in DESIGN_MEASURES:
+        rows = checks[checks["measure"] == name]
+        if rows.empty:
+            continue
+        error = float(np.sqrt(((rows["predicted"] - rows["measured"]) ** 2).mean()))
+        m = MEASURES[name]
+        out.append(
+            Finding(
+                "model",
+                (
+                    f"The {m.title}: predicted within the interval in {int(rows['inside'].sum())} "
+                    f"of {len(rows)} rule sets it was not fitted on; root mean square error "
+                    f"{error:.3g} "
+                    f"{m.unit}."
+                ),
+                True,
+                kind="value",
+            )
+        )
+    return out
+
+
+def _front(tables: DesignTables) -> list[Any]:
+
+    study = tables.study
+    goals = study.goals if len(study.goals) > 1 else (study.goals[0], "skill")
+    front = tables.search[tables.search["front"].astype(bool)]
+    if front.empty:
+        return []
+    names = [GOALS[g][0] if g in GOALS else g for g in goals[:2]]
+    shown = [
+        f"{r['label']} ({', '.join(_predicted(r, m) for m in names)})"
+        for _, r in front.head(5).iterrows()
+    ]
+    return [
+        Finding(
+            "front",
+            (
+                f"Between {goals[0]} and {goals[1]}, {len(front)} rule sets are on the front (none "
+                f"predicted better on both): {listing(shown)}. Predictions, not measurements: the "
+                "confirmed rule sets above are measured."
+            ),
+            True,
+            headline=True,
+            kind="note",
+        )
+    ]
+
+
+# ------------------------------------------------------------------------------- page
+GLOSSARY_TERMS = (
+    (
+        "free house rule",
+        "a toggle the design may change, screened at two values: the preset's "
+        "own and one alternative.",
+    ),
+    (
+        "resolution V",
+        "a fraction of all the combinations of the free house rules chosen so that "
+        "every main effect and every two-toggle interaction can be estimated, none mixed up with "
+        "another.",
+    ),
+    (
+        "main effect, interaction",
+        "a main effect is the mean at a house rule's alternative minus "
+        "the mean at the preset's value, over the design; an interaction is how much one house "
+        "rule's effect depends on another's.",
+    ),
+    (
+        "prediction interval",
+        "where the model expects a measurement of a rule set to fall, 95% "
+        "of the time: the model's own uncertainty, its lack of fit and the noise of the games.",
+    ),
+    ("holdout", "rule sets outside the design, played to check the model's predictions."),
+    (
+        "confirmation",
+        "the best candidates replayed on fresh games, all on the same games "
+        "(paired), in rounds that drop the ones resolved worse than the best and double the "
+        "games for the others; their values are measured, not predicted.",
+    ),
+    ("front", "the rule sets no other is predicted to beat on both of two goals."),
+    (
+        "skill edge",
+        f"what {STRONG} wins over a fair share against {WEAK} players, the strong "
+        "seat rotated through every position, in pp.",
+    ),
+    (
+        "turn-order imbalance",
+        "the root mean square, over the turn-order positions, of each "
+        "position's win share minus the fair share, less the part the games' noise adds, in pp.",
+    ),
+    ("long game", "the 90th percentile of the game length: one game in ten lasts longer."),
+)
+
+
+def prediction_noise(tables: DesignTables) -> dict[str, float]:
+    """The standard error of a confirmation's first round, per measure: what a model's
+    prediction interval adds for the noise of the games that measure a rule set."""
+    study = tables.study
+    screen = tables.measures[tables.measures["stage"] == "screen"]
+    return {
+        name: float(np.median(screen.loc[screen["measure"] == name, "se"]))
+        * math.sqrt(study.screen_games / study.confirm_games)
+        for name in DESIGN_MEASURES
+    }
+
+
+def explorer_models(tables: DesignTables) -> list[Any]:
+    from scipy import stats
+
+    from ludosim.report.explorer import ModelData
+
+    noise = prediction_noise(tables)
+    return [
+        ModelData(
+            name,
+            MEASURES[name].title,
+            MEASURES[name].unit,
+            m.terms,
+            m.coef.tolist(),
+            m.cov.tolist(),
+            m.scale,
+            float(stats.t.ppf(1 - ALPHA / 2, max(m.df, 1))),
+            noise[name],
+            0.0 if MEASURES[name].statistic == "imbalance" else None,
+        )
+        for name, m in tables.models.items()
+    ]
+
+
+def _measured_by_codes(tables: DesignTables) -> dict[str, dict[str, list[float]]]:
+    """Confirmed rule sets' measured values, keyed by their codes as the explorer keys them."""
+    out: dict[str, dict[str, list[float]]] = {}
+    codes = tables.points.drop_duplicates("point").set_index("point")["codes"]
+    for r in tables.confirmed.itertuples(index=False):
+        key = " ".join(str(int(float(x))) for x in str(codes[r.point]).split())
+        rows = tables.measures[
+            (tables.measures["point"] == r.point)
+            & (tables.measures["stage"] == f"confirm{r.round}")
+        ]
+        out[key] = {
+            row.measure: [row.estimate, row.ci_low, row.ci_high]
+            for row in rows.itertuples(index=False)
+        }
+    if codes.get("preset") is not None:
+        pass
+    return out
+
+
+def study_page(tables: DesignTables, out: str | Path, title: str | None = None) -> Path:
+    """Write `index.html`, its PNGs and `findings.json` beside the tables in `out`."""
+    from ludosim.report import figures
+    from ludosim.report.explorer import explorer
+    from ludosim.report.figures import Panel
+    from ludosim.report.page import (
+        PageFigure,
+        PageSection,
+        PageTable,
+        html_table,
+        page_figure,
+        write_study_page,
+    )
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    study, plan = tables.study, tables.plan
+    found = decide(tables)
+    sections = []
+    # Recommended rule sets, as measured
+    labels = tables.points.drop_duplicates("point").set_index("point")["label"]
+    rows = []
+    stand = standings(tables, decided(tables).comparisons) if len(tables.confirmed) else {}
+    for i, r in enumerate(tables.confirmed.itertuples(index=False), start=1):
+        # A short name first: the rule sets' labels are too long to lead a table row.
+        entry: dict[str, Any] = {"candidate": f"#{i}", "standing": stand[r.point],
+                                 "rounds played": r.round, "games": r.games}  # fmt: skip
+        for name in DESIGN_MEASURES:
+            row = _value(tables.measures, r.point, name, f"confirm{r.round}")
+            m = MEASURES[name]
+            entry[f"{m.title} ({m.unit})"] = estimate(
+                row["estimate"], row["ci_low"], row["ci_high"], sign=False, with_ci=False
+            )
+        entry["rule set"] = labels[r.point]
+        entry["options"] = _set_line(study, labels[r.point])
+        rows.append(entry)
+    confirmed = pd.DataFrame(rows)
+    confirmed.to_csv(folder / "recommended.csv", index=False)
+    sections.append(
+        PageSection(
+            "Recommended rule sets",
+            text=(
+                "The candidates the model ranked best within the limits, replayed on fresh paired "
+                "games: measured values with 95% intervals."
+            ),
+            tables=[
+                PageTable(
+                    "Confirmed candidates",
+                    "recommended.csv",
+                    html_table(confirmed.drop(columns="options")),
+                    "95% CIs. Standing on the first goal, as the page decides it: best, tied "
+                    "(not resolved from the best), as good (resolved, but by less than the "
+                    "smallest difference that matters) or worse. recommended.csv adds each "
+                    "rule set's options, which paste into any ludosim command.",
+                )
+            ],
+        )
+    )
+    # Screening effects: the main effects of every free house rule on four measures
+    effects = tables.effects[tables.effects["factors"] == 1]
+    shown = ("length", "imbalance", "skill", "comebacks")
+    wide = effects[effects["measure"] == shown[0]][["term"]].reset_index(drop=True)
+    for name in shown:
+        part = effects[effects["measure"] == name].reset_index(drop=True)
+        wide[name], wide[f"{name}_low"], wide[f"{name}_high"] = (
+            part["estimate"],
+            part["ci_low"],
+            part["ci_high"],
+        )
+    panels = [
+        Panel(n, f"{n}_low", f"{n}_high", f"{MEASURES[n].title} ({MEASURES[n].unit})")
+        for n in shown
+    ]
+    fig = figures.forest(wide, wide["term"].tolist(), panels)
+    what = (
+        "Main effect of each free house rule (the preset's value -> the alternative) on "
+        f"four measures, with 95% CIs, over the {len(plan.codes)} rule sets of the screening; "
+        "every effect and interaction on every measure is in effects.csv."
+    )
+    screen = PageSection(
+        "What each house rule does",
+        figures=[page_figure(folder, fig, "effects.png", "Screening: main effects", what)],
+    )
+    screened = found.comparisons
+    shown = screened[screened["practical"].astype(bool)][
+        ["measure", "term", "estimate", "ci_low", "ci_high", "p_adjusted"]
+    ]
+    shown = shown.assign(
+        unit=shown["measure"].map(lambda n: MEASURES[n].unit),
+        measure=shown["measure"].map(lambda n: MEASURES[n].title),
+    )
+    screen.tables.append(
+        PageTable(
+            "Effects of practical size",
+            "effects.csv",
+            html_table(shown),
+            "The effects the page resolved (Holm over its family) that reach the measure's "
+            "smallest effect of interest; effects.csv holds every term on every measure, with "
+            "its p-value before the correction.",
+        )
+    )
+    sections.append(screen)
+    # The front between two goals
+    goals = study.goals if len(study.goals) > 1 else (study.goals[0], "skill")
+    x, y = (GOALS[g][0] for g in goals[:2])
+    measured = _measured_frame(tables, x, y)
+    fig = figures.front(
+        tables.search,
+        x,
+        y,
+        f"{MEASURES[x].title} ({MEASURES[x].unit})",
+        f"{MEASURES[y].title} ({MEASURES[y].unit})",
+        measured,
+    )
+    sections.append(
+        PageSection(
+            "What one goal costs of another",
+            figures=[
+                page_figure(
+                    folder,
+                    fig,
+                    "front.png",
+                    f"Front between {goals[0]} and {goals[1]}",
+                    "Every rule set of the space as the model predicts it; the front with 95% "
+                    "prediction "
+                    "intervals; the confirmed candidates as measured.",
+                )
+            ],
+        )
+    )
+    # The model's check
+    if not tables.checks.empty:
+        fig = figures.prediction_check(
+            tables.checks, {n: MEASURES[n].title for n in DESIGN_MEASURES}
+        )
+        sections.append(
+            PageSection(
+                "How well the model predicts",
+                figures=[
+                    page_figure(
+                        folder,
+                        fig,
+                        "model_check.png",
+                        "Predicted against measured",
+                        "Each rule set the model was not fitted on (held out, confirmed): its 95% "
+                        "prediction "
+                        "interval and the measured value; red where the interval misses it.",
+                    )
+                ],
+                tables=[
+                    PageTable(
+                        "Checks by measure",
+                        "checks.csv",
+                        html_table(check_summary(tables.checks)),
+                        "Per measure: the rule sets checked, how many the 95% prediction "
+                        "interval held, and the root mean square error of the predictions; "
+                        "checks.csv holds every check.",
+                    )
+                ],
+            )
+        )
+    # The explorer
+    free = [(f.toggle, [_spell(f.toggle, v) for v in f.values]) for f in plan.free]
+    layout = explorer(free, explorer_models(tables), _measured_by_codes(tables))
+    item = PageFigure(
+        "explorer",
+        "Explorer",
+        "Pick a value for each free house rule: the model's prediction of every "
+        "measure with its 95% prediction interval; a confirmed rule set shows its "
+        "measured values.",
+        interactive=layout,
+    )
+    sections.append(PageSection("Explorer", figures=[item]))
+    name = study.name or f"design-{study.preset}"
+    limits = " and ".join(x.text for x in study.limits)
+    intro = (
+        f"Which house rules of {study.preset} best meet the "
+        f"goal{'s' if len(study.goals) > 1 else ''} {listing(list(study.goals))}"
+        + (f", within the limits {limits}" if limits else "")
+        + f": {len(plan.free)} free house rules, {sum(tables.games.values()):,} games, seed "
+        f"{study.seed}."
+    )
+    return write_study_page(folder, title or f"ludosim design: {name}", intro, _command(study),
+                            found.findings, TITLES, sections, GLOSSARY_TERMS)  # fmt: skip
+
+
+def _measured_frame(tables: DesignTables, x: str, y: str) -> pd.DataFrame:
+    rows = []
+    for r in tables.confirmed.itertuples(index=False):
+        stage = f"confirm{r.round}"
+        a, b = (_value(tables.measures, r.point, m, stage) for m in (x, y))
+        rows.append(
+            {
+                x: a["estimate"],
+                f"{x}_low": a["ci_low"],
+                f"{x}_high": a["ci_high"],
+                y: b["estimate"],
+                f"{y}_low": b["ci_low"],
+                f"{y}_high": b["ci_high"],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _command(study: DesignStudy) -> str:
+    import shlex
+
+    words = ["ludosim", "design", "--preset", study.preset, "--seed", str(study.seed)]
+    for item in study.sets:
+        words += ["--set", item]
+    for f in study.free:
+        words += [
+            "--free",
+            f"{f.toggle}={_value_text(f.toggle, f.values[0])},{_value_text(f.toggle, f.values[1])}",
+        ]
+    for goal in study.goals:
+        words += ["--goal", goal]
+    for limit in study.limits:
+        words += ["--limit", f"{limit.measure}{limit.op}{_num(limit.value)}"]
+    defaults = DesignStudy(preset=study.preset, seed=study.seed)
+    for key in ("screen_games", "skill_games", "holdout", "candidates", "confirm_games"):
+        if getattr(study, key) != getattr(defaults, key):
+            words += [f"--{key.replace('_', '-')}", str(getattr(study, key))]
+    return " ".join(shlex.quote(w) for w in words) + " --out OUT"
+
+
+def is_design(folder: str | Path) -> bool:
+    """Whether `folder` holds a design's tables (`ludosim design` wrote it)."""
+    return (Path(folder) / STUDY_FILE).is_file()
+
+
+def report_study(folder: str | Path, out: str | Path, title: str | None = None) -> Path:
+    """A design's tables and page, read from `folder` and written into `out` (without the
+    stages' sweeps: `make reports` keeps those under runs/)."""
+    tables = read_tables(folder)
+    write_tables(tables, out)
+    return study_page(tables, out, title)
+
+
+def run_study(
+    study: DesignStudy,
+    out: str | Path,
+    *,
+    progress: Progress | None = None,
+    player: Player | None = None,
+    **run: Any,
+) -> Path:
+    """plan -> play -> tables -> findings -> page, into `out`; the page's path."""
+    tables = play_study(study, out, progress=progress, player=player, **run)
+    write_tables(tables, out)
+    return study_page(tables, out)
+
+
+__all__ = [
+    "ALTERNATIVES",
+    "GOALS",
+    "HOUSE_RULES",
+    "DesignError",
+    "DesignStudy",
+    "DesignTables",
+    "Free",
+    "Limit",
+    "Model",
+    "Plan",
+    "decide",
+    "default_free",
+    "fit_model",
+    "is_design",
+    "load_study",
+    "parse_free",
+    "parse_limit",
+    "plan_study",
+    "play_study",
+    "read_tables",
+    "report_study",
+    "run_study",
+    "search",
+    "study_from_options",
+    "study_page",
+    "write_tables",
+]

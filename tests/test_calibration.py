@@ -1,0 +1,234 @@
+"""The pages are honest: under the null they rarely claim a difference, and they find
+planted effects as often as they say they would.
+
+Null results are synthetic per-game rows (no kernel): every cell draws its games
+from one distribution, with a game-level component shared by all cells as the
+common random numbers of a sweep make it. A page "makes a false claim" when any
+of its findings of kind `difference` or `ranking` is resolved: every such claim
+is false when the cells do not differ. Its rate over the replications must not
+exceed the 5% family-wise error rate by more than the binomial tolerance: the
+test fails when the lower bound of the rate's 95% Wilson interval is above 5%.
+
+A planted effect is sized by the page's own rule (`contrasts.games_to_detect`:
+80% power at the family's level); the page must find it at least that often,
+within the same tolerance. A real null sweep (the kernel, three first-player
+rules that cannot change any statistic under random play) runs in `make verify`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import VERIFY
+
+from ludosim.report.contrasts import ALPHA, POWER, games_to_detect
+from ludosim.report.findings import Finding, PageDesign, page_design, page_findings
+from ludosim.results.stats import wilson_interval
+from ludosim.sweep import SweepSpec
+from ludosim.sweep.spec import cells_frame, expand
+
+REPLICATIONS = 1000
+GAMES = 400  # per cell: the rate of false claims does not depend on the size
+
+# The cells of each design, as `ludosim sweep` expands them.
+DESIGNS = {
+    "one change (2 cells)": dict(preset="app", vary=["six_limit=0,3"]),
+    "one toggle, three values (3 cells)": dict(
+        preset="app", vary=["pass_opponents=all,singles,none"]
+    ),
+    "2^3 factorial (8 cells)": dict(
+        preset="app", vary=["six_limit=0,3", "finish=exact,bounce", "bonus_on_capture=false,true"]
+    ),
+    "app-grid (36 cells, 2 to 4 players)": dict(
+        preset="app",
+        sets=["first_player=seat0"],
+        vary=[
+            "six_limit=0,3",
+            "finish=exact,bounce",
+            "pass_opponents=all,singles,none",
+            "players=2,3,4",
+        ],
+    ),
+    "five presets, every pair (5 cells)": dict(
+        variants=["app", "italian", "danish", "king", "maedn"]
+    ),
+}
+
+
+def cells_of(design: str) -> pd.DataFrame:
+    spec = SweepSpec.from_options(games=GAMES, seed=1, **DESIGNS[design])
+    return cells_frame(expand(spec), full=True)
+
+
+def null_rows(
+    cells: pd.DataFrame,
+    games: int,
+    rng: np.random.Generator,
+    planted: dict[str, float] | None = None,
+) -> pd.DataFrame:
+    """Per-game rows of every cell from one distribution, plus `planted` rounds of length.
+
+    Each game has a component shared by every cell (half the length, and the
+    winning position in half the games), so cells are correlated as a sweep's
+    common random numbers make them. The first player wins its fair share.
+    """
+    k = len(cells)
+    n = cells["players"].to_numpy(int)[:, None]  # cells x 1
+    plant = np.array([(planted or {}).get(c, 0.0) for c in cells["cell"]])[:, None]
+    rounds = rng.gamma(20.0, 2.0, games) + rng.gamma(20.0, 2.0, (k, games)) + plant
+    first = (rng.random((k, games)) * n).astype(int)
+    u = np.where(rng.random((k, games)) < 0.5, rng.random(games), rng.random((k, games)))
+    position = np.minimum((u * n).astype(int), n - 1)
+    columns = {
+        "cell": pd.Categorical(np.repeat(cells["cell"].to_numpy(), games)),
+        "game": np.tile(np.arange(games), k),
+        "first": first.ravel().astype("int8"),
+        "winner": ((first + position) % n).ravel().astype("int8"),
+        "turns": np.round(rounds * n).ravel().astype("int32"),
+        "truncated": np.zeros(k * games, bool),
+    }
+    for s in range(int(n.max())):
+        columns[f"place_{s}"] = np.repeat(
+            np.where(cells["players"].to_numpy(int) > s, 1.0, np.nan), games
+        )
+    return pd.DataFrame(columns)
+
+
+def claims(found: list[Finding]) -> list[Finding]:
+    """The resolved claims of a difference or a ranking: all false under the null."""
+    return [f for f in found if f.resolved and f.kind in ("difference", "ranking")]
+
+
+def false_claim_rate(design: PageDesign, cells: pd.DataFrame, reps: int, seed: int) -> int:
+    rng = np.random.default_rng(seed)
+    bad = 0
+    for _ in range(reps):
+        bad += bool(claims(page_findings(null_rows(cells, GAMES, rng), design=design).findings))
+    return bad
+
+
+@pytest.mark.parametrize("name", list(DESIGNS))
+def test_null_pages_rarely_claim_a_difference(name: str) -> None:
+    cells = cells_of(name)
+    design = page_design(cells)
+    reps = REPLICATIONS * (5 if VERIFY else 1)
+    bad = false_claim_rate(design, cells, reps, seed=2026)
+    low, high = wilson_interval(bad, reps)
+    # Fails only when the rate is above 5% beyond its own 95% interval.
+    assert low <= ALPHA, (
+        f"{name}: {bad} of {reps} null pages claim a difference "
+        f"({100 * bad / reps:.1f}%, 95% CI {100 * low:.1f} to {100 * high:.1f}%)"
+    )
+
+
+def test_null_pages_of_every_design_are_decided_by_one_family() -> None:
+    """The designs above make the comparisons of their kind, all in one family."""
+    kinds = {name: page_design(cells_of(name)).kind for name in DESIGNS}
+    assert kinds == {
+        "one change (2 cells)": "base",
+        "one toggle, three values (3 cells)": "base",
+        "2^3 factorial (8 cells)": "factorial",
+        "app-grid (36 cells, 2 to 4 players)": "factorial",
+        "five presets, every pair (5 cells)": "pairs",
+    }
+    cells = cells_of("2^3 factorial (8 cells)")
+    found = page_findings(null_rows(cells, GAMES, np.random.default_rng(1)), cells)
+    # 3 main effects and 3 interactions on each of two measures: 12 comparisons, once each.
+    assert found.family("differences").size == 12
+    assert len({t.key for t in found.family("differences").tests}) == 12
+
+
+def test_a_planted_effect_is_found_as_often_as_the_page_says() -> None:
+    """One change that lengthens games by the smallest effect of interest (1 round).
+
+    The page says how many games per cell detect that with 80% power; played at
+    that size, the change must be found in at least 80% of the replications
+    (within the tolerance), and the unchanged toggle must not be.
+    """
+    name = "one toggle, three values (3 cells)"
+    cells = cells_of(name)
+    design = page_design(cells)
+    base, _, changes = design.bases[0]
+    target = changes[0][0]
+    rng = np.random.default_rng(5)
+    probe = page_findings(null_rows(cells, 2000, rng), design=design)
+    tests = [t for t in probe.family("differences").tests if t.key.startswith("effect:length")]
+    needed = games_to_detect(float(np.median([t.sd for t in tests])), 1.0,
+                             probe.family("differences").size, POWER)  # fmt: skip
+    assert needed is not None and 500 < needed < 20_000
+    reps = 300 * (4 if VERIFY else 1)
+    found = wrong = 0
+    for _ in range(reps):
+        df = null_rows(cells, needed, rng, planted={target: 1.0})
+        result = page_findings(df, design=design).family("differences")
+        by_key = {t.key: t for t in result.tests}
+        found += by_key[f"effect:length:{base}->{target}"].resolved
+        # The planted change is a true difference, and so is its lead over the unchanged
+        # toggle (the gap behind "which moves it most"); nothing else is.
+        true = {f"effect:length:{base}->{target}", f"gap:length:{base}"}
+        wrong += any(t.resolved for k, t in by_key.items() if k not in true)
+    low, high = wilson_interval(found, reps)
+    assert high >= POWER, f"found {found} of {reps} (95% CI {low:.2f} to {high:.2f})"
+    low, _ = wilson_interval(wrong, reps)
+    assert low <= ALPHA, f"{wrong} of {reps} pages also claimed another difference"
+
+
+def test_sizes_come_from_the_smallest_effect_not_the_estimate() -> None:
+    """The same question on the same cells needs the same games, whatever the noise says."""
+    cells = cells_of("one change (2 cells)")
+    design = page_design(cells)
+    needs: dict[str, set[int]] = {}
+    for seed in range(6):
+        found = page_findings(null_rows(cells, 4000, np.random.default_rng(seed)), design=design)
+        for f in found.findings:
+            if f.topic == "toggles" and f.headline and f.games_needed:
+                needs.setdefault(f.unit, set()).add(f.games_needed)
+            elif f.topic == "toggles" and f.headline:
+                # No size is asked for only when the interval already rules out any change
+                # that matters.
+                assert "no change that matters" in f.text, f.text
+    # Two significant figures of a size from the observed spread, never the estimate.
+    assert "pp" in needs
+    for unit, sizes in needs.items():
+        assert max(sizes) / min(sizes) < 1.25, (unit, sizes)
+
+
+def test_a_small_run_says_it_is_exploratory() -> None:
+    cells = cells_of("one change (2 cells)")
+    small = page_findings(null_rows(cells, 300, np.random.default_rng(3)), cells)
+    assert small.exploratory
+    notes = [f.text for f in small.findings if f.topic == "about"]
+    assert any(t.startswith("Exploratory:") for t in notes)
+    # A precision target that was met sized the run: not exploratory.
+    sized = page_findings(null_rows(cells, 300, np.random.default_rng(3)), cells, target_met=True)
+    assert not sized.exploratory
+
+
+@pytest.mark.slow
+def test_a_real_null_sweep_rarely_claims_a_difference(tmp_path: object) -> None:
+    """Three first-player rules that, by the board's symmetry, cannot change any statistic
+    under random play: roll-off, a random draw and seat 0 pick a first player whose game is
+    the same in distribution (the roll-off draws its dice from the game's stream, so the
+    games themselves differ). 200 seeds of 3 cells x 4,000 games."""
+    from ludosim.rules.model import Rules
+    from ludosim.run.simulate import simulate
+
+    spec = SweepSpec.from_options(games=4000, seed=1, preset="app",
+                                  vary=["first_player=roll-off,random,seat0"])  # fmt: skip
+    cells = cells_frame(expand(spec), full=True)
+    design = page_design(cells)
+    reps, bad = 200, 0
+    for seed in range(reps):
+        parts = []
+        for cell, rule in zip(cells["cell"], cells["first_player"], strict=True):
+            rows = simulate(Rules.preset("app").replace(first_player=rule), 4000, seed + 1)
+            parts.append(rows.assign(cell=cell))
+        df = pd.concat(parts, ignore_index=True)
+        df["cell"] = df["cell"].astype("category")
+        bad += bool(claims(page_findings(df, design=design).findings))
+    low, high = wilson_interval(bad, reps)
+    assert low <= ALPHA, f"{bad} of {reps} real null pages claim a difference"
+    assert math.isfinite(high)

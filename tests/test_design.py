@@ -1,0 +1,301 @@
+"""The house-rule designer: it finds planted effects, the known optimum, and states measured
+values; its study grammar; its page's explorer in a browser.
+
+The designer's statistics are checked on a test double of the measures (no kernel): every
+rule set's per-game rows are drawn from a known function of its free toggles' codes, so
+the screening's active toggles, the search's optimum and the confirmation's values are
+known in advance. The kernel plays a design in `tests/test_readme.py` (the README example).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ludosim.report.explorer import predictions_html
+from ludosim.studies import design as d
+
+# The planted truth: rounds = 100 + 8 x_finish - 12 x_pass_opponents + 3 x_finish x_pass
+# (x = -1 at the preset's value, +1 at the alternative); the skill edge = 20 + 4 x_six_limit
+# pp; nothing else moves anything.
+FREE = ["finish", "pass_opponents", "six_limit", "start_attempts", "bonus_on_six"]
+
+
+def truth(codes: np.ndarray, free: list[str]) -> dict[str, np.ndarray]:
+    x = {name: codes[:, i] for i, name in enumerate(free)}
+    return {
+        "rounds": 100
+        + 8 * x["finish"]
+        - 12 * x["pass_opponents"]
+        + 3 * x["finish"] * x["pass_opponents"],
+        "skill": 20 + 4 * x["six_limit"],
+    }
+
+
+def double(plan: d.Plan, stage: d.Stage, out: Path, **_: Any) -> tuple[pd.DataFrame, Any]:
+    """A stage's measures from per-game rows drawn around the planted truth."""
+    players = 4
+    free = [f.toggle for f in plan.free]
+    mean = truth(stage.codes, free)
+    rng = np.random.default_rng(stage.seed + len(stage.ids))
+    games = stage.games
+    shared = rng.normal(0, 15, games)  # common random numbers: every rule set's game g
+    random_parts, skill_parts = [], []
+    for i, point in enumerate(stage.ids):
+        rounds = np.maximum(10, mean["rounds"][i] + shared + rng.normal(0, 10, games))
+        first = rng.integers(0, players, games)
+        winner = (first + rng.integers(0, players, games)) % players
+        part = {
+            "cell": point,
+            "game": np.arange(games),
+            "first": first,
+            "winner": winner,
+            "turns": np.round(rounds * players).astype(int),
+            "truncated": False,
+            "lead_changes": rng.poisson(10, games),
+            "last_at_mid": rng.random(games) < 0.06,
+        }
+        for s in range(players):
+            part[f"captures_{s}"] = rng.poisson(5, games)
+            part[f"place_{s}"] = 1
+        random_parts.append(pd.DataFrame(part))
+        strong = rng.random(stage.skill_games) < 0.25 + mean["skill"][i] / 100
+        skill = {
+            "cell": point,
+            "game": np.arange(stage.skill_games),
+            "first": rng.integers(0, players, stage.skill_games),
+            "winner": np.where(strong, 0, 1),
+            "strong_won": strong.astype(float),
+        }
+        for s in range(players):
+            skill[f"place_{s}"] = 1
+        skill_parts.append(pd.DataFrame(skill))
+    samples = d.stage_samples(pd.concat(random_parts), pd.concat(skill_parts))
+    return d.measures_table(stage, samples), samples
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> d.DesignTables:
+    study = d.study_from_options(
+        "app",
+        7,
+        free=FREE,
+        goals=["short", "skill"],
+        limits=["skill>=17"],
+        screen_games=4000,
+        skill_games=8000,
+        holdout=6,
+        candidates=3,
+        confirm_games=4000,
+    )
+    out = tmp_path_factory.mktemp("design")
+    found = d.play_study(study, out, player=double)
+    d.write_tables(found, out)
+    d.study_page(found, out)
+    return found
+
+
+def test_the_screening_finds_the_planted_effects_and_nothing_else(
+    tables: d.DesignTables,
+) -> None:
+    found = d.decide(tables)
+    (family,) = found.families
+    assert family.size == len(tables.effects) + len(tables.comparisons)
+    effects = tables.effects.assign(
+        resolved=[t.resolved for t in family.tests[: len(tables.effects)]]
+    )
+    length = effects[(effects["measure"] == "length") & effects["resolved"]]
+    assert set(length["term"]) == {
+        "finish exact -> bounce",
+        "pass_opponents none -> all",
+        "finish x pass_opponents",
+    }
+    # A main effect is the difference of the means at the two levels: twice the coefficient.
+    by = length.set_index("term")["estimate"]
+    assert by["finish exact -> bounce"] == pytest.approx(16, abs=1)
+    assert by["pass_opponents none -> all"] == pytest.approx(-24, abs=1)
+    assert by["finish x pass_opponents"] == pytest.approx(6, abs=1)
+    skill = effects[(effects["measure"] == "skill") & effects["resolved"]]
+    assert set(skill["term"]) == {"six_limit 3 -> 0"}
+    # No planted effect on fairness or comebacks: nothing resolved there. (Counts per
+    # round do move: the double's counts per game stay while the rounds change.)
+    others = effects[effects["measure"].isin(["first", "imbalance", "comebacks"])]
+    assert not others["resolved"].any()
+
+
+def test_the_search_returns_the_known_optimum_within_the_limits(tables: d.DesignTables) -> None:
+    plan = tables.plan
+    free = [f.toggle for f in plan.free]
+    codes = d.all_codes(len(free))
+    true = truth(codes, free)
+    feasible = true["skill"] >= 17
+    top = tables.search.iloc[0]
+    index = [tuple(int(x) for x in row) for row in codes].index(top["codes"])
+    # The known optimum: finish exact, pass_opponents all, six_limit 0 (for the skill
+    # limit), 100 - 8 - 12 - 3 = 77 rounds; the two toggles that move nothing are free.
+    assert top["feasible"] and feasible[index]
+    assert true["rounds"][index] == true["rounds"][feasible].min() == 77
+    assert top["length"] == pytest.approx(77, abs=1.5)
+    assert top["length_low"] < 77 < top["length_high"]
+
+
+def test_the_confirmation_reports_measured_values(tables: d.DesignTables) -> None:
+    confirmed = tables.confirmed
+    assert len(confirmed) >= 1 and set(confirmed["status"]) <= {"kept", "dropped"}
+    labels = tables.points.drop_duplicates("point").set_index("point")["label"]
+    best = d.decide(tables).findings
+    (head,) = [f for f in best if f.topic == "recommend" and f.headline]
+    assert "Best for short: pass_opponents=all" in head.text
+    assert "--set pass_opponents=all" in head.text
+    kept = confirmed[confirmed["status"] == "kept"]["point"]
+    for point in kept:
+        rows = tables.measures[
+            (tables.measures["point"] == point) & tables.measures["stage"].str.startswith("confirm")
+        ]
+        length = rows[rows["measure"] == "length"].iloc[-1]
+        assert length["ci_low"] < length["estimate"] < length["ci_high"]
+        assert labels[point]
+    # The checks compare predictions with measurements the model was not fitted on.
+    assert set(tables.checks["stage"]) >= {"holdout"}
+    assert tables.checks["inside"].mean() >= 0.8
+
+
+def test_a_candidate_measurably_but_not_practically_worse_serves_as_well() -> None:
+    # Against the best on the first goal (length: smallest effect 1 round).
+    assert d.standing(False, 3.0, 1.0) == "tied"
+    assert d.standing(True, 0.05, 1.0) == "as good"
+    assert d.standing(True, -0.99, 1.0) == "as good"
+    assert d.standing(True, 1.0, 1.0) == "worse"
+
+
+def test_tables_round_trip_to_the_same_findings(tables: d.DesignTables, tmp_path: Path) -> None:
+    d.write_tables(tables, tmp_path)
+    again = d.read_tables(tmp_path)
+    assert [f.text for f in d.decide(again).findings] == [f.text for f in d.decide(tables).findings]
+
+
+def test_findings_json_is_the_page(tables: d.DesignTables, tmp_path: Path) -> None:
+    page = d.study_page(tables, tmp_path)
+    import html
+
+    records = json.loads((tmp_path / "findings.json").read_text())
+    text = html.unescape(page.read_text())
+    assert records and all(r["text"] in text for r in records)
+
+
+# ------------------------------------------------------------------------- grammar
+def test_limits_and_free_toggles_are_read_and_refused_clearly() -> None:
+    assert d.parse_limit("length<=90 rounds") == d.Limit("length", "<=", 90.0)
+    assert d.parse_limit("skill>=+5pp") == d.Limit("skill", ">=", 5.0)
+    for bad, message in (
+        ("lenght<=90", "unknown measure"),
+        ("length=90", "is not MEASURE"),
+        ("skill>=5 rounds", "skill is in pp"),
+    ):
+        with pytest.raises(d.DesignError, match=message):
+            d.parse_limit(bad)
+    (finish,) = d.parse_free(["finish"], "app")
+    assert finish.values == ("exact", "bounce")
+    (six,) = d.parse_free(["six_limit=3,0"], "app")
+    assert six.values == (3, 0)
+    with pytest.raises(d.DesignError, match="screens two values"):
+        d.parse_free(["finish=exact,bounce,bounce_on"], "app")
+    with pytest.raises(d.DesignError, match="unknown toggle"):
+        d.parse_free(["finnish"], "app")
+    with pytest.raises(d.DesignError, match="goal 'fast' is unknown"):
+        d.study_from_options("app", 1, goals=["fast"])
+
+
+def test_a_toggle_that_cannot_act_anywhere_is_dropped_with_its_reason() -> None:
+    # No safe squares under app: safe_landing cannot act in any rule set of the design.
+    study = d.study_from_options("app", 1, free=["finish", "pass_opponents", "safe_landing"])
+    plan = d.plan_study(study)
+    assert [f.toggle for f in plan.free] == ["finish", "pass_opponents"]
+    assert plan.dropped == (
+        ("safe_landing", "cannot act in any rule set of the design (no square is safe (safe={}))"),
+    )
+    # With safe free too, safe_landing acts where there are safe squares: it stays.
+    both = d.plan_study(d.study_from_options("app", 1, free=["finish", "safe", "safe_landing"]))
+    assert [f.toggle for f in both.free] == ["finish", "safe", "safe_landing"]
+
+
+def test_a_resolution_v_design_estimates_every_pair_apart() -> None:
+    plan = d.plan_study(d.study_from_options("app", 1, free=FREE))
+    codes = plan.codes
+    columns = [codes[:, list(t)].prod(axis=1) for t in d.terms(len(FREE))]
+    matrix = np.column_stack([np.ones(len(codes)), *columns])
+    # Main effects and two-toggle interactions are orthogonal: none aliased with another.
+    gram = matrix.T @ matrix
+    assert np.allclose(gram, len(codes) * np.eye(gram.shape[0]))
+
+
+# ------------------------------------------------------------------------ explorer
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+_PROBE = """<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const doc = Bokeh.documents[0];
+  const before = doc.get_model_by_name("predictions").text;
+  const select = doc.get_model_by_name("free-finish");
+  select.value = select.options[1];
+  // A CustomJS callback runs asynchronously: read the table once it has.
+  setTimeout(() => {
+    const after = doc.get_model_by_name("predictions").text;
+    const pre = document.createElement("pre");
+    pre.id = "probe";
+    pre.textContent = JSON.stringify({before, after});
+    document.body.appendChild(pre);
+  }, 1000);
+}, 1500));
+</script>"""
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no headless Chromium installed")
+def test_the_explorer_predicts_in_the_browser(tables: d.DesignTables, tmp_path: Path) -> None:
+    """Change a menu: the numbers change to the model's values for that rule set."""
+    page = d.study_page(tables, tmp_path)
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.read_text().replace("<head>", "<head>" + _PROBE, 1))
+    dom = subprocess.run(
+        [
+            _chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--proxy-server=socks5://127.0.0.1:9",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+            "--virtual-time-budget=15000",
+            "--dump-dom",
+            probe.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found, dom[-2000:]
+    import html
+
+    result = json.loads(html.unescape(found.group(1)))
+    models = d.explorer_models(tables)
+    k = len(tables.plan.free)
+    start = [-1.0] * k
+    changed = list(start)
+    changed[[f.toggle for f in tables.plan.free].index("finish")] = 1.0
+    measured = d._measured_by_codes(tables)
+    assert result["before"] == predictions_html(models, start, measured)
+    expected = predictions_html(models, changed, measured)
+    for got, want in zip(result["after"].split("<tr"), expected.split("<tr"), strict=True):
+        assert got == want
+    assert result["after"] != result["before"]
