@@ -27,6 +27,8 @@ INERT = [
     ("app", "start_attempts_when", ("always", "game_start"), "random"),  # one attempt
     ("app", "safe_landing", ("coexist", "lander_home"), "random"),  # no safe squares
     ("app", "bonus_stacking", ("stack", "one"), "random"),  # one bonus at most
+    ("danish", "capture_rule", ("lone_opponent", "lone_piece"), "random"),  # blocks send home
+    ("app", "capture_rule", ("lone_opponent", "lone_piece"), "balanced"),  # blocks are captured
 ]
 # The same toggles where they act: the games differ.
 ACTIVE = [
@@ -34,6 +36,7 @@ ACTIVE = [
     ("app", "start_capacity", (1, 0), "random"),
     ("italian", "bonus_stacking", ("stack", "one"), "random"),
     ("italian", "safe_landing", ("coexist", "lander_home"), "random"),
+    ("italian", "capture_rule", ("lone_piece", "lone_opponent"), "random"),
 ]
 
 

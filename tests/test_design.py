@@ -227,6 +227,20 @@ def test_a_toggle_that_cannot_act_anywhere_is_dropped_with_its_reason() -> None:
     assert [f.toggle for f in both.free] == ["finish", "safe", "safe_landing"]
 
 
+def test_rule_sets_that_play_the_same_games_are_one_candidate_with_fewer_changes() -> None:
+    # Danish blocks send the lander home, so capture_rule=lone_piece cannot act there:
+    # that rule set is the preset's own game. With blocks that coexist it acts.
+    plan = d.plan_study(d.study_from_options("danish", 1, free=["block_landing", "capture_rule"]))
+    codes = d.all_codes(2)
+    same = dict(zip([plan.label(row) for row in codes], d.same_games_as(plan, codes), strict=True))
+    assert same == {
+        "(the preset's own)": "",
+        "block_landing=coexist": "",
+        "capture_rule=lone_piece": "(the preset's own)",
+        "block_landing=coexist capture_rule=lone_piece": "",
+    }
+
+
 def test_a_resolution_v_design_estimates_every_pair_apart() -> None:
     plan = d.plan_study(d.study_from_options("app", 1, free=FREE))
     codes = plan.codes

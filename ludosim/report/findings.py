@@ -168,7 +168,7 @@ class PageFindings:
 
 COMPARISON_COLUMNS = (
     "key", "kind", "measure", "label", "cell", "base", "unit", "estimate", "ci_low",
-    "ci_high", "p_value", "p_adjusted", "resolved", "games", "method",
+    "ci_high", "p_value", "p_adjusted", "resolved", "games", "method", "players",
 )  # fmt: skip
 
 
@@ -401,11 +401,15 @@ class _Page:
         self.entries: list[tuple[dict[str, Any], Test]] = []
 
     def register(self, test: Test, kind: str, measure: str, label: str, unit: str,
-                 cell: str = "", base: str = "") -> Test:  # fmt: skip
-        """Add `test` to the differences family and to the page's comparisons table."""
+                 cell: str = "", base: str = "", players: int | None = None) -> Test:  # fmt: skip
+        """Add `test` to the differences family and to the page's comparisons table.
+
+        `players`: the player count of every game behind the test, where they share one
+        (a figure then puts effects in pp of different fair shares on one scale).
+        """
         self.differences.add(test)
         meta = {"key": test.key, "kind": kind, "measure": measure, "label": label,
-                "cell": cell, "base": base, "unit": unit}  # fmt: skip
+                "cell": cell, "base": base, "unit": unit, "players": players}  # fmt: skip
         self.entries.append((meta, test))
         return test
 
@@ -474,7 +478,9 @@ def _compare(
     scale = _scale(page, measure, cells)
     contrast = page.samples(measure).contrast(weights)
     test = Test.of(key, contrast, scale.factor, p_factor)
-    page.register(test, key.partition(":")[0], measure.name, label, scale.unit, cell, base)
+    counts = {page.players(c) for c in cells}
+    players = counts.pop() if len(counts) == 1 else None
+    page.register(test, key.partition(":")[0], measure.name, label, scale.unit, cell, base, players)
     return _Compared(test, measure, scale, label, cells)
 
 
@@ -591,11 +597,23 @@ def _needed(
     return n
 
 
+def _strictest(compared: Sequence[_Compared]) -> list[_Compared]:
+    """The comparisons held to the smallest effect of interest (pp of the most players).
+
+    Strata of different player counts have different smallest effects in pp; the
+    size that detects each stratum's smallest is the largest of them, so it is the
+    strictest stratum that sizes the whole set.
+    """
+    strictest = min(c.scale.smallest for c in compared)
+    return [c for c in compared if c.scale.smallest == strictest]
+
+
 def _needed_for(page: _Page, compared: Sequence[_Compared]) -> int | None:
     if not compared:
         return None
-    c = compared[0]
-    return _needed(page, c.measure.name, [x.test for x in compared], c.scale.smallest)
+    held = _strictest(compared)
+    c = held[0]
+    return _needed(page, c.measure.name, [x.test for x in held], c.scale.smallest)
 
 
 def _sizing_text(
@@ -613,8 +631,15 @@ def _sizing_text(
 def _sizing_of(compared: Sequence[_Compared], needed: int | None, have: int) -> str:
     if not compared:
         return ""
-    c = compared[0]
-    return _sizing_text(c.measure.title, c.scale.smallest, c.scale.unit, needed, have)
+    held = _strictest(compared)
+    c = held[0]
+    text = _sizing_text(c.measure.title, c.scale.smallest, c.scale.unit, needed, have)
+    if text and len(held) < len(compared):
+        counts = sorted({c.measure.smallest / x.scale.smallest for x in held})
+        text = text.replace(
+            " with ", f" (the smallest of interest with {round(counts[0])} players) with ", 1
+        )
+    return text
 
 
 def _finding(

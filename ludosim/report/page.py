@@ -736,9 +736,29 @@ def _effect_table(res: _Results, kind: str) -> pd.DataFrame:
         for column in ("estimate", "ci_low", "ci_high", "p_adjusted", "resolved"):
             both[f"{prefix}_{column}"] = part[column]
     both["first_unit"] = first["unit"]
+    both["players"] = first["players"]
     both["games"] = length["games"]
     both["method"] = length["method"]
     return both.reset_index()
+
+
+def _first_panel(table: pd.DataFrame, delta: str) -> tuple[pd.DataFrame, Panel]:
+    """The first player's edge of an effect table as one panel on one scale.
+
+    Effects in pp within one player count are drawn in pp; rows of different player
+    counts (fair shares of 50%, 33% and 25%) are drawn relative to their fair share
+    (pp times the players), so that equal lengths mean equal edges.
+    """
+    unit = str(table["first_unit"].iloc[0])
+    players = pd.to_numeric(table.get("players"), errors="coerce")
+    if unit == "pp" and players is not None and players.nunique() > 1 and players.notna().all():
+        table = table.copy()
+        for column in ("first_estimate", "first_ci_low", "first_ci_high"):
+            table[f"{column}_rel"] = table[column] * players
+        axis = f"{delta} first player's edge (% of a fair share)"
+        return table, Panel("first_estimate_rel", "first_ci_low_rel", "first_ci_high_rel", axis)
+    axis = f"{delta} first player's edge (" + ("pp" if unit == "pp" else "% of a fair share") + ")"
+    return table, Panel("first_estimate", "first_ci_low", "first_ci_high", axis)
 
 
 def _toggles(res: _Results, out: Path) -> PageSection | None:
@@ -755,11 +775,10 @@ def _toggles(res: _Results, out: Path) -> PageSection | None:
     ]
     order = np.argsort(-effects["length_estimate"].abs().to_numpy(), kind="stable")
     ordered = effects.iloc[order].reset_index(drop=True)
-    unit = str(ordered["first_unit"].iloc[0])
-    first_axis = "Δ first player's edge (" + ("pp" if unit == "pp" else "% of a fair share") + ")"
+    ordered, first_panel = _first_panel(ordered, "Δ")
     panels = [
         Panel("length_estimate", "length_ci_low", "length_ci_high", "Δ mean rounds"),
-        Panel("first_estimate", "first_ci_low", "first_ci_high", first_axis),
+        first_panel,
     ]
     ids = sorted(set(effects["cell"].astype(str)) | set(bases))
     what = (
@@ -884,21 +903,26 @@ def _factorial(res: _Results, out: Path) -> PageSection | None:
         (f"{g}: " if g else "") + str(label).replace(" -> ", " → ")
         for g, label in zip(strata, table["label"], strict=True)
     ]
-    unit = str(table["first_unit"].iloc[0])
-    first_axis = "effect on first player's edge (" + ("pp" if unit == "pp" else "%") + ")"
+    plotted, first_panel = _first_panel(table, "effect on")
     panels = [
         Panel("length_estimate", "length_ci_low", "length_ci_high", "effect on mean rounds"),
-        Panel("first_estimate", "first_ci_low", "first_ci_high", first_axis),
+        first_panel,
     ]
-    fig = figures.forest(table, labels, panels, groups=strata.tolist())
+    fig = figures.forest(plotted, labels, panels, groups=strata.tolist())
     what = (
         "Main effects (second level minus first, levels in brackets) and two-way "
         "interactions on mean game length in rounds and on the first player's edge, with "
         "95% CIs; dashed line at no effect."
+        + (
+            " The edge is drawn relative to each stratum's fair share (pp times the players), "
+            "since its strata differ in player count; factorial_effects.csv holds it in pp."
+            if first_panel.value.endswith("_rel")
+            else ""
+        )
     )
     item = page_figure(out, fig, "factorial_effects.png", "Factorial effects",
                        _caption(res, _cell_ids(res), what))  # fmt: skip
-    item.interactive = figures.bokeh_forest(table, labels, panels)
+    item.interactive = figures.bokeh_forest(plotted, labels, panels)
     section.figures.append(item)
     return section
 

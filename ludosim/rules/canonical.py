@@ -22,7 +22,11 @@ finds the same games (`tests/test_canonical.py`):
   safe square: with no safe squares it cannot act;
 - `bonus_stacking` caps the bonus rolls of a move that earns several: with
   neither `bonus_on_capture` nor `bonus_on_finish`, a move earns at most one
-  (a six or a globe, never both).
+  (a six or a globe, never both);
+- `capture_rule` only decides for a lone opponent on an unsafe square that
+  the mover's own pieces share; pieces of two colours share an unsafe square
+  only after a piece lands on a block and stays (`block_landing=coexist`), so
+  under any other `block_landing` both values give every landing the same outcome.
 """
 
 from __future__ import annotations
@@ -55,6 +59,12 @@ def inert_toggles(rules: Rules, policies: str | Sequence[str] = "random") -> dic
         reasons["start_attempts_when"] = "there is one start attempt (start_attempts=1)"
     if not rules.safe:
         reasons["safe_landing"] = "no square is safe (safe={})"
+    if rules.block_landing != "coexist":
+        # An opponent shares an unsafe square with the mover's own pieces only after
+        # landing on a block and staying there; on a safe square the safe rules decide.
+        reasons["capture_rule"] = (
+            "no unsafe square holds two colours (block_landing is not coexist)"
+        )
     if not rules.bonus_on_capture and not rules.bonus_on_finish:
         reasons["bonus_stacking"] = "a move earns at most one bonus roll (a six or a globe)"
     defaults = {t.name: t.default for t in TOGGLES.values()}

@@ -57,7 +57,7 @@ from ludosim.report.findings import Finding, PageFindings
 from ludosim.report.wording import amount, estimate, listing, of, p_text
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES
 from ludosim.results.stats import Z95, imbalance, quantile_ci, wilson_interval
-from ludosim.rules.canonical import inert_toggles
+from ludosim.rules.canonical import inert_toggles, same_game_key
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import PRESETS, TOGGLES, Rules, format_value, parse_value
 from ludosim.rules.options import parse_sets, split_values
@@ -871,12 +871,34 @@ def goal_value(study: DesignStudy, values: Mapping[str, Any], goal: str) -> Any:
     return -direction * values[measure]
 
 
+def same_games_as(plan: Plan, codes: np.ndarray) -> list[str]:
+    """For each rule set, the label of the rule set with the fewest changes that plays
+    the same games (`ludosim.rules.canonical`), or "" where that is itself.
+
+    Two rule sets whose only difference is a house rule that cannot act there (Danish
+    `capture_rule=lone_piece` without blocks that coexist) are one game: the designer
+    recommends the one with fewer changes and never confirms both.
+    """
+    first: dict[str, int] = {}
+    keys, changes = [], []
+    for row in codes:
+        rules = plan.rules(row)
+        skill = [STRONG] + [WEAK] * (rules.players - 1)
+        keys.append(same_game_key(rules, WEAK) + "/" + same_game_key(rules, skill))
+        changes.append(int(np.sum(np.asarray(row) > 0)))
+    for i in sorted(range(len(codes)), key=lambda i: (changes[i], i)):
+        first.setdefault(keys[i], i)
+    return ["" if first[k] == i else plan.label(codes[first[k]]) for i, k in enumerate(keys)]
+
+
 def search(plan: Plan, models: Mapping[str, Model], noise: Mapping[str, float]) -> pd.DataFrame:
     """Every rule set of the search space with each measure's prediction and interval,
     whether it meets the limits (its prediction does) and its rank on the goals.
 
     Columns: `codes` (a tuple), `label`, per measure `<m>`, `<m>_low`, `<m>_high`;
-    `feasible`; `rank` (by the first goal, then the others, among the feasible);
+    `same_as` (`same_games_as`: a rule set playing the same games with fewer changes,
+    never feasible itself); `feasible`; `rank` (by the first goal, then the others,
+    among the feasible);
     `front` (True on the front between the first two goals, pymoo's
     non-dominated sorting over the feasible rule sets).
     """
@@ -888,7 +910,8 @@ def search(plan: Plan, models: Mapping[str, Model], noise: Mapping[str, float]) 
     for name, model in models.items():
         mean, low, high = model.predict(codes, noise[name])
         table[name], table[f"{name}_low"], table[f"{name}_high"] = mean, low, high
-    feasible = np.ones(len(table), bool)
+    table["same_as"] = same_games_as(plan, codes)
+    feasible = (table["same_as"] == "").to_numpy(copy=True)
     for limit in plan.study.limits:
         feasible &= [limit.holds(x) for x in table[limit.measure]]
     table["feasible"] = feasible
@@ -1605,14 +1628,45 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
     ]
     b = value(best)
     vs_preset = comparisons[(comparisons["kind"] == "vs preset") & (comparisons["point"] == best)]
-    costs = []
+    goal_measures = [GOALS[g][0] for g in study.goals]
+    costs, goals_said = [], []
     for row in vs_preset.itertuples(index=False):
         m = MEASURES[row.measure]
-        if row.resolved and abs(row.estimate) >= m.smallest:
-            costs.append(f"{m.title} {estimate(row.estimate, row.ci_low, row.ci_high, m.unit)}")
+        change = estimate(row.estimate, row.ci_low, row.ci_high, m.unit)
+        if row.measure in goal_measures[1:]:
+            # Every goal is reported, moved or not: a reader asked for it.
+            aim = study.goals[goal_measures.index(row.measure)]
+            stage = f"confirm{last[best].round}"
+            said = (
+                "a resolved change"
+                if row.resolved and abs(row.estimate) >= m.smallest
+                else f"resolved, but below {amount(m.smallest, m.unit)}, the smallest that matters"
+                if row.resolved
+                else "not resolved"
+            )
+            mine, theirs = (_value(measured, p, row.measure, stage) for p in (best, "preset"))
+            goals_said.append(
+                f"for {aim}, its {m.title} is {_stated(mine)} against {_stated(theirs)} under "
+                f"{study.preset}'s own rules ({change}: {said})"
+            )
+        elif row.resolved and abs(row.estimate) >= m.smallest:
+            costs.append(f"{m.title} {change}")
+    same = tables.search.get("same_as", pd.Series("", index=tables.search.index))
+    distinct = int((same.fillna("") == "").sum())
+    repeats = (
+        f" ({space - distinct:,} more play the same games as one with fewer changes)"
+        if distinct < space
+        else ""
+    )
+    meet = (
+        f"all {distinct:,} distinct rule sets of the space{repeats} are predicted to meet "
+        f"{limits}, so the limits rule out none"
+        if len(feasible) == distinct
+        else f"{len(feasible):,} of the {distinct:,} distinct rule sets of the space{repeats} "
+        f"are predicted to meet {limits}"
+    )
     text = (
-        f"Under {study.preset}, {len(feasible):,} of the {space:,} rule sets of the space are "
-        f"predicted to meet {limits}; {of(len(meets), len(last))} confirmed candidates measured "
+        f"Under {study.preset}, {meet}; {of(len(meets), len(last))} confirmed candidates measured "
         f"on fresh paired games do. Best for {goal}: {labels[best]} ("
         f"{MEASURES[measure].title} {_stated(b)}"
         f", {int(b['games']):,} games)"
@@ -1628,8 +1682,11 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
             f"less than {amount(smallest, MEASURES[measure].unit)}, the smallest difference "
             "that matters, so they serve as well"
         )
+    if goals_said:
+        said = "; ".join(goals_said)
+        text += ". " + said[0].upper() + said[1:]
     text += (
-        f". Against {study.preset}'s own rules it changes: {'; '.join(costs)}."
+        f". Against {study.preset}'s own rules it also changes: {'; '.join(costs)}."
         if costs
         else ". It changes nothing else by a resolved, practical amount."
     )
