@@ -382,6 +382,27 @@ def test_factorial_headline_counts_each_term_over_the_strata() -> None:
     assert len(details(found, "interactions")) == 2 * 3  # one per measure and stratum
 
 
+def test_strata_of_different_player_counts_are_sized_by_the_strictest() -> None:
+    # The smallest first-player edge of interest is 0.5 pp with two players and 0.25 pp
+    # with four: the four-player strata need the most games, so they size the headline.
+    games = 300
+    vary = ["six_limit=0,3", "finish=exact,bounce", "players=2,3,4"]
+    fair = random_rows(games)
+
+    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        return fair(cell, np.random.default_rng(int(str(cell["cell"])[1:])))  # own games
+
+    df, cells = sweep(rows, games, preset="app", vary=vary)
+    page = page_findings(df, cells)
+    (edge,) = [f for f in headlines(page.findings, "toggles") if "first player's edge" in f.text]
+    assert (
+        "Detecting a change of 0.25 pp in the first player's edge (the smallest of "
+        "interest with 4 players) with 80% power" in edge.text
+    )
+    terms = page.comparisons[page.comparisons["kind"] == "term"]
+    assert set(terms["players"]) == {2, 3, 4}  # each term within one player count
+
+
 # ---------------------------------------------------------------- policies
 def test_policy_ranking_of_a_tournament() -> None:
     games = 1000

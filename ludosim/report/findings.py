@@ -462,6 +462,7 @@ class _Compared:
     scale: _Scale
     label: str
     cells: tuple[str, ...]
+    sizes: tuple[int, ...] = ()  # games of each compared cell
 
 
 def _compare(
@@ -481,7 +482,7 @@ def _compare(
     counts = {page.players(c) for c in cells}
     players = counts.pop() if len(counts) == 1 else None
     page.register(test, key.partition(":")[0], measure.name, label, scale.unit, cell, base, players)
-    return _Compared(test, measure, scale, label, cells)
+    return _Compared(test, measure, scale, label, cells, tuple(len(page.rows_of[c]) for c in cells))
 
 
 def _paired_text(method: str) -> str:
@@ -553,6 +554,10 @@ def _effect_text(c: _Compared, note: str = "") -> str:
 
 
 def _how(c: _Compared, what: str = "per cell") -> str:
+    """How a comparison was made: paired or not, and on how many games per cell."""
+    sizes = sorted(set(c.sizes))
+    if c.test.method != "paired" and len(sizes) > 1:
+        return f"{_paired_text(c.test.method)}, {sizes[0]:,} to {sizes[-1]:,} games {what}"
     return f"{_paired_text(c.test.method)}, {games(c.test.games)} {what}"
 
 

@@ -856,10 +856,15 @@ def _tournament(res: _Results, out: Path) -> PageSection | None:
     if len(table) < 2:
         return None  # one policy everywhere: nothing to compare
     table.to_csv(out / "win_table.csv", index=False)
+    truncated = int((res.df["winner"].to_numpy() < 0).sum())
     what = (
         "Win rate of each policy pooled over every seat and cell it played, Wilson 95% CIs, "
-        "best first; the dashed line is the fair share (mean of 1/players). Truncated "
-        "games without a finisher count as losses."
+        "best first; the dashed line is the fair share (mean of 1/players). "
+        + (
+            f"The {truncated:,} games truncated without a finisher count as losses for every seat."
+            if truncated
+            else "No game was truncated."
+        )
     )
     caption = _caption(res, _cell_ids(res), what)
     fig = figures.ranking(table)
@@ -1213,8 +1218,9 @@ def _render(
     out: Path,
     precision: _Precision | None,
 ) -> str:
+    cells = f"{len(res.cells)} cell{'s' * (len(res.cells) != 1)}"
     intro = (
-        f"{res.games:,} games in {len(res.cells)} cell(s), read from {res.path}. "
+        f"{res.games:,} games in {cells}, read from {res.path}. "
         f"Reproduce the results with: {res.command}"
     )
     recorded = res.manifest if res.manifest is not None else res.kind.run
@@ -1255,6 +1261,12 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
         "p-values together, so that the chance of any false claim of a difference on the page "
         "is at most 5%. Each cell against a fixed reference (its fair share, equal shares for "
         "every position) is a second family, corrected the same way.",
+    ),
+    (
+        "policy",
+        "how a seat chooses among its legal moves: random, or a named weighting of what "
+        "a move does (balanced, aggressive, pacifist and others, which the command "
+        "ludosim policies lists), or a skipper that sometimes ignores a forced capture.",
     ),
     (
         "fair share",

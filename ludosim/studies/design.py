@@ -1381,6 +1381,8 @@ def read_tables(folder: str | Path) -> DesignTables:
     }
     search = frames["search"]
     search["codes"] = [tuple(int(x) for x in c.split()) for c in search["codes"]]
+    if "same_as" in search.columns:  # "" (itself) reads back as a missing value
+        search["same_as"] = search["same_as"].astype(object).where(search["same_as"].notna(), "")
     for column in ("point", "label"):
         for name in ("points", "measures", "checks", "confirmed"):
             if column in frames[name].columns:
@@ -1524,7 +1526,7 @@ def decide(tables: DesignTables) -> Any:
             "about",
             (
                 f"The design screens {k} house rules of {study.preset} "
-                f"({listing([f.text(1) for f in plan.free])}, "
+                f"({listing([f.text(1) for f in plan.free], most=MAX_FREE)}, "
                 f"each against the preset's own value) in {len(plan.codes)} rule sets, a two-level "
                 f"fractional factorial of resolution V. Every rule set plays games with every seat "
                 f"random and games with one {STRONG} seat against {WEAK} ones in every position: "
@@ -1652,7 +1654,7 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
         elif row.resolved and abs(row.estimate) >= m.smallest:
             costs.append(f"{m.title} {change}")
     same = tables.search.get("same_as", pd.Series("", index=tables.search.index))
-    distinct = int((same.fillna("") == "").sum())
+    distinct = int((same.astype(object).where(same.notna(), "") == "").sum())
     repeats = (
         f" ({space - distinct:,} more play the same games as one with fewer changes)"
         if distinct < space
@@ -1884,9 +1886,12 @@ def _front(tables: DesignTables) -> list[Any]:
         Finding(
             "front",
             (
-                f"Between {goals[0]} and {goals[1]}, {len(front)} rule sets are on the front (none "
-                f"predicted better on both): {listing(shown)}. Predictions, not measurements: the "
-                "confirmed rule sets above are measured."
+                f"Between {goals[0]} and {goals[1]}, {len(front)} rule set"
+                f"{'s are' if len(front) != 1 else ' is'} on the front (none predicted better on "
+                "both)"
+                + (f"; the {len(shown)} best for {goals[0]}: " if len(front) > len(shown) else ": ")
+                + f"{listing(shown)} (every one in search.csv, front = True). Predictions, not "
+                "measurements: the confirmed rule sets above are measured."
             ),
             True,
             headline=True,
@@ -1938,6 +1943,17 @@ GLOSSARY_TERMS = (
         "position's win share minus the fair share, less the part the games' noise adds, in pp.",
     ),
     ("long game", "the 90th percentile of the game length: one game in ten lasts longer."),
+    (
+        "comebacks",
+        "the share of games won by a seat that was last at mid-game (the first turn at "
+        "which some seat had run half its race), every seat random.",
+    ),
+    (
+        "lead changes",
+        "turns after which another seat leads the race (most progress), per round of the "
+        "game, so that games of different length compare.",
+    ),
+    ("captures", "opponent pieces sent home, all seats together, per round of the game."),
 )
 
 
