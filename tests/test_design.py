@@ -313,3 +313,16 @@ def test_the_explorer_predicts_in_the_browser(tables: d.DesignTables, tmp_path: 
     for got, want in zip(result["after"].split("<tr"), expected.split("<tr"), strict=True):
         assert got == want
     assert result["after"] != result["before"]
+
+
+def test_the_model_check_counts_rule_sets_not_measures_as_its_sample() -> None:
+    # Two rule sets all inside, two all outside, eight measures each: 16 of 32 checks.
+    # A binomial interval over the 32 would say 33% to 67%; the checks of one rule set
+    # share its games, so the sample is the four rule sets and the interval is far wider.
+    inside = [True] * 16 + [False] * 16
+    checks = pd.DataFrame(
+        {"stage": "holdout", "point": [f"h{i // 8}" for i in range(32)], "inside": inside}
+    )
+    low, high, sets = d._coverage_interval(checks)
+    assert sets == 4
+    assert low < 0.2 and high > 0.8
