@@ -259,7 +259,12 @@ def length_overlay(dist: pd.DataFrame, means: Mapping[str, float], xlabel: str) 
 
     fig = new_figure(WIDTH, 3.6 + 0.2 * math.ceil(len(means) / 2))
     hist, cdf = fig.subplots(1, 2, sharex=True)
-    bins = np.histogram_bin_edges(dist["value"].to_numpy(float), bins=50)
+    # Whole-unit bins from a whole number: a length in rounds is turns / players, so each
+    # bin holds the same count of possible values and no bin is spiky from aliasing.
+    values = dist["value"].to_numpy(float)
+    width = max(1, round((values.max() - values.min()) / 50))
+    start = math.floor(values.min())
+    bins = np.arange(start, values.max() + width + 1, width, dtype=float)
     with mpl.rc_context({"font.size": FONT_SIZE}):
         for i, (label, mean) in enumerate(means.items()):
             rows = dist[dist["label"] == label]
@@ -272,7 +277,8 @@ def length_overlay(dist: pd.DataFrame, means: Mapping[str, float], xlabel: str) 
                 ax.axvline(mean, color=color, linestyle=":", linewidth=1)
             hist.plot([mean], [1.0], marker="v", color=color, transform=hist.get_xaxis_transform(),
                       clip_on=False)  # fmt: skip
-        hist.set(xlabel=xlabel, ylabel="share of games per turn", title="Distribution")
+        unit = xlabel[:-1] if xlabel.endswith("s") else xlabel
+        hist.set(xlabel=xlabel, ylabel=f"share of games per {unit}", title="Distribution")
         cdf.set(xlabel=xlabel, ylabel=f"P({xlabel} ≤ x)", title="Cumulative")
         fig.legend(loc="outside lower center", ncols=min(len(means), 2), fontsize=FONT_SIZE,
                    frameon=False)  # fmt: skip
