@@ -1,0 +1,90 @@
+"""What a newcomer's first commands cost in kernel compiles, from an empty cache.
+
+Runs the examples of README.md's "Command line" block (the first fenced block
+after that heading) one by one as a newcomer would, first with an empty numba
+cache (`NUMBA_CACHE_DIR` set to a fresh folder), then again with the cache that
+run filled. For each command: its wall time cold and warm, the difference (the
+compile time it paid) and the compiled kernel variants it added to the cache
+(numba's `.nbc` files: one per compiled specialisation of a cached function).
+Every command runs in a temporary folder, so nothing under the repository is
+written.
+
+    .venv/bin/python benchmarks/tour_compile.py            # up to `ratings`
+    .venv/bin/python benchmarks/tour_compile.py --all      # every example, the studies too
+
+Prints a Markdown table and the totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# The studies after `ratings` need the optional extras and are not a first look.
+FIRST_LOOK_ENDS = "ludosim ratings"
+
+
+def readme_commands(readme: Path) -> list[str]:
+    """The `ludosim ...` lines of the first code block after "## Command line"."""
+    text = readme.read_text(encoding="utf-8")
+    block = text[text.index("## Command line") :]
+    block = block[block.index("```") + 3 :]
+    block = block[: block.index("```")]
+    lines = [line.split("  #")[0].strip() for line in block.splitlines()]
+    return [line for line in lines if line.startswith("ludosim ")]
+
+
+def compiled(cache: Path) -> int:
+    return sum(1 for _ in cache.rglob("*.nbc"))
+
+
+def run(command: str, cwd: Path, env: dict[str, str]) -> float:
+    binary = Path(sys.executable).parent / "ludosim"
+    argv = [str(binary), *shlex.split(command)[1:]]
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{command!r} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--all", action="store_true", help="every example, the studies too")
+    args = parser.parse_args()
+    commands = readme_commands(ROOT / "README.md")
+    if not args.all:
+        end = next(i for i, c in enumerate(commands) if c.startswith(FIRST_LOOK_ENDS))
+        commands = commands[: end + 1]
+    with tempfile.TemporaryDirectory() as tmp:
+        cache, work = Path(tmp) / "cache", Path(tmp) / "work"
+        cache.mkdir()
+        work.mkdir()
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "LUDOSIM_PROGRESS_SECONDS": "3600"}
+        cold, added = [], []
+        for command in commands:
+            before = compiled(cache)
+            cold.append(run(command, work, env))
+            added.append(compiled(cache) - before)
+        warm = [run(command, work, env) for command in commands]
+    print("| command | cold s | warm s | compile s | variants compiled |")
+    print("|---|---|---|---|---|")
+    for command, c, w, n in zip(commands, cold, warm, added, strict=True):
+        print(f"| `{command}` | {c:.1f} | {w:.1f} | {max(c - w, 0):.1f} | {n} |")
+    paid = sum(max(c - w, 0) for c, w in zip(cold, warm, strict=True))
+    print(
+        f"\n{len(commands)} commands: {sum(added)} kernel variants compiled, "
+        f"{paid:.0f} s of compile time (cold {sum(cold):.0f} s, warm {sum(warm):.0f} s)."
+    )
+
+
+if __name__ == "__main__":
+    main()
