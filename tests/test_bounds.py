@@ -247,7 +247,7 @@ def test_dry_run_of_any_size_answers_at_once(tmp_path: Path) -> None:
     result = cli(*base, "--games", str(10**12), "--chunk-size", str(10**7))
     assert time.perf_counter() - started < 1
     assert result.exit_code == 0, result.stderr
-    assert "100000" in result.stdout  # chunks, counted, not listed
+    assert "100,000" in result.stdout  # chunks, counted, not listed
     assert not out.exists()
 
 

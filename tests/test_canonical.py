@@ -13,6 +13,7 @@ import pytest
 from ludosim.report import analysis
 from ludosim.rules.canonical import canonical_rules, inert_toggles, same_game_key
 from ludosim.rules.model import Rules
+from ludosim.rules.options import RuleSet
 from ludosim.run.simulate import simulate
 from ludosim.sweep import SweepSpec
 from ludosim.sweep.spec import cells_frame, expand
@@ -36,13 +37,17 @@ ACTIVE = [
     ("app", "start_capacity", (1, 0), "random"),
     ("italian", "bonus_stacking", ("stack", "one"), "random"),
     ("italian", "safe_landing", ("coexist", "lander_home"), "random"),
-    ("italian", "capture_rule", ("lone_piece", "lone_opponent"), "random"),
+    ("app+block_landing=coexist", "capture_rule", ("lone_opponent", "lone_piece"), "random"),
 ]
 
 
+def _rules(rule_set: str, toggle: str, value: object) -> Rules:
+    """`PRESET[+T=V...]` with `toggle` set to `value`."""
+    return RuleSet.parse(rule_set).rules().replace(**{toggle: value})
+
+
 def _rows(preset: str, toggle: str, value: object, policies: object) -> pd.DataFrame:
-    rules = Rules.preset(preset).replace(**{toggle: value})
-    return simulate(rules, GAMES, seed=11, policies=policies)
+    return simulate(_rules(preset, toggle, value), GAMES, seed=11, policies=policies)
 
 
 @pytest.mark.parametrize(("preset", "toggle", "values", "policies"), INERT)
@@ -51,7 +56,7 @@ def test_an_inert_toggle_plays_the_same_games(
 ) -> None:
     a, b = (_rows(preset, toggle, v, policies) for v in values)
     pd.testing.assert_frame_equal(a, b)
-    rules = [Rules.preset(preset).replace(**{toggle: v}) for v in values]
+    rules = [_rules(preset, toggle, v) for v in values]
     assert toggle in inert_toggles(rules[0], policies) or toggle in inert_toggles(
         rules[1], policies
     )
@@ -64,7 +69,7 @@ def test_the_same_toggle_where_it_acts_plays_other_games(
 ) -> None:
     a, b = (_rows(preset, toggle, v, policies) for v in values)
     assert not a.equals(b)
-    rules = [Rules.preset(preset).replace(**{toggle: v}) for v in values]
+    rules = [_rules(preset, toggle, v) for v in values]
     assert same_game_key(rules[0], policies) != same_game_key(rules[1], policies)
 
 

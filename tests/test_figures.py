@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -181,9 +182,12 @@ def test_importing_figures_loads_no_plotting_library_and_the_kernel_never_import
 
 
 # The sweep files of analyses/; the studies of `ludosim skill` and `ludosim unfold` list
-# their rule sets as [[rule_set]] tables (tests/test_skill.py, tests/test_leads.py).
+# their rule sets as [[rule_set]] tables (tests/test_skill.py, tests/test_leads.py), and
+# those of `ludosim design` their free house rules (tests/test_design.py).
 SWEEP_FILES = sorted(
-    p for p in ANALYSES.glob("*.toml") if "[[rule_set]]" not in p.read_text(encoding="utf-8")
+    p
+    for p in ANALYSES.glob("*.toml")
+    if not {"rule_set", "free"} & set(tomllib.loads(p.read_text(encoding="utf-8")))
 )
 
 

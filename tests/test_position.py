@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -162,16 +163,17 @@ def test_whatif_cli_on_a_position_copied_from_play() -> None:
     heading = lines.index(next(line for line in lines if line.startswith("turn 40: ")))
     text = lines[heading + 1].split()[1]
     out = runner.invoke(
-        app, ["whatif", text, "--preset", "app", "--games", "800", "--seed", "5", "-q"]
-    )
+        app,
+        ["whatif", text, "--preset", "app", "--games", "800", "--seed", "5", "-q",
+         "--format", "json"],
+    )  # fmt: skip
     assert out.exit_code == 0, out.output
+    estimates = json.loads(out.stdout)["estimates"]
+    counts = {e["of"]: e["count"] for e in estimates if e["measure"] == "win chance"}
     df = simulate(APP, games=800, seed=5, start=parse_position(text, APP))
-    for seat in range(4):
-        wins = int((df["winner"] == seat).sum())
-        assert any(
-            line.split()[1:4:2] == [str(seat), str(wins)] for line in out.output.splitlines()
-        )
-    assert "most likely finishing order: seat " in out.output
+    assert counts == {f"seat {s}": int((df["winner"] == s).sum()) for s in range(4)}
+    (order,) = [e for e in estimates if e["measure"] == "most likely finishing order"]
+    assert order["of"].startswith("seat ")
 
 
 def test_whatif_cli_bad_notation_exits_2() -> None:

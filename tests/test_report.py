@@ -293,7 +293,7 @@ def test_report_of_a_summary_only_sweep_counts_games_and_gives_each_cells_totals
     run_sweep(spec, tmp_path / "run")
     page = make_report(tmp_path / "run", tmp_path / "report")
     text = html.unescape(page.read_text(encoding="utf-8"))
-    assert "800 games in 2 cell(s)" in text and "per-chunk totals only (summary_only)" in text
+    assert "800 games in 2 cells" in text and "per-chunk totals only (summary_only)" in text
     table = pd.read_csv(page.parent / "summaries.csv").set_index("cell")
     for cell, summary in results.summaries(tmp_path / "run").items():
         assert table.loc[cell, "games"] == summary.games == 400

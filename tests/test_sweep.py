@@ -13,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -405,11 +406,12 @@ def test_manifest_records_versions_spec_and_chunk_states(tmp_path: Path, calls: 
 
 
 # The sweep files of analyses/; the studies of `ludosim skill` and `ludosim unfold` list
-# their rule sets as [[rule_set]] tables (tests/test_skill.py, tests/test_leads.py).
+# their rule sets as [[rule_set]] tables (tests/test_skill.py, tests/test_leads.py), and
+# those of `ludosim design` their free house rules (tests/test_design.py).
 SWEEP_FILES = sorted(
     p
     for p in (ROOT / "analyses").glob("*.toml")
-    if "[[rule_set]]" not in p.read_text(encoding="utf-8")
+    if not {"rule_set", "free"} & set(tomllib.loads(p.read_text(encoding="utf-8")))
 )
 
 

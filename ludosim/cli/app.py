@@ -1309,7 +1309,7 @@ def sweep(
         extra = ["pilot", "planned", "plan"] if spec.precision else []
         cells = table[["cell", "name", "policies", "games", "chunks", *extra]]
         size = f"precision {spec.precision}" if spec.precision else f"{spec.games:,} games"
-        title = f"{len(cells)} cells x {size}, seed {spec.seed} -> {folder}"
+        title = f"{len(cells)} cell{'s' * (len(cells) != 1)} x {size}, seed {spec.seed} -> {folder}"
         notes = []
         if extra and (table["plan"] == "pilot first").any():
             notes.append(
