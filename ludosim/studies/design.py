@@ -1383,6 +1383,8 @@ def read_tables(folder: str | Path) -> DesignTables:
     search["codes"] = [tuple(int(x) for x in c.split()) for c in search["codes"]]
     if "same_as" in search.columns:  # "" (itself) reads back as a missing value
         search["same_as"] = search["same_as"].astype(object).where(search["same_as"].notna(), "")
+    else:  # tables written before the search said which rule sets play the same games
+        search["same_as"] = same_games_as(plan, np.array([list(c) for c in search["codes"]]))
     for column in ("point", "label"):
         for name in ("points", "measures", "checks", "confirmed"):
             if column in frames[name].columns:
