@@ -448,6 +448,17 @@ class Preset:
 
 
 _DANISH_BOARD = {"entry": 50, "home_len": 5, "globe_offsets": (0, 8), "star_offsets": (4, 11)}
+# Seed 002's rules, the same with either die (the presets `danish` and `danish-globe`).
+_DANISH = dict(
+    players=4, sides=4, pieces=4, first_player="roll-off",
+    start_attempts=3, bonus_on_six="always", start_capacity=0,
+    bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
+    no_move_ends_turn=False, roll_then_move=False, pass_own=False,
+    pass_opponents="all", safe=(), safe_landing="coexist",
+    capture_rule="lone_opponent", block_landing="lander_home", start_capture=False,
+    star_jump="none", finish="bounce", forced_capture=False, play_to_end=False,
+    scoring="none", **_DANISH_BOARD,
+)  # fmt: skip
 
 PRESETS: dict[str, Preset] = {
     p.name: p
@@ -488,31 +499,13 @@ PRESETS: dict[str, Preset] = {
             "danish",
             ("002_2a0b1dd0fe1ad9ac.txt",),
             "Danish Ludo, plain die: three tries to start, blocks send the lander home, bounce",
-            dict(
-                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
-                start_attempts=3, bonus_on_six="always", start_capacity=0,
-                bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
-                no_move_ends_turn=False, roll_then_move=False, pass_own=False,
-                pass_opponents="all", safe=(), safe_landing="coexist",
-                capture_rule="lone_opponent", block_landing="lander_home", start_capture=False,
-                star_jump="none", finish="bounce", forced_capture=False, play_to_end=False,
-                scoring="none", die_faces=D6_FACES, **_DANISH_BOARD,
-            ),
+            dict(**_DANISH, die="d6", die_faces=D6_FACES),
         ),
         Preset(
             "danish-globe",
             ("002_2a0b1dd0fe1ad9ac.txt",),
             "Danish Ludo with the star-and-globe die",
-            dict(
-                players=4, sides=4, pieces=4, die="star-globe", first_player="roll-off",
-                start_attempts=3, bonus_on_six="always", start_capacity=0,
-                bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
-                no_move_ends_turn=False, roll_then_move=False, pass_own=False,
-                pass_opponents="all", safe=(), safe_landing="coexist",
-                capture_rule="lone_opponent", block_landing="lander_home", start_capture=False,
-                star_jump="none", finish="bounce", forced_capture=False, play_to_end=False,
-                scoring="none", die_faces=STAR_GLOBE_FACES, **_DANISH_BOARD,
-            ),
+            dict(**_DANISH, die="star-globe", die_faces=STAR_GLOBE_FACES),
         ),
         Preset(
             "killer",
