@@ -90,3 +90,27 @@ def test_a_sweep_of_a_toggle_that_cannot_act_is_merged_into_one_cell() -> None:
     assert same.kept == "c000" and same.merged == ("c001", "c002")
     assert same.reasons == ("detect_skip: no seat skips a forced capture (no skipper policy)",)
     assert kept.loc[0, "name"] == "killer"  # its name loses the toggle that cannot act
+
+
+def test_safe_kinds_that_mark_the_same_squares_play_the_same_games() -> None:
+    # The Danish start squares are globes: starts adds no safe square to globes.
+    danish = Rules.preset("danish")
+    a, b = danish.replace(safe=("globes",)), danish.replace(safe=("starts", "globes"))
+    pd.testing.assert_frame_equal(simulate(a, GAMES, seed=11), simulate(b, GAMES, seed=11))
+    assert same_game_key(a) == same_game_key(b)
+    # On Italian boards the starts are no stars: the same two lists differ there.
+    italian = Rules.preset("italian")
+    c, d = italian.replace(safe=("stars",)), italian.replace(safe=("starts", "stars"))
+    assert not simulate(c, GAMES, seed=11).equals(simulate(d, GAMES, seed=11))
+    assert same_game_key(c) != same_game_key(d)
+
+
+def test_a_sweep_of_safe_lists_marking_the_same_squares_keeps_the_shorter_name() -> None:
+    spec = SweepSpec.from_options(preset="danish", games=10, seed=1,
+                                  vary=["safe=[globes],[starts,globes]"])  # fmt: skip
+    cells = cells_frame(expand(spec), full=True)
+    kept, merged = analysis.same_games(cells)
+    (same,) = merged
+    assert (same.kept, same.merged) == ("c000", ("c001",))
+    assert same.reasons == ("safe: starts adds no safe square to globes on this board",)
+    assert kept.loc[0, "name"] == "safe=globes"  # globes acts: the name keeps it

@@ -808,13 +808,14 @@ def same_games(cells: pd.DataFrame) -> tuple[pd.DataFrame, list[SameGames]]:
     (`policies=balanced` for `detect_skip=0.0 policies=balanced`); labels are
     read from the cells table, never from the rows.
     """
-    from ludosim.rules.canonical import inert_toggles, same_game_key
+    from ludosim.rules.canonical import inert_toggles, safe_note, same_game_key
 
     if "cell" not in cells.columns or len(cells) < 2:
         return cells, []
     cells = cells.reset_index(drop=True)
     keys: dict[str, list[int]] = {}
     inert: dict[int, dict[str, str]] = {}
+    redundant: dict[int, str] = {}  # safe kinds that mark no square the others do not
     for i, row in cells.iterrows():
         rules = cell_rules(row)
         if rules is None:
@@ -826,6 +827,8 @@ def same_games(cells: pd.DataFrame) -> tuple[pd.DataFrame, list[SameGames]]:
             continue  # policies this version cannot read: never merged
         keys.setdefault(key, []).append(int(i))
         inert[int(i)] = inert_toggles(rules, policies)
+        if (note := safe_note(rules)) is not None:
+            redundant[int(i)] = note
     games = cells["games"] if "games" in cells.columns else pd.Series([0] * len(cells))
     merges, dropped, names = [], [], {}
     for members in keys.values():
@@ -834,6 +837,9 @@ def same_games(cells: pd.DataFrame) -> tuple[pd.DataFrame, list[SameGames]]:
         kept = max(members, key=lambda i: (int(games.iloc[i] or 0), -i))
         others = [i for i in members if i != kept]
         why = {t: r for i in members for t, r in inert[i].items()}
+        notes = [redundant[i] for i in members if i in redundant]
+        if notes and "safe" not in why:
+            why["safe"] = notes[0]
         varying = [t for t in why if cells.iloc[members][t].astype(str).nunique() > 1]
         reasons = tuple(f"{t}: {why[t]}" for t in varying)
         merges.append(
@@ -845,7 +851,10 @@ def same_games(cells: pd.DataFrame) -> tuple[pd.DataFrame, list[SameGames]]:
         )
         dropped += others
         if "name" in cells.columns:
-            names[kept] = _without(str(cells.iloc[kept]["name"]), varying)
+            # The kept cell's name loses only the toggles that cannot act in it.
+            names[kept] = _without(
+                str(cells.iloc[kept]["name"]), [t for t in varying if t in inert[kept]]
+            )
     if not merges:
         return cells, []
     kept_cells = cells.drop(index=dropped)

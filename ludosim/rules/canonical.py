@@ -23,6 +23,9 @@ finds the same games (`tests/test_canonical.py`):
 - `bonus_stacking` caps the bonus rolls of a move that earns several: with
   neither `bonus_on_capture` nor `bonus_on_finish`, a move earns at most one
   (a six or a globe, never both);
+- `safe` lists kinds of squares; a kind whose squares the others already mark
+  (the Danish start squares are globes) is dropped, so `starts,globes` and
+  `globes` are one rule set there;
 - `capture_rule` only decides for a lone opponent on an unsafe square that
   the mover's own pieces share; pieces of two colours share an unsafe square
   only after a piece lands on a block and stays (`block_landing=coexist`), so
@@ -32,6 +35,8 @@ finds the same games (`tests/test_canonical.py`):
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
 
 from ludosim.rules.model import TOGGLES, Rules
 from ludosim.rules.policies import parse_policy, resolve_policies
@@ -71,12 +76,46 @@ def inert_toggles(rules: Rules, policies: str | Sequence[str] = "random") -> dic
     return {name: why for name, why in reasons.items() if getattr(rules, name) != defaults[name]}
 
 
+def minimal_safe(rules: Rules) -> tuple[str, ...]:
+    """The kinds of `rules.safe` without those that add no safe square on its board.
+
+    On the Danish board the start squares are globes, so `safe = starts,globes` marks
+    the same squares as `safe = globes`: both play the same games.
+    """
+    from ludosim.rules.board import Board
+
+    squares = Board.from_rules(rules).safe_square
+    kinds = list(rules.safe)
+    for kind in list(kinds):
+        fewer = tuple(k for k in kinds if k != kind)
+        if np.array_equal(Board.from_rules(rules.replace(safe=fewer)).safe_square, squares):
+            kinds.remove(kind)
+    return tuple(kinds)
+
+
+def safe_note(rules: Rules) -> str | None:
+    """Why `rules.safe` marks no more squares than a shorter list, or None."""
+    kept = minimal_safe(rules)
+    if kept == tuple(rules.safe):
+        return None
+    extra = [k for k in rules.safe if k not in kept]
+    return (
+        f"{','.join(extra)} add{'s' * (len(extra) == 1)} no safe square to "
+        f"{','.join(kept) or 'none'} on this board"
+    )
+
+
 def canonical_rules(rules: Rules, policies: str | Sequence[str] = "random") -> Rules:
-    """`rules` with every toggle that cannot act set to its default."""
-    inert = inert_toggles(rules, policies)
-    if not inert:
+    """`rules` with every toggle that cannot act set to its default, and `safe` without
+    the kinds that add no safe square (`minimal_safe`)."""
+    changes: dict[str, object] = {
+        name: TOGGLES[name].default for name in inert_toggles(rules, policies)
+    }
+    if rules.safe and "safe" not in changes:
+        changes["safe"] = minimal_safe(rules)
+    if not changes:
         return rules
-    return rules.replace(**{name: TOGGLES[name].default for name in inert})
+    return rules.replace(**changes)
 
 
 def same_game_key(rules: Rules, policies: str | Sequence[str] = "random") -> str:
@@ -88,4 +127,4 @@ def same_game_key(rules: Rules, policies: str | Sequence[str] = "random") -> str
     return f"{canonical_rules(rules, seated).hash()}|{','.join(seated)}"
 
 
-__all__ = ["canonical_rules", "inert_toggles", "same_game_key"]
+__all__ = ["canonical_rules", "inert_toggles", "minimal_safe", "safe_note", "same_game_key"]
