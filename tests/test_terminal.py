@@ -384,7 +384,7 @@ def test_compare_merges_a_change_that_cannot_act() -> None:
     result = compare(["app", "app+start_attempts_when=game_start"], 3, first_batch=300, threads=1)
     assert result.met and len(result.looks) == 1  # identical games: a zero-width difference
     notes = [f.text for f in result.page.findings if f.topic == "about"]
-    assert any("play the same games as" in t for t in notes), notes
+    assert any("plays the same games as" in t for t in notes), notes
 
 
 def test_compare_command_prints_the_findings(tmp_path: Path) -> None:

@@ -1713,7 +1713,8 @@ def _notes(page: _Page, merged: Sequence[SameGames], target_met: bool) -> list[F
         out.append(
             Finding(
                 "about",
-                f"{listing(list(same.merged))} play the same games as {same.kept} ({why}): "
+                f"{listing(list(same.merged))} {'plays' if len(same.merged) == 1 else 'play'} "
+                f"the same games as {same.kept} ({why}): "
                 f"they are counted once, as {page.labels(same.kept)}.",
                 True,
                 headline=True,
