@@ -2106,7 +2106,7 @@ def study_page(tables: DesignTables, out: str | Path, title: str | None = None) 
             part["ci_high"],
         )
     panels = [
-        Panel(n, f"{n}_low", f"{n}_high", f"{MEASURES[n].title} ({MEASURES[n].unit})")
+        Panel(n, f"{n}_low", f"{n}_high", f"{MEASURES[n].title}\n({MEASURES[n].unit})")
         for n in shown
     ]
     fig = figures.forest(wide, wide["term"].tolist(), panels)
@@ -2169,7 +2169,7 @@ def study_page(tables: DesignTables, out: str | Path, title: str | None = None) 
     # The model's check
     if not tables.checks.empty:
         fig = figures.prediction_check(
-            tables.checks, {n: MEASURES[n].title for n in DESIGN_MEASURES}
+            tables.checks, {n: f"{MEASURES[n].title} ({MEASURES[n].unit})" for n in DESIGN_MEASURES}
         )
         sections.append(
             PageSection(
