@@ -627,6 +627,12 @@ def _sizing_text(
     if needed is None:
         return ""
     size = f"{_size(smallest)} {unit if smallest != 1 or unit != 'rounds' else 'round'}"
+    if needed <= have:
+        return (
+            f"This run has the games to detect a {what} of {size} in the {title} with "
+            f"{round(100 * POWER)}% power after the correction (about {needed:,} games per cell "
+            f"needed; this run: {have:,})."
+        )
     return (
         f"Detecting a {what} of {size} in the {title} with {round(100 * POWER)}% power after "
         f"the correction needs about {needed:,} games per cell (this run: {have:,})."
