@@ -1682,7 +1682,8 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
     )
     if close:
         text += (
-            f"; {of(len(close), len(last) - 1)} other candidates are measurably worse but by "
+            f"; {of(len(close), len(last) - 1)} other candidates "
+            f"{'is' if len(close) == 1 else 'are'} measurably worse but by "
             f"less than {amount(smallest, MEASURES[measure].unit)}, the smallest difference "
             "that matters, so they serve as well"
         )
