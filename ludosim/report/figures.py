@@ -567,7 +567,8 @@ def front(
     """Predicted rule sets on two measures: every feasible one grey, the front with its
     95% prediction intervals, and the confirmed ones as measured (interval bars).
 
-    `space` has columns `x`, `y`, their `_low`/`_high`, `feasible` and `front`;
+    `space` has columns `x`, `y`, their `_low`/`_high`, `feasible` and `front` (and
+    `same_as`: rows naming another rule set are left out);
     `measured` one row per confirmed rule set with `x`, `y` and their `_low`/`_high`.
     """
     import matplotlib as mpl
@@ -575,9 +576,12 @@ def front(
     fig = new_figure(WIDTH * 0.75, 4.2)
     ax = fig.subplots()
     with mpl.rc_context({"font.size": FONT_SIZE}):
+        if "same_as" in space.columns:  # a rule set playing another's games is drawn once
+            space = space[space["same_as"].fillna("").astype(str) == ""]
         feasible = space[space["feasible"].astype(bool)]
         others = space[~space["feasible"].astype(bool)]
-        ax.scatter(others[x], others[y], s=8, color="#dddddd", label="outside the limits")
+        if len(others):
+            ax.scatter(others[x], others[y], s=8, color="#dddddd", label="outside the limits")
         ax.scatter(feasible[x], feasible[y], s=10, color="#999999", label="within the limits")
         edge = feasible[feasible["front"].astype(bool)].sort_values(x)
         ax.errorbar(edge[x], edge[y], xerr=_bars(edge, x), yerr=_bars(edge, y), fmt="o-",
