@@ -5,7 +5,8 @@ after that heading) one by one as a newcomer would, first with an empty numba
 cache (`NUMBA_CACHE_DIR` set to a fresh folder), then again with the cache that
 run filled. For each command: its wall time cold and warm, the difference (the
 compile time it paid) and the compiled kernel variants it added to the cache
-(numba's `.nbc` files: one per compiled specialisation of a cached function).
+(numba's `.nbc` files: one per compiled specialisation of each cached kernel
+function, so one kind of game adds many).
 Every command runs in a temporary folder, so nothing under the repository is
 written.
 
@@ -75,14 +76,16 @@ def main() -> None:
             cold.append(run(command, work, env))
             added.append(compiled(cache) - before)
         warm = [run(command, work, env) for command in commands]
-    print("| command | cold s | warm s | compile s | variants compiled |")
+    print("| command | cold s | warm s | compile s | kernel functions compiled |")
     print("|---|---|---|---|---|")
     for command, c, w, n in zip(commands, cold, warm, added, strict=True):
         print(f"| `{command}` | {c:.1f} | {w:.1f} | {max(c - w, 0):.1f} | {n} |")
     paid = sum(max(c - w, 0) for c, w in zip(cold, warm, strict=True))
+    compiling = sum(1 for n in added if n)
     print(
-        f"\n{len(commands)} commands: {sum(added)} kernel variants compiled, "
-        f"{paid:.0f} s of compile time (cold {sum(cold):.0f} s, warm {sum(warm):.0f} s)."
+        f"\n{len(commands)} commands, {compiling} of them compiling ({sum(added)} kernel "
+        f"functions): {paid:.0f} s of compile time (cold {sum(cold):.0f} s, warm "
+        f"{sum(warm):.0f} s)."
     )
 
 
