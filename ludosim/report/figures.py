@@ -34,6 +34,7 @@ from __future__ import annotations
 import base64
 import io
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -90,6 +91,9 @@ def data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
+LABEL_WIDTH = 48  # characters of a forest's row label before it wraps
+
+
 def rows_height(rows: int, extra: float = 0.0) -> float:
     """Figure height in inches for `rows` rows of labels."""
     return BASE_HEIGHT + extra + ROW_HEIGHT * max(rows, 1)
@@ -112,7 +116,12 @@ def forest(
     from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
     n = len(labels)
-    fig = new_figure(WIDTH, rows_height(n))
+    # Long labels (a base and its change, a list of seats' policies) wrap onto more lines,
+    # so that they do not squeeze the panels; the rows grow with them.
+    labels = [textwrap.fill(str(label), LABEL_WIDTH, break_long_words=False,
+                            break_on_hyphens=False) for label in labels]  # fmt: skip
+    lines = max((label.count("\n") + 1 for label in labels), default=1)
+    fig = new_figure(WIDTH, rows_height(n, ROW_HEIGHT * n * (lines - 1) * 0.8))
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     y = np.arange(n)
     with mpl.rc_context({"font.size": FONT_SIZE}):
