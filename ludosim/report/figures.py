@@ -91,7 +91,7 @@ def data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-LABEL_WIDTH = 48  # characters of a forest's row label before it wraps
+LABEL_WIDTH = 60  # characters of a forest's row label before it wraps
 
 
 def rows_height(rows: int, extra: float = 0.0) -> float:
