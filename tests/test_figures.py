@@ -101,7 +101,9 @@ def test_the_legend_check_sees_a_legend_over_the_data() -> None:
 @pytest.mark.parametrize("rows", [1, 6, 100])
 def test_a_forest_has_one_labelled_row_per_item_and_grows_with_them(rows: int) -> None:
     labels = [
-        f"six_limit={i % 2} finish=bounce pass_opponents=all players={i}" for i in range(rows)
+        f"six_limit={i % 2} finish=bounce pass_opponents=all players={i} "
+        "policies=pacifist,balanced,balanced,balanced"
+        for i in range(rows)
     ]
     fig = figures.forest(_forest_table(rows), labels, [PANEL, PANEL])
     ax = fig.axes[0]
