@@ -644,13 +644,11 @@ def _sizing_of(compared: Sequence[_Compared], needed: int | None, have: int) -> 
         return ""
     held = _strictest(compared)
     c = held[0]
-    text = _sizing_text(c.measure.title, c.scale.smallest, c.scale.unit, needed, have)
-    if text and len(held) < len(compared):
-        counts = sorted({c.measure.smallest / x.scale.smallest for x in held})
-        text = text.replace(
-            " with ", f" (the smallest of interest with {round(counts[0])} players) with ", 1
-        )
-    return text
+    title = c.measure.title
+    if len(held) < len(compared):  # strata of several player counts: name the strictest
+        players = round(c.measure.smallest / c.scale.smallest)
+        title += f" (the smallest of interest with {players} players)"
+    return _sizing_text(title, c.scale.smallest, c.scale.unit, needed, have)
 
 
 def _finding(

@@ -1655,8 +1655,7 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
             )
         elif row.resolved and abs(row.estimate) >= m.smallest:
             costs.append(f"{m.title} {change}")
-    same = tables.search.get("same_as", pd.Series("", index=tables.search.index))
-    distinct = int((same.astype(object).where(same.notna(), "") == "").sum())
+    distinct = int((tables.search["same_as"] == "").sum())  # search and read_tables set it
     repeats = (
         f" ({space - distinct:,} more play the same games as one with fewer changes)"
         if distinct < space
