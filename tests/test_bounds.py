@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 import ludosim
 from ludosim import Rules, RulesError
 from ludosim.cli.app import app
+from ludosim.engine.state import K_PLACE
 from ludosim.results import ResultsError, schema
 from ludosim.run.play import PlayError
 from ludosim.run.simulate import SimulationError
@@ -284,32 +285,33 @@ def test_bounds_live_in_the_schema() -> None:
 def test_the_summary_path_allocates_nothing_proportional_to_games(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The summary kernel gets the same accumulators for 10**4 and 10**12 games, and every
-    call of a run (with progress: one per slice) reuses the arrays of the first."""
+    """A summary run gives the kernel the same row arrays for 10**4 and 10**12 games, and
+    every call of a run (one per block, and with progress per slice) reuses the first's."""
     import ludosim.engine
 
     calls: list[list[np.ndarray]] = []
 
-    def recording(lay, work, seed, first, games, chunk, has_start, start_seat, *args):
+    def recording(lay, work, seed, first, chunk, has_start, start_seat, *args):
         arrays = [a for a in args if isinstance(a, np.ndarray)]
-        assert len(arrays) == 4 and -(-games // chunk) <= len(arrays[0])
-        calls.append(arrays)  # no game is played: the accumulators stay zero
+        assert len(arrays) == 4 and len(arrays[0]) <= 2**16
+        arrays[1][:, K_PLACE, :] = 1  # no game is played: rows of zeros, every seat first
+        calls.append(arrays)
 
-    monkeypatch.setattr(ludosim.engine, "run_summary", recording)
+    monkeypatch.setattr(ludosim.engine, "run_batch", recording)
 
     def footprint(games: int, **kwargs: Any) -> int:
         calls.clear()
         ludosim.simulate(APP, games, 1, summary=True, threads=2, **kwargs)
         first = calls[0]
         for arrays in calls:
-            assert all(np.shares_memory(a, b) for a, b in zip(arrays, first, strict=True))
+            pairs = zip(arrays, first, strict=True)
+            assert all(np.shares_memory(a, b) or a.size == 0 for a, b in pairs)
         return sum(a.base.nbytes if a.base is not None else a.nbytes for a in first)
 
-    small = footprint(10**4)
-    assert footprint(10**12) == small < 4 * 2**20
-    # With progress the games are played in slices, one kernel call each.
-    assert footprint(10**9, progress=lambda done, total: None) == small
-    assert len(calls) > 1
-    # A chunk size of the caller's: at most 64 chunks a call, in the same arrays.
-    assert footprint(10**7, chunk_size=1000) < 64 * 2**20
+    small = footprint(10**5)
+    assert len(calls) == 2  # 10**5 games are two blocks
+    assert footprint(10**7) == small < 8 * 2**20
+    assert len(calls) == -(-(10**7) // 2**16)
+    # With progress the games are played in slices, one kernel call each at least.
+    assert footprint(10**6, progress=lambda done, total: None) == small
     assert len(calls) > 1

@@ -210,7 +210,7 @@ def test_a_plan_decision_offers_the_reference_options_and_keeps_the_best_scored(
     game = w.copy()
     drawn = stream.copy()
     kept = min(count, PLAN_CANDIDATES)
-    chosen = compare_rollouts(lay, w, 0, stream, scratch, False, kept, 0, 0, 0, 0, 1)
+    chosen = compare_rollouts(lay, w, 0, stream, scratch, False, True, kept, 0, 0, 0, 0, 1)
     assert 0 <= chosen < kept
     assert stream.tolist() == drawn.tolist()
     assert scratch[1] > 0

@@ -6,14 +6,15 @@ counter-based streams), `state` (the flat work array: state, scratch, undo
 log), `moves` (one move), `policy` (features and scores of options,
 single-roll choices), `memo` (memoised counting of Killer plans), `plans`
 (the exhaustive plan search and the puster), `turn` (one turn), `game` (one
-game), `batch` (many games in parallel) and `expert` (the search-based
-player's choices: its rollouts and their comparison). `ludosim.simulate` is
+game), `batch` (many games in parallel), `expert` (the search-based
+player's choices: its rollouts and their comparison) and `dispatch` (calling
+the entry points without numba's per-call re-typing). `ludosim.simulate` is
 the public wrapper that validates inputs and packages results.
 
-There is one turn loop of each kind, one game loop and one pair of batch
-runners; the expert's games are played by them too. The batch runners
-(`batch.run_batch`, `batch.run_summary`) take flags compiled in as
-constants: whether the rules roll then move (Killer), whether a roll's
+There is one turn loop of each kind, one game loop and one batch runner
+(`batch.run_batch`, rows that `ludosim.simulate` also folds into summaries);
+the expert's games are played by them too. The batch runner takes flags
+compiled in as constants: whether the rules roll then move (Killer), whether a roll's
 moves are a mask of movable pieces (`turn.free_play`: no move list is
 written), whether any seat scores its options (any policy but random) and
 whether any seat is an expert (then a turn hands an expert seat's choices
@@ -184,7 +185,14 @@ def _register_locator() -> None:
 _register_locator()
 
 # The kernel modules are imported only now, after the locator is registered.
-from ludosim.engine.batch import HIST_BINS, play_one, run_batch, run_summary  # noqa: E402
+from ludosim.engine import batch  # noqa: E402
+from ludosim.engine.batch import HIST_BINS  # noqa: E402
+from ludosim.engine.dispatch import LiteralKernel  # noqa: E402
+
+# The entry points, called without numba's per-call re-typing of their literal flags
+# (`dispatch`): plans, free, scoring, flow and expert, the last five arguments.
+run_batch = LiteralKernel(batch.run_batch, literal=range(11, 16))
+play_one = LiteralKernel(batch.play_one, literal=range(12, 17))
 from ludosim.engine.layout import R, T, compile_board, compile_layout, compile_rules  # noqa: E402
 from ludosim.engine.state import H_SIZE, K_SIZE, new_work  # noqa: E402
 
@@ -202,6 +210,5 @@ __all__ = [
     "on_slow_compile",
     "play_one",
     "run_batch",
-    "run_summary",
     "source_hash",
 ]

@@ -18,9 +18,8 @@ Output of `run_batch` (docs/api.md column order):
   `FL_EVERY`-th boundary (the work array's, set by the run), -1 past the
   game's last snapshot; filled only with `flow=True` and rows passed.
 
-`run_summary` plays the same games but only accumulates, per chunk, the
-counts, sums, sums of squares and histograms described in
-`ludosim.results.Summary`, so its memory does not grow with the number of games.
+A summary (`ludosim.results.Summary`) is folded from these rows, block by
+block (`ludosim.run.simulate`): one compiled runner serves rows and summaries.
 """
 
 from __future__ import annotations
@@ -35,15 +34,8 @@ from ludosim.engine.rng import stream_key
 from ludosim.engine.state import (
     F_SIZE,
     FL_SNAPS,
-    H_END_TURNS,
-    H_FIRST,
-    H_ROLLS,
     H_SIZE,
-    H_TRUNCATED,
-    H_TURNS,
-    H_WINNER,
     HOT,
-    K_PLACE,
     K_SIZE,
     MAX_RECORD,
     SNAP_CAP,
@@ -60,28 +52,6 @@ from ludosim.engine.state import (
 
 # Histogram bins of turns and rolls: value v counts in bin min(v, HIST_BINS - 1).
 HIST_BINS = 8192
-
-# Slots of the per-chunk totals of `run_summary`.
-A_GAMES = 0
-A_TRUNCATED = 1
-A_NO_WINNER = 2
-A_TURNS = 3
-A_TURNS_SQ = 4
-A_ROLLS = 5
-A_ROLLS_SQ = 6
-A_END_TURNS = 7
-A_END_TURNS_SQ = 8
-A_SIZE = 9
-
-# Rows of the per-chunk, per-seat sums of `run_summary`: wins by seat, wins by
-# turn-order position, first turns, then for each per-seat column after
-# `place` (captures, captured, returned, skipped, caught, points) its sum and
-# its sum of squares.
-P_WINS = 0
-P_WINS_BY_POSITION = 1
-P_FIRST = 2
-P_STATS = 3  # row P_STATS + 2 * (k - 1) sums column k of `seats`, the next row its squares
-P_SIZE = P_STATS + 2 * (K_SIZE - 1)
 
 
 @njit(**HOT)
@@ -106,30 +76,36 @@ def play_one(
     choices: np.ndarray,
     plans: bool,
     free: bool,
+    scoring: bool,
+    flow: bool,
     expert: bool,
 ) -> int:
     """Play game `game` of `seed` on `work` into `head` (int64[H_SIZE]),
     `seats` (int64[K_SIZE, players]), `final` (int64[players, pieces], final progress),
     `flows` (int64[F_SIZE], the game-flow results) and `snaps` (int64[SNAP_CAP, players]).
 
-    `plans`, `free` and `expert` as for `run_batch` (compiled in as constants);
-    the game is played with scoring and the game-flow counters. With `expert`
+    `plans`, `free`, `scoring`, `flow` and `expert` as for `run_batch`
+    (compiled in as constants: a game of the same kind as a run's loads the
+    run's compiled game; `flows` and `snaps` are filled only with `flow`). With `expert`
     the expert seats' searched choices go to `choices` (int64[MAX_RECORD]:
     options << RECORD_SHIFT | choice, in order), and the count of searched
     decisions is returned (0 without).
     """
     literally(plans)
     literally(free)
+    literally(scoring)
+    literally(flow)
     literally(expert)
     stream = np.zeros(2, dtype=np.uint64)
     _start_stream(stream, seed, game)
     scratch = np.zeros(2, dtype=np.uint64)
-    _play(lay, work, stream, scratch, has_start, start_seat, plans, free, True, True, expert)
+    _play(lay, work, stream, scratch, has_start, start_seat, plans, free, scoring, flow, expert)
     for j in range(H_SIZE):
         head[j] = work[result_at(j)]
-    for j in range(F_SIZE):
-        flows[j] = work[flow_result_at(j)]
-    _copy_snapshots(lay, work, snaps)
+    if flow:
+        for j in range(F_SIZE):
+            flows[j] = work[flow_result_at(j)]
+        _copy_snapshots(lay, work, snaps)
     for s in range(lay[R.PLAYERS]):
         for j in range(K_SIZE):
             seats[j, s] = work[seat_result_at(j, s)]
@@ -255,84 +231,3 @@ def run_batch(
                     flows[g, j] = w[flow_result_at(j)]
                 if snaps.shape[0] > 0:
                     _copy_snapshots(mine, w, snaps[g])
-
-
-@njit(**HOT)
-def _accumulate(
-    lay: np.ndarray,
-    w: np.ndarray,
-    totals: np.ndarray,
-    per_seat: np.ndarray,
-    places: np.ndarray,
-    hist: np.ndarray,
-) -> None:
-    """Fold the game just played (`w[HEAD:]`, `w[SEATS:]`) into one chunk's accumulators."""
-    players = lay[R.PLAYERS]
-    totals[A_GAMES] += 1
-    totals[A_TRUNCATED] += w[result_at(H_TRUNCATED)]
-    turns = w[result_at(H_TURNS)]
-    rolls = w[result_at(H_ROLLS)]
-    end_turns = w[result_at(H_END_TURNS)]
-    totals[A_TURNS] += turns
-    totals[A_TURNS_SQ] += turns * turns
-    totals[A_ROLLS] += rolls
-    totals[A_ROLLS_SQ] += rolls * rolls
-    totals[A_END_TURNS] += end_turns
-    totals[A_END_TURNS_SQ] += end_turns * end_turns
-    hist[0, min(turns, HIST_BINS - 1)] += 1
-    hist[1, min(rolls, HIST_BINS - 1)] += 1
-    first = w[result_at(H_FIRST)]
-    winner = w[result_at(H_WINNER)]
-    per_seat[P_FIRST, first] += 1
-    if winner < 0:
-        totals[A_NO_WINNER] += 1
-    else:
-        per_seat[P_WINS, winner] += 1
-        per_seat[P_WINS_BY_POSITION, (winner - first) % players] += 1
-    for s in range(players):
-        places[s, w[seat_result_at(K_PLACE, s)] - 1] += 1
-        for j in range(1, K_SIZE):
-            v = w[seat_result_at(j, s)]
-            per_seat[P_STATS + 2 * (j - 1), s] += v
-            per_seat[P_STATS + 2 * (j - 1) + 1, s] += v * v
-
-
-@njit(cache=True, parallel=True)
-def run_summary(
-    lay: np.ndarray,
-    work: np.ndarray,
-    seed: np.uint64,
-    first_game: int,
-    games: int,
-    chunk: int,
-    has_start: bool,
-    start_seat: int,
-    totals: np.ndarray,
-    per_seat: np.ndarray,
-    places: np.ndarray,
-    hist: np.ndarray,
-    plans: bool,
-    free: bool,
-    scoring: bool,
-    expert: bool,
-) -> None:
-    """Play `games` games and accumulate per chunk `c`: `totals[c, A_*]`,
-    `per_seat[c, P_*, seat]`, `places[c, seat, place - 1]` and
-    `hist[c, 0 (turns) | 1 (rolls), bin]`, all zeroed by the caller.
-    `plans`, `free`, `scoring` and `expert` as for `run_batch`."""
-    literally(plans)
-    literally(free)
-    literally(scoring)
-    literally(expert)
-    chunks = (games + chunk - 1) // chunk
-    for c in prange(chunks):
-        w = work.copy()
-        mine = lay.copy()
-        stream = np.zeros(2, dtype=np.uint64)
-        scratch = np.zeros(2, dtype=np.uint64)
-        for g in range(c * chunk, min(games, (c + 1) * chunk)):
-            _start_stream(stream, seed, first_game + g)
-            _play(
-                mine, w, stream, scratch, has_start, start_seat, plans, free, scoring, False, expert
-            )
-            _accumulate(mine, w, totals[c], per_seat[c], places[c], hist[c])

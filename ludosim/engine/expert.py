@@ -49,7 +49,8 @@ goes to `CHOSEN`, where the turn plays the plan a policy chose.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit, types
+from numba.extending import overload
 
 from ludosim.engine.game import next_seat
 from ludosim.engine.layout import R
@@ -248,8 +249,24 @@ def progress_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
     return mine - best
 
 
-@njit(**HOT)
-def policy_turn(
+def _kind(plans: types.Type) -> bool:
+    """The value of the literal `plans` the search was typed with (`compare_rollouts`
+    asks for it: a direct call from Python compiles the copy a game uses)."""
+    if not isinstance(plans, types.BooleanLiteral):
+        raise TypeError("the search needs `plans` as a literal (numba.literally)")
+    return plans.literal_value
+
+
+@njit(**HOT, inline="always")
+def policy_plan_turn(
+    lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, pending: int
+) -> bool:
+    """`turn.plan_turn` from `pending` roll sequences, the seat's policy planning them."""
+    return plan_turn(lay, w, seat, stream, YES, False, stream, np.int64(0), pending)
+
+
+@njit(**HOT, inline="always")
+def policy_single_turn(
     lay: np.ndarray,
     w: np.ndarray,
     seat: int,
@@ -258,18 +275,111 @@ def policy_turn(
     pending: int,
     sixes: int,
 ) -> bool:
-    """The rest of a turn the seat's own policy plays, from `pending` rolls left (roll
-    sequences under `roll_then_move`) and `sixes` 6s in a row: whether the seat
-    finished, as the game loop asks it (`turn.single_roll_turn`, `turn.plan_turn`).
-
-    Not inlined: one compiled copy of each kind of turn serves every rollout
-    (each inlined copy costs seconds of compile time). No search in them:
-    `expert` is the literal False.
-    """
-    if lay[R.ROLL_THEN_MOVE]:
-        return plan_turn(lay, w, seat, stream, YES, False, stream, np.int64(0), pending)
+    """`turn.single_roll_turn` from `pending` rolls and `sixes` 6s, the seat's policy moving."""
     return single_roll_turn(
         lay, w, seat, stream, free, YES, False, stream, np.int64(0), pending, sixes
+    )
+
+
+def turn_of_kind(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    stream: np.ndarray,
+    free: bool,
+    plans: bool,
+    pending: int,
+    sixes: int,
+) -> bool:
+    """`policy_plan_turn` where `plans`, else `policy_single_turn`; resolved at typing
+    time on the literal `plans` (compiled code gets `_turn_of_kind`), so a
+    single-roll game's search compiles no plan search. The body below runs only
+    without the JIT."""
+    if plans:
+        return policy_plan_turn(lay, w, seat, stream, pending)
+    return policy_single_turn(lay, w, seat, stream, free, pending, sixes)
+
+
+@overload(turn_of_kind, prefer_literal=True, inline="always")
+def _turn_of_kind(lay, w, seat, stream, free, plans, pending, sixes):
+    if _kind(plans):
+        return lambda lay, w, seat, stream, free, plans, pending, sixes: policy_plan_turn(
+            lay, w, seat, stream, pending
+        )
+    return lambda lay, w, seat, stream, free, plans, pending, sixes: policy_single_turn(
+        lay, w, seat, stream, free, pending, sixes
+    )
+
+
+@njit(**HOT)
+def policy_turn(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    stream: np.ndarray,
+    free: bool,
+    plans: bool,
+    pending: int,
+    sixes: int,
+) -> bool:
+    """The rest of a turn the seat's own policy plays, from `pending` rolls left (roll
+    sequences under `roll_then_move`, the literal `plans`) and `sixes` 6s in a row:
+    whether the seat finished, as the game loop asks it (`turn_of_kind`).
+
+    Not inlined: one compiled copy of the game's kind of turn serves every
+    rollout (each inlined copy costs seconds of compile time). No search in
+    it: `expert` is the literal False.
+    """
+    return turn_of_kind(lay, w, seat, stream, free, plans, pending, sixes)
+
+
+@njit(**HOT, inline="always")
+def play_plan_option(lay: np.ndarray, w: np.ndarray, me: int, option: int) -> tuple:
+    """`play_option` for a candidate plan of `XPLAN` (`turn.play_chosen_plan`)."""
+    take_candidate(w, option)
+    earned = play_chosen_plan(lay, w, me)
+    # A plan turn asks whether the seat finished after `end_turn`.
+    return earned, False, finished(lay, w, me)
+
+
+@njit(**HOT, inline="always")
+def play_move_option(
+    lay: np.ndarray, w: np.ndarray, me: int, option: int, face: int, pending: int
+) -> tuple:
+    """`play_option` for a move of `XOPT` for `face` (`turn.play_move`)."""
+    most, note_entry = bonus_rules(lay)
+    piece, target, flags = offered_move(w, option)
+    left, home = play_move(lay, w, me, face, piece, target, flags, pending, most, note_entry)
+    return left, home, home
+
+
+def play_option(
+    lay: np.ndarray,
+    w: np.ndarray,
+    me: int,
+    plans: bool,
+    option: int,
+    face: int,
+    pending: int,
+) -> tuple:
+    """Play option `option` of the decision as the turn plays it: (rolls pending after it,
+    whether the seat got its last piece home, whether its turn stops there).
+
+    A move of `XOPT` for `face`, or where `plans` a candidate plan of `XPLAN`
+    (`face` unused). Resolved at typing time on the literal `plans`, as
+    `turn_of_kind`.
+    """
+    if plans:
+        return play_plan_option(lay, w, me, option)
+    return play_move_option(lay, w, me, option, face, pending)
+
+
+@overload(play_option, prefer_literal=True, inline="always")
+def _play_option(lay, w, me, plans, option, face, pending):
+    if _kind(plans):
+        return lambda lay, w, me, plans, option, face, pending: play_plan_option(lay, w, me, option)
+    return lambda lay, w, me, plans, option, face, pending: play_move_option(
+        lay, w, me, option, face, pending
     )
 
 
@@ -281,6 +391,7 @@ def play_on(
     stream: np.ndarray,
     key: np.uint64,
     free: bool,
+    plans: bool,
     turns: int,
 ) -> int:
     """Turns after `me`'s until a seat finishes: `finish_value` when it is `me`, minus
@@ -299,7 +410,7 @@ def play_on(
         turns += 1
         played += 1
         start_turn_stream(stream, key, played)
-        if policy_turn(lay, w, seat, stream, free, np.int64(1), np.int64(0)) or finished(
+        if policy_turn(lay, w, seat, stream, free, plans, np.int64(1), np.int64(0)) or finished(
             lay, w, seat
         ):
             return finish_value(lay) if seat == me else -finish_value(lay)
@@ -313,6 +424,7 @@ def rollout(
     stream: np.ndarray,
     key: np.uint64,
     free: bool,
+    plans: bool,
     option: int,
     face: int,
     pending: int,
@@ -322,26 +434,17 @@ def rollout(
     """Play option `option` of the decision, the rest of the turn and the game on, with
     the dice of the rollout keyed `key` in `stream`: the rollout's value.
 
-    The option is a move of `XOPT` for `face`, played as the turn plays it
-    (`turn.play_move`), or under `roll_then_move` a candidate plan of `XPLAN`
-    (`face` and `sixes` unused). The rest of the turn goes on from `pending`
-    rolls left, none once the seat has finished.
+    The option is played as the turn plays it (`play_option`: a move of `XOPT`
+    for `face`, or where the literal `plans` says `roll_then_move` a candidate
+    plan of `XPLAN`, `face` and `sixes` unused). The rest of the turn goes on
+    from `pending` rolls left, none once the seat has finished.
     """
     start_turn_stream(stream, key, 0)
-    if lay[R.ROLL_THEN_MOVE]:
-        take_candidate(w, option)
-        pending = play_chosen_plan(lay, w, me)
-        home = False  # a plan turn asks whether the seat finished after `end_turn`
-        stop = finished(lay, w, me)
-    else:
-        most, note_entry = bonus_rules(lay)
-        piece, target, flags = offered_move(w, option)
-        pending, home = play_move(lay, w, me, face, piece, target, flags, pending, most, note_entry)
-        stop = home
-    rest = policy_turn(lay, w, me, stream, free, 0 if stop else pending, sixes)
+    pending, home, stop = play_option(lay, w, me, plans, option, face, pending)
+    rest = policy_turn(lay, w, me, stream, free, plans, 0 if stop else pending, sixes)
     if home or rest or finished(lay, w, me):
         return finish_value(lay)
-    return play_on(lay, w, me, stream, key, free, turns)
+    return play_on(lay, w, me, stream, key, free, plans, turns)
 
 
 @njit(**HOT)
@@ -378,6 +481,7 @@ def compare_rollouts(
     stream: np.ndarray,
     scratch: np.ndarray,
     free: bool,
+    plans: bool,
     options: int,
     chosen: int,
     face: int,
@@ -388,13 +492,17 @@ def compare_rollouts(
     """The option to play: `chosen` (the base policy's), unless another one's rollouts
     are clearly better (`clearly_better`); then the best of those.
 
-    Options are the moves in `XOPT`, or under `roll_then_move` the candidate
-    plans in `XPLAN` (`face`, `pending` and `sixes` then unused). Each rollout
-    plays every option on the same dice, and each option's values are compared
-    with `chosen`'s rollout by rollout (`XV_*`). `stream` is the game's stream
-    (only its key is read); `scratch` the stream array the rollouts draw from.
-    The game is left as it was.
+    Options are the moves in `XOPT`, or where `plans` (`roll_then_move`, a
+    literal) the candidate plans in `XPLAN` (`face`, `pending` and `sixes` then
+    unused). Each rollout plays every option on the same dice, and each
+    option's values are compared with `chosen`'s rollout by rollout (`XV_*`).
+    `stream` is the game's stream (only its key is read); `scratch` the stream
+    array the rollouts draw from. The game is left as it was. `free` and
+    `plans` are literals, as a game passes them (`numba.literally`: a direct
+    call from Python compiles the copy a game uses, not one with both kinds).
     """
+    literally(free)
+    literally(plans)
     save_game(w)
     decision = w[expert_at(X_DECISIONS)]
     w[expert_at(X_DECISIONS)] = decision + 1
@@ -406,7 +514,7 @@ def compare_rollouts(
         key = rollout_key(stream[0], np.uint64(decision), np.uint64(r))
         for j in range(options):
             w[value_at(j, XV_LAST)] = rollout(
-                lay, w, me, scratch, key, free, j, face, pending, sixes, turns
+                lay, w, me, scratch, key, free, plans, j, face, pending, sixes, turns
             )
             restore_game(w)
         for j in range(options):
@@ -438,10 +546,12 @@ def search(
     turns: int,
 ) -> int:
     """The option of the single-roll decision in `XOPT` to play: `compare_rollouts`
-    from the option the base policy scores highest (`policy_option`)."""
+    from the option the base policy scores highest (`policy_option`). `free` is a
+    literal, as in `compare_rollouts`."""
+    literally(free)
     chosen = policy_option(lay, w, me, options)
     return compare_rollouts(
-        lay, w, me, stream, scratch, free, options, chosen, face, pending, sixes, turns
+        lay, w, me, stream, scratch, free, False, options, chosen, face, pending, sixes, turns
     )
 
 
@@ -589,7 +699,7 @@ def searched_plan(
         zero = np.int64(0)  # face, pending and sixes: unused by plan rollouts
         options = min(count, PLAN_CANDIDATES)
         c = compare_rollouts(
-            lay, w, seat, stream, scratch, NO, options, zero, zero, zero, zero, turns
+            lay, w, seat, stream, scratch, False, True, options, zero, zero, zero, zero, turns
         )
         record_choice(w, count, w[candidate_at(c, XP_INDEX)])
     take_candidate(w, c if count > 0 else -1)

@@ -196,6 +196,7 @@ def _whole_game(
     has_start: bool,
     start_seat: int,
     mode: int,
+    free: bool,
     scoring: bool,
     flow: bool,
     expert: bool,
@@ -204,7 +205,9 @@ def _whole_game(
 
     Finishing order goes to `SB_ORDER`, and the winner's turns and rolls to
     `w[HEAD]`. Inlined once per `mode`, a literal in each copy, so that every
-    copy is a tight loop with only its own kind of turn in it. With `flow`
+    copy is a tight loop with only its own kind of turn in it; `free` (FREE's
+    literal True, else False) makes the policies' choice the same way
+    (`turn.policy_move`). With `flow`
     the game-flow counters are kept at every turn boundary until the winner
     finishes, and their results go to `w[FLOWRES]`. With `expert` the
     expert seats' choices are searched (`turn.search_move_if`), their
@@ -229,7 +232,7 @@ def _whole_game(
             home = plan_turn(lay, w, seat, stream, scoring, expert, scratch, turns, 1)
         else:
             home = single_roll_turn(
-                lay, w, seat, stream, mode == FREE, scoring, expert, scratch, turns, 1, 0
+                lay, w, seat, stream, free, scoring, expert, scratch, turns, 1, 0
             )
             if has_start and not home:
                 # A seat of a start position may have had every piece home
@@ -273,7 +276,7 @@ def play_free_game(
     expert: bool,
 ) -> None:
     """One game under single-roll rules where `turn.free_play` holds (moves as a piece mask)."""
-    _whole_game(lay, w, stream, scratch, has_start, start_seat, FREE, scoring, flow, expert)
+    _whole_game(lay, w, stream, scratch, has_start, start_seat, FREE, True, scoring, flow, expert)
 
 
 @njit(**HOT)
@@ -289,7 +292,9 @@ def play_listed_game(
     expert: bool,
 ) -> None:
     """One game under the other single-roll rules (each roll's moves as a move list)."""
-    _whole_game(lay, w, stream, scratch, has_start, start_seat, SINGLE, scoring, flow, expert)
+    _whole_game(
+        lay, w, stream, scratch, has_start, start_seat, SINGLE, False, scoring, flow, expert
+    )
 
 
 @njit(**HOT)
@@ -305,4 +310,4 @@ def play_plan_game(
     expert: bool,
 ) -> None:
     """One game under roll-then-move (Killer) rules."""
-    _whole_game(lay, w, stream, scratch, has_start, start_seat, PLANS, scoring, flow, expert)
+    _whole_game(lay, w, stream, scratch, has_start, start_seat, PLANS, False, scoring, flow, expert)

@@ -869,11 +869,11 @@ def _choose_for(lay, w, seat, face, stream, scoring):
     return lambda lay, w, seat, face, stream, scoring: choose_move(lay, w, seat, face, stream)
 
 
-# Inlined into the free turn loop: every roll of a free-play game makes this
-# choice, and an ordinary call would copy both arrays' fields onto the stack
-# (balanced games on italian run about 5% faster), at the cost of a few seconds
-# more on the first compile of a scoring run on free-play rules.
-@njit(**HOT, inline="always")
+# An ordinary call: one compiled copy serves every free-play game and the expert's
+# rollouts. Inlined into the free turn loop it made a first scoring run on italian
+# compile for 66 s instead of 28 s, for a speed within the noise of
+# `benchmarks/policy_speed.py` (balanced costs 2.01 random games inlined, 1.98 called).
+@njit(**HOT)
 def choose_free_piece(
     lay: np.ndarray, w: np.ndarray, seat: int, face: int, movers: int, stream: np.ndarray
 ) -> int:

@@ -191,7 +191,6 @@ def free_play(lay: np.ndarray) -> bool:
     return True
 
 
-@njit(**HOT, inline="always")
 def policy_move(
     lay: np.ndarray,
     w: np.ndarray,
@@ -205,17 +204,50 @@ def policy_move(
     there is none.
 
     With `free` (`free_play`) the policy chooses among a mask of pieces and no
-    move list is written; else among the move list (`choose_move`).
+    move list is written; else among the move list (`choose_move`). `free`
+    comes from the game as a literal (`game._whole_game`), and the choice is
+    made at typing time (compiled code gets `_policy_move`): a game of one
+    kind compiles no trace of the other's choice, nor its policies' scoring.
+    The body below runs only without the JIT (`NUMBA_DISABLE_JIT=1`).
     """
     if free:
-        movers = free_movers(lay, w, seat, face)
-        piece = choose_free_for(lay, w, seat, face, movers, stream, scoring)
-        target, flags = free_target(w, seat, max(piece, 0), face)
-        return piece, target, flags
+        return free_policy_move(lay, w, seat, face, stream, scoring)
+    return listed_policy_move(lay, w, seat, face, stream, scoring)
+
+
+@njit(**HOT, inline="always")
+def free_policy_move(
+    lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray, scoring: bool
+) -> tuple:
+    """`policy_move` under `free_play`: the piece chosen among the mask of movers."""
+    movers = free_movers(lay, w, seat, face)
+    piece = choose_free_for(lay, w, seat, face, movers, stream, scoring)
+    target, flags = free_target(w, seat, max(piece, 0), face)
+    return piece, target, flags
+
+
+@njit(**HOT, inline="always")
+def listed_policy_move(
+    lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np.ndarray, scoring: bool
+) -> tuple:
+    """`policy_move` on the move list (`choose_move`)."""
     j = choose_for(lay, w, seat, face, stream, scoring)
     if j < 0:
         return -1, 0, 0
     return w[move_at(j, M_PIECE)], w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)]
+
+
+@overload(policy_move, prefer_literal=True, inline="always")
+def _policy_move(lay, w, seat, face, stream, free, scoring):
+    if not isinstance(free, types.BooleanLiteral):
+        raise TypeError("policy_move needs `free` as a literal (game._whole_game)")
+    if free.literal_value:
+        return lambda lay, w, seat, face, stream, free, scoring: free_policy_move(
+            lay, w, seat, face, stream, scoring
+        )
+    return lambda lay, w, seat, face, stream, free, scoring: listed_policy_move(
+        lay, w, seat, face, stream, scoring
+    )
 
 
 def search_move_if(

@@ -1,7 +1,7 @@
 """`Summary`: the aggregates of a run, and its round trip through a one-row frame.
 
-`simulate(..., summary=True)` accumulates a `Summary` inside the kernel;
-`summarize` computes the same from per-game rows. A `summary_only` sweep
+`simulate(..., summary=True)` folds a `Summary` from the kernel's rows block
+by block; `summarize` computes the same from a per-game DataFrame. A `summary_only` sweep
 keeps one row per chunk (`summary_to_frame`): every field is a count or a
 sum, so the summary of a cell is the column-wise sum of its chunks' rows
 (`summary_from_frame`). The columns come from `ludosim.results.schema`.
@@ -130,7 +130,7 @@ def build_summary(
 
 
 def summarize(rules: Rules, df: pd.DataFrame, bins: int | None = None) -> Summary:
-    """The `Summary` of a per-game DataFrame (what `summary=True` accumulates in the kernel).
+    """The `Summary` of a per-game DataFrame (what `summary=True` folds block by block).
 
     `bins` is the histogram length (default: the kernel's `HIST_BINS`).
     """

@@ -7,8 +7,9 @@ columns of docs/api.md. Game `g` of a run always draws from stream
 `(seed, first_game + g)`, so rows do not depend on threads or chunking.
 
 `simulate(..., summary=True)` returns a `Summary` instead: counts, sums, sums
-of squares and histograms accumulated inside the kernel, chunk by chunk, so
-memory stays flat however many games are played. What the results look like
+of squares and histograms, folded in block by block from the kernel's rows
+(the same kernel call as the rows), so memory stays flat however many games
+are played. What the results look like
 and how they are written and read is `ludosim.results`.
 """
 
@@ -40,13 +41,27 @@ from ludosim.rules.policies import (
 )
 from ludosim.run.notation import GamePosition
 
-# Most chunks of one call of the summary kernel when the caller sets `chunk_size`
-# (bounds the per-chunk accumulators, 128 KiB of histogram each, in memory).
-_SUMMARY_BLOCK_CHUNKS = 64
-# Summary chunks per thread and kernel call by default: few large chunks, as a
-# summary keeps nothing per game (each chunk costs a work-array copy and a row of
-# accumulators).
-_SUMMARY_CHUNKS_PER_THREAD = 4
+# Games per kernel call of a summary run: its rows (about 80 bytes a game with four
+# players) are folded into the totals and their arrays reused, so a summary's memory
+# does not grow with its games; large enough that folding costs next to nothing.
+_SUMMARY_BLOCK_GAMES = 1 << 16
+
+# Slots of a summary's totals: games, truncated games, games without a winner, then
+# the sums and sums of squares of turns, rolls and end turns.
+A_GAMES = 0
+A_TRUNCATED = 1
+A_NO_WINNER = 2
+A_TURNS = 3
+A_ROLLS = 5
+A_END_TURNS = 7
+A_SIZE = 9
+# Rows of a summary's per-seat sums: wins by seat, wins by turn-order position, first
+# turns, then for each per-seat column after `place` (captures, captured, returned,
+# skipped, caught, points) its sum and, in the next row, its sum of squares.
+P_WINS = 0
+P_WINS_BY_POSITION = 1
+P_FIRST = 2
+P_STATS = 3
 # Per-game rows may use at most this share of the machine's memory (the kernel's
 # arrays and the DataFrame exist side by side while the frame is built).
 _ROWS_MEMORY_SHARE = 0.5
@@ -180,7 +195,6 @@ def _prepare(
 
     max_threads = numba.config.NUMBA_NUM_THREADS
     threads = max_threads if threads is None else _check_int("threads", threads, 1, max_threads)
-    chunk_given = chunk_size is not None
     if chunk_size is None:
         # Enough chunks to balance the threads, few enough to keep overhead small.
         chunk_size = max(1, min(2048, -(-games // (8 * threads))))
@@ -191,6 +205,7 @@ def _prepare(
     lay = compile_layout(rules)
     return {
         "lay": lay,
+        "roll_then_move": rules.roll_then_move,
         # Which turn loop the games play, so that only that one is compiled.
         "free": not rules.roll_then_move and bool(free_play(lay)),
         "work": new_work(compile_policies(parsed), start_rows, memo_slots, experts),
@@ -204,7 +219,6 @@ def _prepare(
         "start_seat": start_seat if start_rows is not None else 0,
         "threads": threads,
         "chunk": chunk_size,
-        "chunk_given": chunk_given,
         "policies": names,
         # False when every seat plays random: the kernel then compiles no scoring code.
         "scoring": not all(parse_policy(name).is_random for name in names),
@@ -341,21 +355,7 @@ def _frame(
 def _summary_from_arrays(
     rules: Rules, totals: np.ndarray, per_seat: np.ndarray, places: np.ndarray, hist: np.ndarray
 ) -> Summary:
-    """The `Summary` of the kernel's accumulators (`ludosim.engine.batch` slots A_*, P_*)."""
-    # numba: the kernel is loaded only when games are played or sized.
-    from ludosim.engine.batch import (
-        A_END_TURNS,
-        A_GAMES,
-        A_NO_WINNER,
-        A_ROLLS,
-        A_TRUNCATED,
-        A_TURNS,
-        P_FIRST,
-        P_STATS,
-        P_WINS,
-        P_WINS_BY_POSITION,
-    )
-
+    """The `Summary` of the accumulators `_fold_rows` filled (slots A_*, P_*)."""
     n = rules.players
     seats: dict[str, np.ndarray] = {"wins": per_seat[P_WINS, :n], "first": per_seat[P_FIRST, :n]}
     for k, name in enumerate(schema.SEAT_STATS):
@@ -379,70 +379,77 @@ def _summary_from_arrays(
     )
 
 
-def _summary_calls(prep: dict[str, Any], start: int, stop: int) -> Iterator[tuple[int, int, int]]:
-    """(first game, games, chunk size) of the summary kernel calls that play games [start, stop).
+def _fold_rows(
+    n: int,
+    head: np.ndarray,
+    seats: np.ndarray,
+    totals: np.ndarray,
+    per_seat: np.ndarray,
+    places: np.ndarray,
+    hist: np.ndarray,
+) -> None:
+    """Add the games of the kernel's rows `head` and `seats` (`engine.batch.run_batch`)
+    into a summary's `totals[A_*]`, `per_seat[P_*, seat]`, `places[seat, place - 1]`
+    and `hist[0 (turns) | 1 (rolls), value]` (the last bin: that value and above)."""
+    from ludosim.engine.state import (
+        H_END_TURNS,
+        H_FIRST,
+        H_ROLLS,
+        H_TRUNCATED,
+        H_TURNS,
+        H_WINNER,
+        K_PLACE,
+        K_SIZE,
+    )
 
-    By default a call plays its games in `_SUMMARY_CHUNKS_PER_THREAD` chunks per
-    thread, whatever their number. A `chunk_size` given by the caller is kept, and
-    a call then plays at most `_SUMMARY_BLOCK_CHUNKS` chunks.
-    """
-    if not prep["chunk_given"]:
-        games = stop - start
-        chunk = -(-games // (_SUMMARY_CHUNKS_PER_THREAD * prep["threads"]))
-        yield start, games, chunk
-        return
-    chunk = prep["chunk"]
-    block = chunk * _SUMMARY_BLOCK_CHUNKS
-    for first in range(start, stop, block):
-        yield first, min(block, stop - first), chunk
+    first = head[:, H_FIRST].astype(np.int64)
+    winner = head[:, H_WINNER].astype(np.int64)
+    won = winner >= 0
+    totals[A_GAMES] += len(head)
+    totals[A_TRUNCATED] += int(head[:, H_TRUNCATED].sum())
+    totals[A_NO_WINNER] += int((~won).sum())
+    bins = hist.shape[1]
+    for slot, column in ((A_TURNS, H_TURNS), (A_ROLLS, H_ROLLS), (A_END_TURNS, H_END_TURNS)):
+        values = head[:, column].astype(np.int64)
+        totals[slot] += int(values.sum())
+        totals[slot + 1] += int((values * values).sum())
+        if slot != A_END_TURNS:
+            hist[0 if slot == A_TURNS else 1] += np.bincount(
+                np.minimum(values, bins - 1), minlength=bins
+            )
+    per_seat[P_FIRST] += np.bincount(first, minlength=n)
+    per_seat[P_WINS] += np.bincount(winner[won], minlength=n)
+    per_seat[P_WINS_BY_POSITION] += np.bincount((winner[won] - first[won]) % n, minlength=n)
+    for s in range(n):
+        places[s] += np.bincount(seats[:, K_PLACE, s].astype(np.int64) - 1, minlength=n)
+        for k in range(1, K_SIZE):
+            values = seats[:, k, s].astype(np.int64)
+            per_seat[P_STATS + 2 * (k - 1), s] += int(values.sum())
+            per_seat[P_STATS + 2 * (k - 1) + 1, s] += int((values * values).sum())
 
 
 def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) -> Summary:
-    """Play the run into per-chunk accumulators allocated once, then add up their rows.
+    """Play the run in blocks of `_SUMMARY_BLOCK_GAMES` rows, each folded into the totals.
 
-    The kernel adds each game into row `c` of its chunk, so every call reuses the
-    same arrays: fresh zeroed accumulators for each call (128 KiB of histogram per
-    chunk) would make the peak memory grow with the number of calls, that is with
-    games (one call per progress slice).
+    The rows of every block go to the same arrays, allocated once: the peak
+    memory does not grow with the games.
     """
     # numba: the kernel is loaded only when games are played or sized.
-    from ludosim.engine import HIST_BINS, run_summary
-    from ludosim.engine.batch import A_SIZE, P_SIZE
+    from ludosim.engine import HIST_BINS, K_SIZE
 
     n = rules.players
-    if prep["chunk_given"]:
-        rows = min(_SUMMARY_BLOCK_CHUNKS, -(-prep["games"] // prep["chunk"]))
-    else:
-        rows = _SUMMARY_CHUNKS_PER_THREAD * prep["threads"]
-    totals = np.zeros((rows, A_SIZE), dtype=np.int64)
-    per_seat = np.zeros((rows, P_SIZE, n), dtype=np.int64)
-    places = np.zeros((rows, n, n), dtype=np.int64)
-    hist = np.zeros((rows, 2, HIST_BINS), dtype=np.int64)
+    totals = np.zeros(A_SIZE, dtype=np.int64)
+    per_seat = np.zeros((P_STATS + 2 * (K_SIZE - 1), n), dtype=np.int64)
+    places = np.zeros((n, n), dtype=np.int64)
+    hist = np.zeros((2, HIST_BINS), dtype=np.int64)
+    block = min(prep["games"], _SUMMARY_BLOCK_GAMES)
+    head, seats, flows, snaps = _row_arrays(rules, block, False, 0)
     for start, stop in _slices(prep, progress):
-        for first, games, chunk in _summary_calls(prep, start, stop):
-            chunks = -(-games // chunk)
-            # Leading rows of C-ordered arrays are C-contiguous views: same compiled signature.
-            run_summary(
-                prep["lay"],
-                prep["work"],
-                prep["seed"],
-                prep["first_game"] + first,
-                games,
-                chunk,
-                prep["has_start"],
-                prep["start_seat"],
-                totals[:chunks],
-                per_seat[:chunks],
-                places[:chunks],
-                hist[:chunks],
-                rules.roll_then_move,
-                prep["free"],
-                prep["scoring"],
-                prep["expert"],
-            )
-    return _summary_from_arrays(
-        rules, totals.sum(axis=0), per_seat.sum(axis=0), places.sum(axis=0), hist.sum(axis=0)
-    )
+        for first in range(start, stop, block):
+            size = min(block, stop - first)
+            _kernel_rows(prep, prep["work"], first, head[:size], seats[:size], flows, snaps, False)
+            _fold_rows(n, head[:size], seats[:size], totals, per_seat, places, hist)
+    return _summary_from_arrays(rules, totals, per_seat, places, hist)
 
 
 # ------------------------------------------------------------------ the entry point
@@ -521,14 +528,9 @@ def _play_rows(
     -1 after each game's last) only when `every` > 0, which needs `flow`.
     """
     # numba: the kernel is loaded only when games are played or sized.
-    from ludosim.engine import H_SIZE, K_SIZE, run_batch
-    from ludosim.engine.state import F_SIZE, FL_EVERY, SNAP_CAP, flow_at
+    from ludosim.engine.state import FL_EVERY, flow_at
 
-    games = prep["games"]
-    head = np.zeros((games, H_SIZE), dtype=np.int32)
-    seats = np.zeros((games, K_SIZE, rules.players), dtype=np.int16)
-    flows = np.zeros((games if flow else 0, F_SIZE), dtype=np.int32)
-    snaps = np.zeros((games if every else 0, SNAP_CAP, rules.players), dtype=np.int16)
+    head, seats, flows, snaps = _row_arrays(rules, prep["games"], flow, every)
     if every and prep["expert"]:
         raise SimulationError(_NO_EXPERT_SNAPSHOTS)
     work = prep["work"].copy()
@@ -536,25 +538,64 @@ def _play_rows(
     for start, stop in _slices(prep, progress):
         # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
         # rows start..stop-1 in place, with the same compiled signature.
-        run_batch(
-            prep["lay"],
+        _kernel_rows(
+            prep,
             work,
-            prep["seed"],
-            prep["first_game"] + start,
-            prep["chunk"],
-            prep["has_start"],
-            prep["start_seat"],
+            start,
             head[start:stop],
             seats[start:stop],
             flows[start:stop] if flow else flows,
             snaps[start:stop] if every else snaps,
-            rules.roll_then_move,
-            prep["free"],
-            prep["scoring"],
             flow,
-            prep["expert"],
         )
     return head, seats, flows, snaps
+
+
+def _row_arrays(
+    rules: Rules, games: int, flow: bool, every: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Zeroed kernel outputs for `games` games: head, seats, and flows and snapshots
+    with rows only with `flow` and with `every` > 0."""
+    from ludosim.engine.state import F_SIZE, H_SIZE, K_SIZE, SNAP_CAP
+
+    head = np.zeros((games, H_SIZE), dtype=np.int32)
+    seats = np.zeros((games, K_SIZE, rules.players), dtype=np.int16)
+    flows = np.zeros((games if flow else 0, F_SIZE), dtype=np.int32)
+    snaps = np.zeros((games if every else 0, SNAP_CAP, rules.players), dtype=np.int16)
+    return head, seats, flows, snaps
+
+
+def _kernel_rows(
+    prep: dict[str, Any],
+    work: np.ndarray,
+    start: int,
+    head: np.ndarray,
+    seats: np.ndarray,
+    flows: np.ndarray,
+    snaps: np.ndarray,
+    flow: bool,
+) -> None:
+    """Games `start` .. `start + len(head) - 1` of a prepared run into the kernel's rows."""
+    from ludosim.engine import run_batch
+
+    run_batch(
+        prep["lay"],
+        work,
+        prep["seed"],
+        prep["first_game"] + start,
+        prep["chunk"],
+        prep["has_start"],
+        prep["start_seat"],
+        head,
+        seats,
+        flows,
+        snaps,
+        bool(prep["roll_then_move"]),
+        prep["free"],
+        prep["scoring"],
+        flow,
+        prep["expert"],
+    )
 
 
 def play_snapshots(
@@ -640,7 +681,7 @@ def kernel_game(
 
     The kernel's counterpart of `ludosim.reference.play_game(...)` `.row()` and
     `.final`, for the differential tests; with `flow` the row has the game-flow
-    columns too (the game itself always counts them); with `every` > 0 it
+    columns too (counted only then, as by `simulate`); with `every` > 0 it
     also has `snapshots`, the seats' totals every `every` turns (as
     `play_snapshots`), a list of tuples.
     """
@@ -697,6 +738,8 @@ def kernel_game_choices(
         record,
         rules.roll_then_move,
         prep["free"],
+        prep["scoring"],
+        bool(flow or every),
         prep["expert"],
     )
     if made > MAX_RECORD:
