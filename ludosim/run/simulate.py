@@ -28,7 +28,12 @@ import pandas as pd
 from ludosim._version import __version__
 from ludosim.reference.position import Position
 from ludosim.results import schema
-from ludosim.results.summary import Summary, build_summary
+from ludosim.results.summary import (
+    Summary,
+    summarize,
+    summary_from_frame,
+    summary_to_frame,
+)
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import SEMANTICS_VERSION, Rules
 from ludosim.rules.options import options_of
@@ -42,26 +47,11 @@ from ludosim.rules.policies import (
 from ludosim.run.notation import GamePosition
 
 # Games per kernel call of a summary run: its rows (about 80 bytes a game with four
-# players) are folded into the totals and their arrays reused, so a summary's memory
-# does not grow with its games; large enough that folding costs next to nothing.
+# players) are summarised and added to the running total, and their arrays reused,
+# so a summary's memory does not grow with its games; large enough that summarising
+# a block costs next to nothing beside playing it.
 _SUMMARY_BLOCK_GAMES = 1 << 16
 
-# Slots of a summary's totals: games, truncated games, games without a winner, then
-# the sums and sums of squares of turns, rolls and end turns.
-A_GAMES = 0
-A_TRUNCATED = 1
-A_NO_WINNER = 2
-A_TURNS = 3
-A_ROLLS = 5
-A_END_TURNS = 7
-A_SIZE = 9
-# Rows of a summary's per-seat sums: wins by seat, wins by turn-order position, first
-# turns, then for each per-seat column after `place` (captures, captured, returned,
-# skipped, caught, points) its sum and, in the next row, its sum of squares.
-P_WINS = 0
-P_WINS_BY_POSITION = 1
-P_FIRST = 2
-P_STATS = 3
 # Per-game rows may use at most this share of the machine's memory (the kernel's
 # arrays and the DataFrame exist side by side while the frame is built).
 _ROWS_MEMORY_SHARE = 0.5
@@ -352,104 +342,26 @@ def _frame(
 
 
 # ------------------------------------------------------------------ summary
-def _summary_from_arrays(
-    rules: Rules, totals: np.ndarray, per_seat: np.ndarray, places: np.ndarray, hist: np.ndarray
-) -> Summary:
-    """The `Summary` of the accumulators `_fold_rows` filled (slots A_*, P_*)."""
-    n = rules.players
-    seats: dict[str, np.ndarray] = {"wins": per_seat[P_WINS, :n], "first": per_seat[P_FIRST, :n]}
-    for k, name in enumerate(schema.SEAT_STATS):
-        if name == "points" and not schema.has_points(rules):
-            continue  # points are a result only under megajogos scoring
-        seats[f"{name}_sum"] = per_seat[P_STATS + 2 * k, :n]
-        seats[f"{name}_sumsq"] = per_seat[P_STATS + 2 * k + 1, :n]
-    slots = {"turns": A_TURNS, "rolls": A_ROLLS, "end_turns": A_END_TURNS}
-    return build_summary(
-        counts={
-            "games": int(totals[A_GAMES]),
-            "truncated": int(totals[A_TRUNCATED]),
-            "no_winner": int(totals[A_NO_WINNER]),
-        },
-        sums={k: int(totals[v]) for k, v in slots.items()},
-        sums_sq={k: int(totals[v + 1]) for k, v in slots.items()},
-        seats=seats,
-        wins_by_position=per_seat[P_WINS_BY_POSITION, :n],
-        places=places[:n, :n],
-        hist={"turns": hist[0], "rolls": hist[1]},
-    )
-
-
-def _fold_rows(
-    n: int,
-    head: np.ndarray,
-    seats: np.ndarray,
-    totals: np.ndarray,
-    per_seat: np.ndarray,
-    places: np.ndarray,
-    hist: np.ndarray,
-) -> None:
-    """Add the games of the kernel's rows `head` and `seats` (`engine.batch.run_batch`)
-    into a summary's `totals[A_*]`, `per_seat[P_*, seat]`, `places[seat, place - 1]`
-    and `hist[0 (turns) | 1 (rolls), value]` (the last bin: that value and above)."""
-    from ludosim.engine.state import (
-        H_END_TURNS,
-        H_FIRST,
-        H_ROLLS,
-        H_TRUNCATED,
-        H_TURNS,
-        H_WINNER,
-        K_PLACE,
-        K_SIZE,
-    )
-
-    first = head[:, H_FIRST].astype(np.int64)
-    winner = head[:, H_WINNER].astype(np.int64)
-    won = winner >= 0
-    totals[A_GAMES] += len(head)
-    totals[A_TRUNCATED] += int(head[:, H_TRUNCATED].sum())
-    totals[A_NO_WINNER] += int((~won).sum())
-    bins = hist.shape[1]
-    for slot, column in ((A_TURNS, H_TURNS), (A_ROLLS, H_ROLLS), (A_END_TURNS, H_END_TURNS)):
-        values = head[:, column].astype(np.int64)
-        totals[slot] += int(values.sum())
-        totals[slot + 1] += int((values * values).sum())
-        if slot != A_END_TURNS:
-            hist[0 if slot == A_TURNS else 1] += np.bincount(
-                np.minimum(values, bins - 1), minlength=bins
-            )
-    per_seat[P_FIRST] += np.bincount(first, minlength=n)
-    per_seat[P_WINS] += np.bincount(winner[won], minlength=n)
-    per_seat[P_WINS_BY_POSITION] += np.bincount((winner[won] - first[won]) % n, minlength=n)
-    for s in range(n):
-        places[s] += np.bincount(seats[:, K_PLACE, s].astype(np.int64) - 1, minlength=n)
-        for k in range(1, K_SIZE):
-            values = seats[:, k, s].astype(np.int64)
-            per_seat[P_STATS + 2 * (k - 1), s] += int(values.sum())
-            per_seat[P_STATS + 2 * (k - 1) + 1, s] += int((values * values).sum())
-
-
 def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) -> Summary:
-    """Play the run in blocks of `_SUMMARY_BLOCK_GAMES` rows, each folded into the totals.
+    """Play the run in blocks of `_SUMMARY_BLOCK_GAMES` rows, each summarised
+    (`results.summarize`) and added to the running total (`results.summary_from_frame`).
 
-    The rows of every block go to the same arrays, allocated once: the peak
-    memory does not grow with the games.
+    The rows of every block go to the same arrays, allocated once, and the total
+    is one summary row: the peak memory does not grow with the games.
     """
-    # numba: the kernel is loaded only when games are played or sized.
-    from ludosim.engine import HIST_BINS, K_SIZE
-
-    n = rules.players
-    totals = np.zeros(A_SIZE, dtype=np.int64)
-    per_seat = np.zeros((P_STATS + 2 * (K_SIZE - 1), n), dtype=np.int64)
-    places = np.zeros((n, n), dtype=np.int64)
-    hist = np.zeros((2, HIST_BINS), dtype=np.int64)
     block = min(prep["games"], _SUMMARY_BLOCK_GAMES)
     head, seats, flows, snaps = _row_arrays(rules, block, False, 0)
+    total: pd.DataFrame | None = None
     for start, stop in _slices(prep, progress):
         for first in range(start, stop, block):
             size = min(block, stop - first)
             _kernel_rows(prep, prep["work"], first, head[:size], seats[:size], flows, snaps, False)
-            _fold_rows(n, head[:size], seats[:size], totals, per_seat, places, hist)
-    return _summary_from_arrays(rules, totals, per_seat, places, hist)
+            rows = summary_to_frame(
+                summarize(rules, _frame(rules, first, head[:size], seats[:size]))
+            )
+            added = rows if total is None else pd.concat([total, rows], ignore_index=True)
+            total = summary_to_frame(summary_from_frame(added))
+    return summary_from_frame(total)
 
 
 # ------------------------------------------------------------------ the entry point
