@@ -521,7 +521,7 @@ def test_unknown_policy_names_the_allowed_ones(args: list[str], spelling: str) -
     assert result.stderr.splitlines() == [
         "error: unknown policy 'foo'; allowed: random, runner, aggressive, defensive, balanced, "
         "pacifist, skipper:Q[:BASE], weights:feature=w,..., tuned:PATH, tuned-PRESET, "
-        "expert[:R[:H]]"
+        "expert[:R[:H]], fictive[:H]"
     ]
 
 

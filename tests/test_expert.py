@@ -1,5 +1,7 @@
 """The expert (`ludosim.engine.expert`): its games replayed by the reference engine,
-determinism, a search that leaves the game alone, and its policy names."""
+determinism, a search that leaves the game alone, and its policy names. The fictive
+player, the same search on the game's own stream, is replayed and checked here too
+(tests/test_fictive.py has the rest)."""
 
 from __future__ import annotations
 
@@ -19,10 +21,15 @@ from ludosim.run.simulate import kernel_game, kernel_game_choices, simulate
 SEED = 11
 # Few rollouts: the replay checks the choices, whatever made them.
 EXPERT = "expert:2"
+# The searching seats the replay and determinism checks play: the expert, and the
+# fictive player (one rollout per option on the game's own stream).
+SEARCHERS = [EXPERT, "fictive"]
 
 
-def field(rules: Rules, expert_seat: int = 0, other: str = "tuned-app") -> list[str]:
-    return [EXPERT if s == expert_seat else other for s in range(rules.players)]
+def field(
+    rules: Rules, expert_seat: int = 0, other: str = "tuned-app", searcher: str = EXPERT
+) -> list[str]:
+    return [searcher if s == expert_seat else other for s in range(rules.players)]
 
 
 @pytest.mark.parametrize(
@@ -52,12 +59,13 @@ def field(rules: Rules, expert_seat: int = 0, other: str = "tuned-app") -> list[
         "killer-skippers",
     ],
 )
+@pytest.mark.parametrize("searcher", SEARCHERS)
 def test_the_reference_engine_replays_the_experts_choices_into_the_same_game(
-    rules: Rules, other: str
+    rules: Rules, other: str, searcher: str
 ) -> None:
     searched = 0
     for game in range(2):
-        policies = field(rules, expert_seat=game % rules.players, other=other)
+        policies = field(rules, expert_seat=game % rules.players, other=other, searcher=searcher)
         row, final, choices = kernel_game_choices(rules, SEED, game, policies)
         ref_row, ref_final = replay(rules, SEED, game, policies, choices)
         assert ref_row == {k: row[k] for k in ref_row}
@@ -79,9 +87,10 @@ def test_a_replay_that_leaves_the_recorded_choices_fails(preset: str) -> None:
 # The batch runners compile on their own (about 40 s from a cold cache): make verify.
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["app", "killer"])
-def test_same_seed_same_games_with_one_or_two_threads(preset: str) -> None:
+@pytest.mark.parametrize("searcher", SEARCHERS)
+def test_same_seed_same_games_with_one_or_two_threads(preset: str, searcher: str) -> None:
     rules = Rules.preset(preset)
-    policies = field(rules, expert_seat=1)
+    policies = field(rules, expert_seat=1, searcher=searcher)
     one = simulate(rules, 6, SEED, policies, threads=1)
     two = simulate(rules, 6, SEED, policies, threads=min(2, numba.config.NUMBA_NUM_THREADS))
     again = simulate(rules, 6, SEED, policies, threads=1, chunk_size=1)

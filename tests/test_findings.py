@@ -15,7 +15,17 @@ import pytest
 
 from ludosim import results
 from ludosim.report import analysis
-from ludosim.report.contrasts import ALPHA
+from ludosim.report.contrasts import (
+    ALPHA,
+    BELOW,
+    EQUIVALENT,
+    OPEN,
+    POSSIBLY_BELOW,
+    PRACTICAL,
+    SIZES,
+    practical_size,
+)
+from ludosim.report.contrasts import Test as Decided  # not `Test*`: pytest would collect it
 from ludosim.report.findings import (
     KINDS,
     TOPICS,
@@ -24,9 +34,10 @@ from ludosim.report.findings import (
     findings,
     page_design,
     page_findings,
+    verdict,
 )
 from ludosim.results.measures import MeasureError, with_smallest
-from ludosim.results.stats import holm
+from ludosim.results.stats import Z95, holm, wilson_interval
 from ludosim.sweep import SweepError, SweepSpec
 from ludosim.sweep.spec import cells_frame, expand
 
@@ -511,3 +522,175 @@ def test_a_seat_that_changes_policy_is_asked_what_it_wins() -> None:
     keys = set(found.comparisons.loc[found.comparisons["kind"] == "seat", "key"])
     assert len(keys) == 1  # one test, counted in the page's differences family
     assert found.family("differences").size == 3  # with length and the first player's edge
+
+
+# ------------------------------------------------------------- practical size
+@pytest.mark.parametrize(
+    ("resolved", "low", "high", "size"),
+    [
+        # The whole interval clears the smallest effect (1), on either side: practical.
+        (True, 1.2, 2.0, PRACTICAL),
+        (True, -2.0, -1.2, PRACTICAL),
+        (True, 1.0, 1.5, PRACTICAL),
+        (True, -1.5, -1.0, PRACTICAL),
+        # An estimate of +1.004 with its interval reaching down to 0.907 is not practical.
+        (True, 0.907, 1.102, POSSIBLY_BELOW),
+        (True, -1.102, -0.907, POSSIBLY_BELOW),
+        (True, -1.28, -0.33, POSSIBLY_BELOW),
+        (True, 0.33, 1.28, POSSIBLY_BELOW),
+        # Resolved, the whole interval inside ±1: smaller than the smallest effect.
+        (True, 0.08, 0.37, BELOW),
+        (True, -0.37, -0.08, BELOW),
+        (True, 0.5, 1.0, BELOW),
+        # Not resolved: no change that matters only when the interval lies inside ±1.
+        (False, -0.3, 0.4, EQUIVALENT),
+        (False, -1.0, 1.0, EQUIVALENT),
+        (False, -0.9, -0.05, EQUIVALENT),
+        (False, -1.28, -0.33, OPEN),
+        (False, 0.33, 1.28, OPEN),
+        (False, -0.5, 1.5, OPEN),
+        (False, -1.5, 0.5, OPEN),
+        (False, -3.0, 3.0, OPEN),
+        # No interval: it clears nothing and rules out nothing.
+        (True, math.nan, math.nan, POSSIBLY_BELOW),
+        (False, math.nan, math.nan, OPEN),
+    ],
+)
+def test_practical_size_reads_the_interval_never_the_estimate(
+    resolved: bool, low: float, high: float, size: str
+) -> None:
+    assert practical_size(resolved, low, high, 1.0) == size
+    # The margin scales with its unit: the same interval in tenths of the smallest effect.
+    if math.isfinite(low):
+        assert practical_size(resolved, low / 10, high / 10, 0.1) == size
+
+
+def test_practical_size_needs_a_positive_smallest_effect() -> None:
+    for bad in (0.0, -1.0, math.nan):
+        with pytest.raises(ValueError, match="smallest effect"):
+            practical_size(True, 1.0, 2.0, bad)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_practical_size_is_calibrated_at_the_margin(sign: float) -> None:
+    """Normal estimates with known true effects, decided as a page decides one test (its 95%
+    interval, resolved when it excludes 0). At a true effect of exactly the smallest effect,
+    neither "practical" nor "no change that matters" may be said in more than 2.5% of the
+    draws (each is a one-sided test at 2.5%: Schuirmann's two one-sided tests read off the
+    95% interval); well inside and well beyond the margin, each is said almost always."""
+    rng = np.random.default_rng(7)
+    draws, se, smallest = 4000, 0.25, 1.0
+
+    def rates(true: float) -> dict[str, float]:
+        counts = dict.fromkeys(SIZES, 0)
+        for x in sign * true + se * rng.standard_normal(draws):
+            low, high = x - Z95 * se, x + Z95 * se
+            counts[practical_size(low > 0 or high < 0, low, high, smallest)] += 1
+        return {k: v / draws for k, v in counts.items()}
+
+    def held(rate: float, most: float) -> bool:
+        """The rate's 95% Wilson interval reaches down to `most`."""
+        low, _ = wilson_interval(round(rate * draws), draws)
+        return low <= most
+
+    # True effect at +-smallest (with se 0.25: an interval about +-0.49 wide).
+    at = rates(smallest)
+    assert held(at[PRACTICAL], 0.025), at
+    assert held(at[EQUIVALENT], 0.025), at
+    assert at[POSSIBLY_BELOW] > 0.9, at  # resolved, but the interval reaches inside the margin
+    # True effect zero: no change that matters, unless the interval reaches the margin.
+    zero = rates(0.0)
+    assert zero[EQUIVALENT] > 0.9 and zero[PRACTICAL] == 0, zero
+    # A true effect three smallest effects away: practical almost always.
+    far = rates(3.0)
+    assert far[PRACTICAL] > 0.99 and far[EQUIVALENT] == 0, far
+
+
+def _test(estimate: float, low: float, high: float, resolved: bool) -> Decided:
+    """A test as its family left it: resolved at a Holm-adjusted p of 0.001, else 0.5."""
+    p = 0.001 if resolved else 0.5
+    return Decided("x", estimate, low, high, p, 1000, p_adjusted=p, resolved=resolved)
+
+
+def test_a_verdict_states_the_practical_size_from_the_interval() -> None:
+    """The wording of every sweep page's comparison: an effect of +1.004 (0.907 to 1.102)
+    against a smallest effect of 1 is resolved, possibly below it; a failed test whose
+    interval reaches past the margin never reads as no difference."""
+    said = verdict(_test(1.004, 0.907, 1.102, True), 1.0, "rounds")
+    assert said.startswith("resolved, possibly below the smallest effect that matters")
+    assert "reaches inside ±1 round" in said
+    said = verdict(_test(0.22, 0.08, 0.37, True), 1.0, "pp")
+    assert said.startswith("resolved, but smaller than the smallest effect that matters")
+    assert "within ±1 pp" in said
+    assert verdict(_test(3.0, 2.5, 3.5, True), 1.0, "pp") == "resolved"
+    said = verdict(_test(0.1, -0.4, 0.6, False), 1.0, "pp")
+    assert said.startswith("not resolved; its interval rules out effects beyond ±1 pp")
+    assert said.endswith("no change that matters")
+    said = verdict(_test(-0.8, -1.28, 0.33, False), 1.0, "%")
+    assert said == "not resolved at this size; it cannot rule out a change of 1%"
+    assert "no change that matters" not in said
+    said = verdict(_test(-0.8, -1.28, -0.33, False), 1.0, "%")
+    assert "excludes 0" in said and said.endswith("it cannot rule out a change of 1%")
+
+
+def _shifted_rows(games: int, shift_rounds: float, sd_turns: float) -> Callable:
+    """Four players; turns of the cell with six_limit=0 lengthened by `shift_rounds`; each
+    cell with its own noise of sd `sd_turns`, so that the interval of the change has a
+    width set by the test and no pairing narrows it."""
+
+    def rows(cell: pd.Series, rng: np.random.Generator) -> dict[str, np.ndarray]:
+        noise = np.random.default_rng(100 + int(str(cell["cell"])[1:])).normal(0, sd_turns, games)
+        shift = 4 * shift_rounds if int(cell["six_limit"]) == 0 else 0.0
+        return {
+            "first": rng.integers(0, 4, games).astype("int8"),
+            "winner": rng.integers(0, 4, games).astype("int8"),
+            "turns": np.round(800 + shift + noise).astype(int),
+        }
+
+    return rows
+
+
+def _length_change(shift_rounds: float, sd_turns: float) -> tuple[Finding, Finding]:
+    """The headline and the one change of the game length, from the base six_limit=3."""
+    games = 4000
+    df, cells = sweep(_shifted_rows(games, shift_rounds, sd_turns), games, preset="app",
+                      vary=["six_limit=0,3"])  # fmt: skip
+    found = findings(df, cells)
+    (head,) = [f for f in headlines(found, "toggles") if "game length" in f.text]
+    (change,) = [f for f in details(found, "toggles") if "game length" in f.text]
+    return head, change
+
+
+def test_a_resolved_change_below_the_smallest_effect_says_so_on_the_page() -> None:
+    # 0.3 rounds with a half-width of about 0.1: resolved, the whole interval below 1 round.
+    head, change = _length_change(0.3, 9.0)
+    assert change.resolved and change.ci_low is not None and change.ci_high is not None
+    assert 0 < change.ci_low and change.ci_high < 1
+    assert "resolved, but smaller than the smallest effect that matters" in change.text
+    assert "smaller than 1 round, the smallest effect that matters" in head.text
+    # 0.9 rounds with a half-width of about 0.3: resolved, the interval straddling 1 round.
+    head, change = _length_change(0.9, 27.0)
+    assert change.resolved and change.ci_low is not None and change.ci_high is not None
+    assert 0 < change.ci_low < 1 < change.ci_high
+    assert "resolved, possibly below the smallest effect that matters" in change.text
+    assert "possibly below 1 round, the smallest effect that matters" in head.text
+    # 3 rounds, the whole interval beyond 1: resolved and practical, nothing to add.
+    head, change = _length_change(3.0, 27.0)
+    assert change.resolved and change.ci_low is not None and change.ci_low > 1
+    assert "smallest effect that matters" not in change.text + head.text
+
+
+def test_a_change_not_resolved_is_no_evidence_of_none() -> None:
+    """A change whose interval reaches past the smallest effect is not resolved at this
+    size: the page never says it changes nothing that matters."""
+    head, change = _length_change(0.0, 140.0)
+    assert not change.resolved and change.ci_low is not None and change.ci_high is not None
+    assert change.ci_low < -1 or change.ci_high > 1
+    assert "it cannot rule out a change of 1 round" in change.text
+    assert "no change that matters" not in change.text + head.text
+    assert "so a change that matters is not ruled out" in head.text
+    assert head.games_needed is not None  # the page asks for the games that would decide it
+    # The same null change measured tightly: now its interval rules out a change that matters.
+    head, change = _length_change(0.0, 9.0)
+    assert not change.resolved and "no change that matters" in change.text
+    assert "no change that matters" in head.text and head.games_needed is None

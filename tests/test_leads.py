@@ -285,6 +285,82 @@ def test_equal_lead_win_chances_are_tied_and_a_large_gap_is_resolved(unfolded: P
     assert "ahead of app finish=bounce, the next, by 20.0 pp" in ranking[0].text
 
 
+def test_a_resolved_lead_ranking_states_its_practical_size(unfolded: Path) -> None:
+    """1 pp apart on 200,000 games in the bin (95% CI about 0.7 to 1.3): the ranking is
+    resolved, and its gap possibly below 1 pp, the smallest difference of interest."""
+    tables = read_tables(unfolded, STUDY)
+    found = study_findings(
+        _with_quoted(tables, {"app": (110_000, 200_000), "app finish=bounce": (108_000, 200_000)})
+    )
+    (ranking,) = [f for f in found if f.kind == "ranking"]
+    assert ranking.resolved and ranking.ci_low is not None and ranking.ci_low < 1
+    assert "resolved (Holm-adjusted" in ranking.text
+    assert "possibly below the smallest effect that matters" in ranking.text
+
+
+def _with_change(tables, measure: str, diff: float, low: float, high: float):
+    """The tables with app finish=bounce's change from app on `measure` set to `diff`
+    (95% interval `low` to `high`), as shares of games."""
+    comebacks = tables.comebacks.copy()
+    at = (comebacks["rule_set"] == "app finish=bounce") & (comebacks["measure"] == measure)
+    comebacks.loc[at, ["diff", "diff_low", "diff_high"]] = [diff, low, high]
+    return replace(tables, comebacks=comebacks)
+
+
+def _comeback_said(tables, diff: float, *interval: float) -> tuple[str, str]:
+    """The headline and the change's sentence on comebacks from last place, the change's
+    interval given by its two ends in either order."""
+    low, high = sorted(interval)
+    found = study_findings(_with_change(tables, "won_from_last_at_mid", diff, low, high))
+    mine = [f for f in found if f.topic == "comebacks" and "last at mid-game" in f.text]
+    (head,) = [f.text for f in mine if f.headline]
+    (change,) = [f.text for f in mine if f.kind == "difference"]
+    return head, change
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_a_comeback_change_states_its_practical_size_from_the_interval(
+    unfolded: Path, sign: float
+) -> None:
+    """A resolved change below the smallest change of interest (1 pp) says so, in the
+    headline and in its sentence; one whose interval straddles 1 pp is possibly below it;
+    only one whose interval clears 1 pp reads as plainly resolved."""
+    tables = read_tables(unfolded, STUDY)
+    # +-0.22 pp (95% CI 0.08 to 0.37): resolved, but the whole interval inside +-1 pp.
+    head, change = _comeback_said(tables, *(sign * x for x in (0.0022, 0.0008, 0.0037)))
+    assert "; resolved (Holm-adjusted" in change
+    below = "but smaller than the smallest effect that matters (its interval lies within ±1 pp"
+    assert below in change
+    assert "smaller than 1 pp, the smallest effect that matters)" in head
+    # +-1.004 pp (95% CI 0.907 to 1.102): resolved, the interval straddling 1 pp.
+    head, change = _comeback_said(tables, *(sign * x for x in (0.01004, 0.00907, 0.01102)))
+    assert "possibly below the smallest effect that matters" in change
+    assert "possibly below 1 pp, the smallest effect that matters)" in head
+    # +-3 pp (95% CI 2.8 to 3.2): practical.
+    head, change = _comeback_said(tables, *(sign * x for x in (0.03, 0.028, 0.032)))
+    assert change.endswith("resolved (Holm-adjusted p < 1e-16).")
+    assert "smallest effect that matters" not in head
+
+
+def test_a_comeback_change_not_resolved_is_not_a_change_that_matters_unless_shown(
+    unfolded: Path,
+) -> None:
+    tables = read_tables(unfolded, STUDY)
+    # The interval reaches past +-1 pp: not resolved at this size, never "no change".
+    head, change = _comeback_said(tables, 0.001, -0.012, 0.014)
+    assert "not resolved at this size (Holm-adjusted" in change
+    assert change.endswith("it cannot rule out a change of 1 pp.")
+    assert "not resolved at this size, a change of 1 pp not ruled out, under finish=bounce" in head
+    assert "no change that matters" not in head + change
+    assert "Detecting a change of 1 pp" in head
+    # The interval inside +-1 pp: an equivalence the page states, and no size to ask for.
+    head, change = _comeback_said(tables, 0.0005, -0.003, 0.004)
+    assert "its interval rules out effects beyond ±1 pp" in change
+    assert change.endswith("no change that matters.")
+    assert "no change that matters, each interval within ±1 pp, under finish=bounce" in head
+    assert "not resolved at this size" not in head and "Detecting" not in head
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

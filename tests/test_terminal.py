@@ -398,6 +398,92 @@ def test_compare_command_prints_the_findings(tmp_path: Path) -> None:
     assert one.exit_code == 2 and "at least two rule sets" in one.stderr
 
 
+# ------------------------------------------------------------------ exploratory
+def exploratory_notes(data: dict[str, Any]) -> list[str]:
+    return [f["text"] for f in data["findings"] if f["text"].startswith("Exploratory:")]
+
+
+def assert_marked_exploratory(table: str, games: str) -> None:
+    """The terminal says so plainly before any finding, and heads the findings as leads."""
+    note = f"Exploratory: this run has {games} games"
+    assert note in table, table
+    lines = table.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(note))
+    heads = [i for i, line in enumerate(lines) if line.startswith("Findings (")]
+    assert all(i > first for i in heads), table
+    assert all(lines[i].startswith("Findings (exploratory") for i in heads), table
+
+
+def test_a_small_compare_is_exploratory_though_its_target_in_rounds_was_met() -> None:
+    """2,000 paired games meet 1round, but the page also states the first player's
+    edge, which needs about 100,000 games per rule set with two players: its
+    "beyond chance" on 2,000 games is a lead, and the answer says so."""
+    args = ["compare", "app+players=2", "app+players=2+finish=bounce", "--seed", "1"]
+    data = json_of(*args)
+    assert data["met"] and data["games"] == 2000
+    assert data["exploratory"] is True
+    (note,) = exploratory_notes(data)
+    assert "first player's edge" in note and "2,000 games per cell" in note
+    assert any("does not lift it" in n for n in data["notes"])
+    table = invoke(*args, "-q").stdout
+    assert_marked_exploratory(table, "2,000")
+    assert table.count("Exploratory:") == 1  # said once, not again among the findings
+
+
+def test_a_compare_with_the_games_its_measures_need_is_not_exploratory() -> None:
+    # start_capacity=3 seldom acts, so the paired differences are narrow; each rule set's
+    # first player against its fair share sizes the page, at about 96,000 games.
+    data = json_of("compare", "app+players=2", "app+players=2+start_capacity=3", "--seed", "1",
+                   "--first-batch", "110000", "--max-games", "110000", "-q")  # fmt: skip
+    assert data["games"] == 110000
+    assert data["exploratory"] is False and not exploratory_notes(data)
+    assert not any("does not lift it" in n for n in data["notes"])
+
+
+def test_simulate_marks_a_small_run_exploratory_by_its_measure() -> None:
+    args = ["simulate", "-p", "app", "--set", "players=2", "--seed", "1"]
+    small = json_of(*args, "--games", "2000", "-q")
+    assert small["exploratory"] is True
+    (note,) = exploratory_notes(small)
+    assert "first player's edge" in note
+    assert_marked_exploratory(invoke(*args, "--games", "2000", "-q").stdout, "2,000")
+    large = json_of(*args, "--games", "100000", "-q")  # the edge needs about 79,000
+    assert large["exploratory"] is False and not exploratory_notes(large)
+    table = invoke(*args, "--games", "100000", "-q").stdout
+    assert "Exploratory" not in table and "Findings (decided as" in table
+
+
+def test_whatif_marks_a_small_run_exploratory_by_its_win_chances() -> None:
+    position = "0:Y,38,Y,Y/47,H2,20,Y/5,Y,Y,Y/5,3,26,15"
+    args = ["whatif", position, "-p", "app", "--seed", "1"]
+    small = json_of(*args, "--games", "300", "-q")
+    assert small["exploratory"] is True
+    (note,) = exploratory_notes(small)
+    assert "win chance" in note and "300 games" in note
+    needed = small["findings"][0]["games_needed"]
+    assert 10_000 < needed < 40_000, needed  # 1 pp at 80% power over 4 seats
+    assert_marked_exploratory(invoke(*args, "--games", "300", "-q").stdout, "300")
+    large = json_of(*args, "--games", "30000", "-q")
+    assert large["exploratory"] is False and large["findings"] == []
+    assert "Exploratory" not in invoke(*args, "--games", "30000", "-q").stdout
+
+
+def test_a_small_tournament_is_exploratory_in_the_terminal_and_json() -> None:
+    args = ["tournament", "-p", "app", "--policy", "runner,random,random,random", "--games",
+            "800", "--seed", "2"]  # fmt: skip
+    data = json_of(*args)
+    assert data["exploratory"] is True and exploratory_notes(data)
+    assert_marked_exploratory(invoke(*args, "-q").stdout, "200")  # games per seating
+
+
+def test_a_tournament_is_judged_by_its_win_rate_comparisons() -> None:
+    # 10,000 games per seating: the comparisons of win shares need about 8,500, while the
+    # first player's edge, which a tournament does not ask about, would need 390,000.
+    data = json_of("tournament", "-p", "app", "--policy", "balanced,random,random,random",
+                   "--games", "40000", "--seed", "1", "-q")  # fmt: skip
+    assert data["exploratory"] is False and not exploratory_notes(data)
+
+
 # --------------------------------------------------------------------- progress
 def test_progress_lines_every_interval_with_rate_and_eta() -> None:
     now = [0.0]

@@ -234,7 +234,8 @@ def _format(value: str) -> str:
 def _emit(answer: Answer, fmt: str, before: Sequence[str] = ()) -> None:
     """Print an answer: JSON or CSV alone on stdout for scripts; for people the lines
     `before` (a transcript), the title, the rounded table, the headline findings and
-    the notes."""
+    the notes. An exploratory run's note comes first, on its own, and the findings
+    under it are headed as leads, so that no difference on a small run reads as settled."""
     if fmt == "json":
         typer.echo(answer.to_json())
         return
@@ -245,10 +246,15 @@ def _emit(answer: Answer, fmt: str, before: Sequence[str] = ()) -> None:
     for line in before:
         typer.echo(line)
     _show(_frame_table(rounded(answer.estimates, answer.rounded_like), title=answer.title))
-    headlines = answer.headlines()
+    warning = answer.exploratory_note()
+    headlines = [f for f in answer.headlines() if f.text != warning]
+    if warning:
+        typer.echo("")
+        typer.echo(warning)
     if headlines:
         typer.echo("")
-        typer.echo("Findings (decided as a report of these games decides them):")
+        lead = "exploratory, leads to confirm with a larger run; " if warning else ""
+        typer.echo(f"Findings ({lead}decided as a report of these games decides them):")
         for finding in headlines:
             typer.echo(f"- {finding.text}")
     if answer.notes:
@@ -438,6 +444,11 @@ def policies() -> None:
         "expert:R:H",
         "tuned-<preset> in its rollouts",
         escape(DESCRIPTIONS["expert:R:H"] + "; expert, expert:R or expert:R:H, e.g. expert:64:24"),
+    )
+    table.add_row(
+        "fictive:H",
+        "tuned-<preset> in its rollouts",
+        escape(DESCRIPTIONS["fictive:H"] + "; fictive or fictive:H, e.g. fictive:24"),
     )
     for name in tuned_names():
         tuned = zip(FEATURES, parse_policy(name).weights, strict=True)
@@ -1595,7 +1606,7 @@ def design(
         typer.Option(
             "--confirm-games",
             metavar="N",
-            help="Games per candidate in the first confirmation round.",
+            help="Games per candidate in the confirmation (one look, fixed in advance).",
         ),
     ] = 100_000,
     seed: StudySeedOpt = None,
@@ -1614,7 +1625,7 @@ def design(
     load_study, study_from_options, run_study = _lazy(
         "ludosim.studies.design", "load_study", "study_from_options", "run_study"
     )
-    _require_extra("ludosim design", "design", "pydoe", "statsmodels", "pymoo")
+    _require_extra("ludosim design", "design", "pydoe", "statsmodels", "scipy")
     if not out.strip():
         raise LudosimError("--out is empty; name the design's folder, e.g. --out runs/design")
     if study_file is not None:

@@ -94,6 +94,7 @@ from ludosim.engine.state import (
     XP_INDEX,
     XP_SCORE,
     XP_STEPS,
+    XS_FICTIVE,
     XS_HORIZON,
     XS_ROLLOUTS,
     XV_LAST,
@@ -154,6 +155,18 @@ def start_turn_stream(stream: np.ndarray, key: np.uint64, turn: int) -> None:
     """Set `stream` to the start of turn `turn` of the rollout keyed `key`."""
     stream[0] = stream_key(key, np.uint64(turn))
     stream[1] = np.uint64(0)
+
+
+@njit(**HOT)
+def start_rollout_turn(
+    w: np.ndarray, me: int, stream: np.ndarray, key: np.uint64, turn: int
+) -> None:
+    """Set `stream` to turn `turn` of `me`'s rollout keyed `key` (`start_turn_stream`), unless
+    `me` is the fictive player (`XS_FICTIVE`): its rollout plays on the game's own stream,
+    copied to `stream` before it (`compare_rollouts`), and draws on from it turn after
+    turn as the game itself will, so it is left alone."""
+    if w[expert_seat_at(XS_FICTIVE, me)] == 0:
+        start_turn_stream(stream, key, turn)
 
 
 # ------------------------------------------------------------------ the saved game
@@ -409,7 +422,7 @@ def play_on(
             return progress_value(lay, w, me)
         turns += 1
         played += 1
-        start_turn_stream(stream, key, played)
+        start_rollout_turn(w, me, stream, key, played)
         if policy_turn(lay, w, seat, stream, free, plans, np.int64(1), np.int64(0)) or finished(
             lay, w, seat
         ):
@@ -439,7 +452,7 @@ def rollout(
     plan of `XPLAN`, `face` and `sixes` unused). The rest of the turn goes on
     from `pending` rolls left, none once the seat has finished.
     """
-    start_turn_stream(stream, key, 0)
+    start_rollout_turn(w, me, stream, key, 0)
     pending, home, stop = play_option(lay, w, me, plans, option, face, pending)
     rest = policy_turn(lay, w, me, stream, free, plans, 0 if stop else pending, sixes)
     if home or rest or finished(lay, w, me):
@@ -496,10 +509,17 @@ def compare_rollouts(
     literal) the candidate plans in `XPLAN` (`face`, `pending` and `sixes` then
     unused). Each rollout plays every option on the same dice, and each
     option's values are compared with `chosen`'s rollout by rollout (`XV_*`).
-    `stream` is the game's stream (only its key is read); `scratch` the stream
-    array the rollouts draw from. The game is left as it was. `free` and
-    `plans` are literals, as a game passes them (`numba.literally`: a direct
-    call from Python compiles the copy a game uses, not one with both kinds).
+    `stream` is the game's stream (only read); `scratch` the stream array the
+    rollouts draw from. The game is left as it was. `free` and `plans` are
+    literals, as a game passes them (`numba.literally`: a direct call from
+    Python compiles the copy a game uses, not one with both kinds).
+
+    For the fictive player (`XS_FICTIVE`, one rollout) every option's rollout
+    starts from a copy of the game's stream, key and draws, and draws on from
+    it (`start_rollout_turn`): the dice the game itself will roll. Its one
+    rollout has no spread to test, so an option is played where its value is
+    above `chosen`'s outright: the best value, `chosen` among equal best
+    values, else the lowest option.
     """
     literally(free)
     literally(plans)
@@ -510,9 +530,13 @@ def compare_rollouts(
         w[value_at(j, XV_SUM)] = 0
         w[value_at(j, XV_SQUARES)] = 0
     rollouts = w[expert_seat_at(XS_ROLLOUTS, me)]
+    fictive = w[expert_seat_at(XS_FICTIVE, me)] != 0
     for r in range(rollouts):
         key = rollout_key(stream[0], np.uint64(decision), np.uint64(r))
         for j in range(options):
+            if fictive:  # the game's own dice to come; the game's stream stays as it is
+                scratch[0] = stream[0]
+                scratch[1] = stream[1]
             w[value_at(j, XV_LAST)] = rollout(
                 lay, w, me, scratch, key, free, plans, j, face, pending, sixes, turns
             )
@@ -524,8 +548,8 @@ def compare_rollouts(
     best = chosen
     for j in range(options):
         total = w[value_at(j, XV_SUM)]
-        if total > w[value_at(best, XV_SUM)] and clearly_better(
-            total, w[value_at(j, XV_SQUARES)], rollouts
+        if total > w[value_at(best, XV_SUM)] and (
+            fictive or clearly_better(total, w[value_at(j, XV_SQUARES)], rollouts)
         ):
             best = j
     return best

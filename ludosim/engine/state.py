@@ -230,7 +230,10 @@ X_SIZE = 2
 # An expert seat's settings (`expert_seat_at`): one row of MAX_PLAYERS seats each.
 XS_ROLLOUTS = 0  # rollouts per option of the seat's searched decisions (0: not an expert)
 XS_HORIZON = 1  # turns a rollout plays before it is scored by progress (0: to the end)
-XS_SIZE = 2
+# 1: the fictive player (one rollout per option, on the game's own stream: the dice to
+# come), which plays the option of the best rollout; 0: the expert's rollout streams and test.
+XS_FICTIVE = 2
+XS_SIZE = 3
 # An option of the decision being searched (`value_at`): its rollout values against
 # those of the option the base policy prefers, rollout by rollout (common dice).
 XV_SUM = 0  # summed differences
@@ -690,14 +693,15 @@ def new_work(
     policies: np.ndarray,
     start: np.ndarray | None,
     memo_slots: int = 0,
-    experts: tuple[tuple[int, int], ...] = (),
+    experts: tuple[tuple[int, ...], ...] = (),
 ) -> np.ndarray:
     """A work array with the run's policies, start position (None: all in the yard) and memo.
 
     `policies` holds one row of `PW_SIZE` per seat (`policy.compile_policies`).
     `memo_slots` (0 or a power of two) sizes the plan memo table. `experts`
     gives each seat's (rollouts per option, horizon in turns) for the expert's
-    search (`ludosim.engine.expert`; rollouts 0 or absent: not an expert).
+    search (`ludosim.engine.expert`; rollouts 0 or absent: not an expert), and
+    optionally a third item, 1 for the fictive player (`XS_FICTIVE`).
     """
     if memo_slots & (memo_slots - 1):
         raise ValueError(f"memo_slots must be 0 or a power of two, got {memo_slots}")
@@ -705,9 +709,10 @@ def new_work(
     policies = np.asarray(policies, dtype=np.int64)
     w[POLW : POLW + policies.size] = policies.reshape(-1)
     w[MEMO_HEAD + MH_MAX] = memo_slots
-    for seat, (rollouts, horizon) in enumerate(experts):
+    for seat, (rollouts, horizon, *fictive) in enumerate(experts):
         w[XSEAT + MAX_PLAYERS * XS_ROLLOUTS + seat] = rollouts
         w[XSEAT + MAX_PLAYERS * XS_HORIZON + seat] = horizon
+        w[XSEAT + MAX_PLAYERS * XS_FICTIVE + seat] = fictive[0] if fictive else 0
     if start is not None:
         for seat, row in enumerate(start):
             w[START + MAX_PIECES * seat : START + MAX_PIECES * seat + len(row)] = row

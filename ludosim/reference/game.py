@@ -98,10 +98,11 @@ class Game:
         self.game = game
         names, self.outside = split_policies(policies, rules.players)
         self.policies = [parse_policy(p) for p in resolve_policies(names, rules.players)]
-        if any(p.is_expert for p in self.policies):
+        searching = [p.name for p in self.policies if p.is_expert]
+        if searching:
             raise PolicyError(
-                "policy 'expert' plays in the compiled kernel only; the reference engine "
-                "replays its recorded choices (ludosim.run.replay.replay)"
+                f"policy {searching[0]!r} plays in the compiled kernel only; the reference "
+                "engine replays its recorded choices (ludosim.run.replay.replay)"
             )
         self.record = record
         self.transcript: list[str] = []

@@ -10,6 +10,7 @@
 - `wording`: how numbers are written;
 - `answers`: what a command answers at the terminal (estimates with intervals and
   findings, as a table, JSON or CSV);
+- `exploratory`: when a run is too small to quote, the rule and the note that say so;
 - `figures`: every figure (matplotlib PNGs, interactive Bokeh forests);
 - `page`: the single-file HTML page (`make_report` for sweep folders, `render_page`
   for every study's page, the glossary, `findings.json`).

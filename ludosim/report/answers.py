@@ -12,6 +12,13 @@ notes. The command line writes it in one of `FORMATS`:
   (`finding_records`), its `estimates` the table's rows, unrounded.
 - `csv`: the estimates table, unrounded.
 
+A run too small for the measure the answer is about is *exploratory*
+(`ludosim.report.exploratory`): `Answer.exploratory` is set (from the page that
+decided it, or by the study), its findings hold a note that starts with
+`Exploratory:` and says how many games the measure would need, and the table
+prints that note before the findings, which it heads as leads. The JSON has
+`exploratory` (true or false) wherever the answer was judged.
+
 Estimates tables share their column names: `measure` (what is estimated), `of`
 (which position, seat, policy or rule set), `estimate`, `ci_low`, `ci_high`
 (the 95% interval, empty where none applies), `unit` and `games`. Shares are in
@@ -38,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from ludosim.report import analysis
+from ludosim.report.exploratory import exploratory_note
 from ludosim.report.findings import Finding, PageFindings, finding_records, page_findings
 from ludosim.report.wording import digits_for, num
 from ludosim.results.stats import Z95, wilson_interval
@@ -56,7 +64,10 @@ class Answer:
     `details` holds more JSON fields (the report command of a sweep, a
     comparison's stopping rule); `page` the full `PageFindings` when the answer
     was decided as a page; `rounded_like` the columns `rounded` writes with the
-    digits of their row's estimate.
+    digits of their row's estimate. `exploratory`: the run is too small for the
+    measure the answer is about (`ludosim.report.exploratory`); None where the
+    answer is not judged (a timing, an exact value, one game), and taken from
+    `page` when not given.
     """
 
     command: str
@@ -68,15 +79,27 @@ class Answer:
     page: PageFindings | None = None
     # Columns written with the digits of their row's estimate (a rating's sigma, a fair share).
     rounded_like: tuple[str, ...] = ()
+    exploratory: bool | None = None
+
+    def __post_init__(self) -> None:
+        # A page with no findings (an incomplete sweep, a summary-only one) judged nothing.
+        if self.exploratory is None and self.page is not None and self.page.findings:
+            self.exploratory = self.page.exploratory
 
     def headlines(self) -> list[Finding]:
         """The findings a reader sees first: each topic's headline, the page's notes too."""
         return [f for f in self.findings if f.headline]
 
+    def exploratory_note(self) -> str:
+        """The note that says why the run is exploratory ("" when it is not)."""
+        return exploratory_note(f.text for f in self.findings) if self.exploratory else ""
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: command, title, estimates (records), findings (`findings.json`'s
-        objects), notes and the details; NaN written as null."""
+        objects), notes, `exploratory` where the answer was judged, and the details;
+        NaN written as null."""
         records = self.estimates.astype(object).where(self.estimates.notna(), None)
+        judged = {} if self.exploratory is None else {"exploratory": bool(self.exploratory)}
         return _jsonable(
             {
                 "command": self.command,
@@ -84,6 +107,7 @@ class Answer:
                 "estimates": records.to_dict(orient="records"),
                 "findings": finding_records(self.findings),
                 "notes": list(self.notes),
+                **judged,
                 **self.details,
             }
         )

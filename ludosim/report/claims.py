@@ -19,7 +19,10 @@ for a change. A ranking ("most", "least") is resolved only when its first
 differs from its second in the family; otherwise the page says which are tied
 with the first. Sizes ("detecting 1 pp needs about N games per rule set") come
 from a stated smallest effect of interest, never from an observed estimate
-(`needed`).
+(`needed`). Where a difference stands against that smallest effect (practical,
+possibly below it, below it, or no change that matters) is read from its interval,
+never from its estimate (`contrasts.practical_size`), in the words of the sweep
+pages (`verdict` with a smallest effect).
 """
 
 from __future__ import annotations
@@ -30,9 +33,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ludosim.report.contrasts import ALPHA, POWER, Contrast, Family, Test, games_to_detect
-from ludosim.report.findings import DIFFERENCES, VALUES, Finding
-from ludosim.report.wording import about, amount, estimate, listing, num, p_text
+from ludosim.report.contrasts import (
+    ALPHA,
+    BELOW,
+    EQUIVALENT,
+    POSSIBLY_BELOW,
+    POWER,
+    PRACTICAL,
+    Contrast,
+    Family,
+    Test,
+    games_to_detect,
+    practical_size,
+)
+from ludosim.report.findings import DIFFERENCES, VALUES, Finding, size_words
+from ludosim.report.wording import about, amount, estimate, listing, p_text
 from ludosim.results.stats import Z95, score_test_p, wilson_interval
 
 
@@ -125,22 +140,28 @@ def decided_games(n: int) -> str:
     return f"{int(n):,} decided game{'s' if int(n) != 1 else ''}"
 
 
-def verdict(test: Test) -> str:
-    """`resolved (Holm-adjusted p = ...)` or `not resolved (...)`."""
-    word = "resolved" if test.resolved else "not resolved"
-    return f"{word} (Holm-adjusted {p_text(test.p_adjusted)})"
-
-
-def within(test: Test, smallest: float, unit: str) -> str:
-    """`; its interval rules out changes beyond ±1 pp (the smallest effect of interest)` for a
-    test not resolved whose interval lies inside the smallest effect of interest; else ``."""
-    if test.resolved or not (-smallest < test.ci_low and test.ci_high < smallest):
-        return ""
-    digits = max(0, -math.floor(math.log10(smallest))) if smallest < 1 else 0
-    return (
-        f"; its interval rules out changes beyond ±{num(smallest, digits)} {unit} (the smallest "
-        "effect of interest)"
-    )
+def verdict(test: Test, smallest: float | None = None, unit: str = "") -> str:
+    """`resolved (Holm-adjusted p = ...)` or `not resolved (...)`; with the smallest effect
+    of interest (`smallest`, in `unit`), where the interval puts the effect against it, as
+    the sweep pages say it (`contrasts.practical_size`, `findings.size_words`):
+    `resolved (...); smaller than the smallest effect that matters (its interval lies
+    within ±1 pp, ...)`, `not resolved (...); its interval rules out effects beyond ±1 pp
+    (...): no change that matters`, `not resolved at this size (...); it cannot rule out a
+    change of 1 pp`. A practical effect reads `resolved (...)` alone."""
+    p = f"(Holm-adjusted {p_text(test.p_adjusted)})"
+    if smallest is None:
+        return f"{'resolved' if test.resolved else 'not resolved'} {p}"
+    size = practical_size(test.resolved, test.ci_low, test.ci_high, smallest)
+    words = size_words(size, smallest, unit)
+    if size == PRACTICAL:
+        return f"resolved {p}"
+    if size == BELOW:
+        return f"resolved {p}, but {words}"
+    if size == POSSIBLY_BELOW:
+        return f"resolved {p}, {words}"
+    if size == EQUIVALENT:
+        return f"not resolved {p}; {words}"
+    return f"not resolved at this size {p}; {words}"
 
 
 def stated(
@@ -207,9 +228,10 @@ class RankEnd:
 
     def same_within(self, smallest: float | None) -> bool:
         """Every interval of the first against those it cannot be told from lies inside
-        ±`smallest`: a tie that matters, not a test that merely failed."""
+        ±`smallest` (`EQUIVALENT`): a tie that matters, not a test that merely failed."""
         return smallest is not None and all(
-            -smallest < t.ci_low and t.ci_high < smallest for t in self.tied_tests
+            practical_size(t.resolved, t.ci_low, t.ci_high, smallest) == EQUIVALENT
+            for t in self.tied_tests
         )
 
 
@@ -274,7 +296,7 @@ def ranking_text(
         where = "ahead of" if x > 0 else "below"
         return (
             f"{resolved_lead} under {end.first}" + (f": {shown}" if shown else "")
-            + f"; {where} {end.second}, the next, by {by}; {verdict(end.test)}."
+            + f"; {where} {end.second}, the next, by {by}; {verdict(end.test, smallest, unit)}."
         )  # fmt: skip
     names = listing([end.first, *end.tied], most=12)
     told = (
@@ -285,7 +307,7 @@ def ranking_text(
     return (
         f"{tied_lead}: {names} {told} "
         f"({end.first} against {end.second}: {estimate(x, low, high, unit)}, "
-        f"{verdict(end.test)})."
+        f"{verdict(end.test, smallest, unit)})."
     )
 
 
@@ -329,5 +351,4 @@ __all__ = [
     "told",
     "verdict",
     "wins_of",
-    "within",
 ]

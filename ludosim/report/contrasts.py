@@ -20,6 +20,12 @@ A `Family` collects every test a page decides and adjusts them together
 false claim of a difference on the page stays at most 5% however many cells,
 topics and comparisons the page holds. `games_to_detect` sizes a run from a
 stated smallest effect of interest, never from an observed estimate.
+
+`practical_size` is the one place where a comparison's size is set against its
+smallest effect of interest, from its 95% interval and never from its estimate:
+"practical" only when the whole interval clears the smallest effect, "no change
+that matters" only when the whole interval lies inside it (an equivalence test,
+Schuirmann's two one-sided tests read off the interval).
 """
 
 from __future__ import annotations
@@ -313,6 +319,43 @@ def games_to_detect(sd: float, effect: float, tests: int, power: float = POWER) 
     return math.ceil(((z_alpha + z_power) * sd / abs(effect)) ** 2)
 
 
+# ------------------------------------------------------------------ practical size
+# How a comparison stands against its smallest effect of interest (docs/analysis.md,
+# "Practical size"). Each is decided from the 95% interval, never from the estimate: an
+# estimate just past the smallest effect with an interval reaching well inside it is no
+# evidence of a change that matters, and a failed test is no evidence of none.
+PRACTICAL = "practical"  # resolved, the whole interval beyond ±smallest
+POSSIBLY_BELOW = "possibly below"  # resolved, the interval reaching inside ±smallest
+BELOW = "below"  # resolved, the whole interval inside ±smallest
+EQUIVALENT = "equivalent"  # not resolved, the whole interval inside ±smallest
+OPEN = "open"  # not resolved, the interval beyond ±smallest: not resolved at this size
+SIZES = (PRACTICAL, POSSIBLY_BELOW, BELOW, EQUIVALENT, OPEN)
+
+
+def practical_size(resolved: bool, ci_low: float, ci_high: float, smallest: float) -> str:
+    """Where a comparison stands against its smallest effect of interest: one of `SIZES`.
+
+    `resolved` is the family's decision (Holm); `ci_low`, `ci_high` its 95% interval and
+    `smallest` the smallest effect of interest (positive), all in one unit. A resolved
+    effect is `PRACTICAL` only when its interval clears the smallest effect on one side
+    (`ci_low >= smallest` or `ci_high <= -smallest`: a one-sided test at 2.5% that the
+    effect is at least that large), `BELOW` when its interval lies within
+    [-smallest, smallest], else `POSSIBLY_BELOW`. An effect not resolved is `EQUIVALENT`
+    when its interval lies within [-smallest, smallest] (both one-sided tests of the
+    equivalence margin reject at 2.5%: Schuirmann 1987; Lakens 2017), else `OPEN`. An
+    interval that is not finite clears nothing and lies inside nothing.
+    """
+    if not (math.isfinite(smallest) and smallest > 0):
+        raise ValueError(f"a smallest effect of interest must be positive, not {smallest!r}")
+    finite = math.isfinite(ci_low) and math.isfinite(ci_high)
+    inside = finite and -smallest <= ci_low and ci_high <= smallest
+    if not resolved:
+        return EQUIVALENT if inside else OPEN
+    if finite and (ci_low >= smallest or ci_high <= -smallest):
+        return PRACTICAL
+    return BELOW if inside else POSSIBLY_BELOW
+
+
 def adjust_all(families: Iterable[Family]) -> None:
     for family in families:
         family.adjust()
@@ -327,7 +370,13 @@ def rank_gap(
 
 __all__ = [
     "ALPHA",
+    "BELOW",
+    "EQUIVALENT",
+    "OPEN",
+    "POSSIBLY_BELOW",
     "POWER",
+    "PRACTICAL",
+    "SIZES",
     "CellEstimates",
     "CellRows",
     "CellSamples",
@@ -337,5 +386,6 @@ __all__ = [
     "adjust_all",
     "cell_rows",
     "games_to_detect",
+    "practical_size",
     "rank_gap",
 ]

@@ -574,7 +574,9 @@ def front(
     measured: pd.DataFrame | None = None,
 ) -> Figure:
     """Predicted rule sets on two measures: every feasible one grey, the front with its
-    95% prediction intervals, and the confirmed ones as measured (interval bars).
+    95% prediction intervals, and the confirmed ones as measured (interval bars). The
+    front is read over the intervals, so it is a set of points, not a curve: no line
+    joins them.
 
     `space` has columns `x`, `y`, their `_low`/`_high`, `feasible` and `front` (and
     `same_as`: rows naming another rule set are left out);
@@ -593,9 +595,9 @@ def front(
             ax.scatter(others[x], others[y], s=8, color="#dddddd", label="outside the limits")
         ax.scatter(feasible[x], feasible[y], s=10, color="#999999", label="within the limits")
         edge = feasible[feasible["front"].astype(bool)].sort_values(x)
-        ax.errorbar(edge[x], edge[y], xerr=_bars(edge, x), yerr=_bars(edge, y), fmt="o-",
+        ax.errorbar(edge[x], edge[y], xerr=_bars(edge, x), yerr=_bars(edge, y), fmt="o",
                     color=POINT, markersize=4, linewidth=1, capsize=2,
-                    label="the front (predicted, 95% PI)")  # fmt: skip
+                    label="not beaten beyond the intervals (predicted, 95% PI)")  # fmt: skip
         if measured is not None and len(measured):
             ax.errorbar(measured[x], measured[y], xerr=_bars(measured, x),
                         yerr=_bars(measured, y), fmt="s", color="tab:orange", markersize=5,

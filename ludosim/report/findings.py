@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -57,16 +57,21 @@ from ludosim.report import analysis
 from ludosim.report.analysis import SameGames, value_text
 from ludosim.report.contrasts import (
     ALPHA,
+    BELOW,
+    EQUIVALENT,
+    OPEN,
+    POSSIBLY_BELOW,
     POWER,
+    PRACTICAL,
     CellSamples,
     Contrast,
     Family,
     Test,
     cell_rows,
-    games_to_detect,
+    practical_size,
 )
+from ludosim.report.exploratory import games_needed, is_exploratory
 from ludosim.report.wording import (
-    about,
     amount,
     digits_for,
     each,
@@ -188,7 +193,7 @@ def page_findings(
     *,
     design: PageDesign | None = None,
     smallest: Mapping[str, float] | None = None,
-    target_met: bool = False,
+    target_met: bool | Collection[str] = False,
 ) -> PageFindings:
     """Every finding the per-game rows `df` (with `cell`) and their `cells` table support.
 
@@ -197,7 +202,8 @@ def page_findings(
     computed here when not given (pass it to decide many tables of the same
     cells). `smallest`: smallest effects of interest by measure name
     (`ludosim.results.measures`), overriding the defaults. `target_met`: the run met a
-    precision target it was sized by, so it is not exploratory however small.
+    precision target it was sized by, so it is not exploratory however small (True), or
+    the names of the measures such a target holds (only those are waived).
     Topics without what they need give no findings; the order is `TOPICS`,
     headlines first within a topic.
     """
@@ -499,42 +505,103 @@ def _verdict(c: _Compared) -> str:
 def verdict(t: Test, smallest: float, unit: str) -> str:
     """What the page decides of one comparison, in words a statistician would sign.
 
-    Resolved (Holm over the page's family) and at least the smallest effect of
-    interest: `resolved`; resolved but smaller: said so. Not resolved with an
-    interval inside ±smallest: the interval rules out any difference that
-    matters. Not resolved while the 95% interval, a per-comparison interval,
-    excludes 0: the correction is what keeps it from being claimed, and the
-    sentence says so with the adjusted p-value.
+    The size against the smallest effect of interest comes from the interval alone
+    (`contrasts.practical_size`): `resolved` when the family resolved it and its whole
+    interval clears the smallest effect; resolved but smaller, or possibly smaller,
+    said so; not resolved with an interval inside ±smallest, the interval rules out any
+    change that matters (an equivalence test); otherwise not resolved at this size, and
+    a change of the smallest size is not ruled out. Not resolved while the 95% interval,
+    a per-comparison interval, excludes 0: the correction is what keeps it from being
+    claimed, and the sentence says so with the adjusted p-value.
     """
-    size = amount(float(_size(smallest)), unit)
-    within = -smallest < t.ci_low and t.ci_high < smallest
-    if t.resolved:
-        if within:
-            return (
-                f"resolved, but its interval lies within ±{size}, the smallest effect of "
-                "interest: too small to matter at a table"
-            )
-        if abs(t.estimate) < smallest:
-            return f"resolved, but estimated below {size}, the smallest effect of interest"
+    size = practical_size(t.resolved, t.ci_low, t.ci_high, smallest)
+    words = size_words(size, smallest, unit)
+    if size == PRACTICAL:
         return "resolved"
-    if within:
-        return (
-            f"not resolved; its interval rules out effects beyond ±{size} (the smallest effect "
-            "of interest)"
-        )
+    if size == BELOW:
+        return f"resolved, but {words}"
+    if size == POSSIBLY_BELOW:
+        return f"resolved, {words}"
+    if size == EQUIVALENT:
+        return f"not resolved; {words}"
     if t.ci_low > 0 or t.ci_high < 0:
         return (
             f"not resolved once the page's comparisons are counted (Holm-adjusted "
-            f"{p_text(t.p_adjusted)}; the 95% interval, for this comparison alone, excludes 0)"
+            f"{p_text(t.p_adjusted)}; the 95% interval, for this comparison alone, excludes 0); "
+            f"{words}"
         )
-    return "not resolved"
+    return f"not resolved at this size; {words}"
+
+
+def size_words(size: str, smallest: float, unit: str, short: bool = False) -> str:
+    """A `contrasts.practical_size` category as the pages say it, `""` for `PRACTICAL`
+    (whose `resolved` says it all).
+
+    `short`: the few words a headline lists after an effect (`smaller than 1 pp, the
+    smallest effect that matters`); else the clause a verdict ends on, with what the
+    interval shows.
+    """
+    s = amount(float(_size(smallest)), unit)
+    if short:
+        return {
+            BELOW: f"smaller than {s}, the smallest effect that matters",
+            POSSIBLY_BELOW: f"possibly below {s}, the smallest effect that matters",
+            EQUIVALENT: f"no change that matters (its interval lies within ±{s})",
+            OPEN: f"not resolved at this size (a change of {s} is not ruled out)",
+        }.get(size, "")
+    return {
+        BELOW: (
+            f"smaller than the smallest effect that matters (its interval lies within ±{s}, "
+            "the smallest effect of interest)"
+        ),
+        POSSIBLY_BELOW: (
+            f"possibly below the smallest effect that matters (its interval reaches inside "
+            f"±{s}, the smallest effect of interest)"
+        ),
+        EQUIVALENT: (
+            f"its interval rules out effects beyond ±{s} (the smallest effect of interest): "
+            "no change that matters"
+        ),
+        OPEN: f"it cannot rule out a change of {s}",
+    }.get(size, "")
+
+
+def _size_note(c: _Compared) -> str:
+    """`, smaller than 1 round, the smallest effect that matters` after a resolved effect a
+    headline lists, when its interval does not clear the smallest effect; else ``."""
+    t = c.test
+    note = size_words(practical_size(t.resolved, t.ci_low, t.ci_high, c.scale.smallest),
+                      c.scale.smallest, c.scale.unit, short=True)  # fmt: skip
+    return f", {note}" if t.resolved and note else ""
+
+
+def _sizes_note(told: Sequence[_Compared]) -> str:
+    """After a term resolved in several strata: how many of them clear the smallest effect
+    of interest, when not all do (`; beyond 1 round, the smallest effect that matters, in 1
+    of the 3`); one stratum reads as `_size_note`."""
+    if len(told) == 1:
+        return _size_note(told[0])
+    clear = sum(
+        practical_size(c.test.resolved, c.test.ci_low, c.test.ci_high, c.scale.smallest)
+        == PRACTICAL
+        for c in told
+    )
+    if clear == len(told):
+        return ""
+    smallest = {c.scale.smallest for c in told}
+    # Strata of different player counts hold different smallest effects in pp: no one number.
+    s = amount(float(_size(smallest.pop())), told[0].scale.unit) if len(smallest) == 1 else ""
+    what = f"{s}, the smallest effect that matters" if s else "the smallest effect that matters"
+    return f"; beyond {what}, in {of(clear, len(told))}"
 
 
 def not_told_apart(names: str, tests: Sequence[Test], smallest: float, unit: str) -> str:
     """`A and B are the same within ±1 round` when the intervals of their differences
-    (`tests`, the leader against each other) show it, else `A and B cannot be told apart
-    at this size`: never "tied" from a test that merely failed to resolve."""
-    if all(-smallest < t.ci_low and t.ci_high < smallest for t in tests):
+    (`tests`, the leader against each other) show it (every one `EQUIVALENT`), else `A and
+    B cannot be told apart at this size`: never "tied" from a test that merely failed to
+    resolve."""
+    if all(practical_size(t.resolved, t.ci_low, t.ci_high, smallest) == EQUIVALENT
+           for t in tests):  # fmt: skip
         return f"{names} are the same within ±{amount(float(_size(smallest)), unit)}"
     return f"{names} cannot be told apart at this size"
 
@@ -595,8 +662,7 @@ def _needed(
     if not sds:
         return None
     size = (family or page.differences).size
-    total = games_to_detect(float(np.median(sds)), smallest, size, POWER)
-    n = None if total is None else about(total / max(pooled, 1))
+    n = games_needed(float(np.median(sds)), smallest, size, pooled)
     if n is not None:
         page.sizing[name] = max(page.sizing.get(name, 0), n)
     return n
@@ -888,7 +954,7 @@ def _pairs_ranking(page: _Page, measure: Measure) -> Callable[[], list[Finding]]
             summary += " " + _sizing_of(compared, needed, page.per_cell_games())
         out.append(Finding(topic, summary, True, headline=True, kind="note"))
         for c in sorted(differ, key=lambda x: -abs(x.test.estimate)):
-            text = f"{c.label}: {measure.title} {_effect_text(c, _how(c))}; resolved"
+            text = f"{c.label}: {measure.title} {_effect_text(c, _how(c))}; {_verdict(c)}"
             practical = _at_table(c, page)
             out.append(_finding(topic, c, text + (f"; {practical}." if practical else ".")))
         return out
@@ -1273,7 +1339,9 @@ def _effects_of(
     within = False
     if moving:
         listed = "; ".join(
-            f"{c.label} {_effect_text(c)}" + (f", {p}" if (p := _at_table(c, page)) else "")
+            f"{c.label} {_effect_text(c)}"
+            + (f", {p}" if (p := _at_table(c, page)) else "")
+            + _size_note(c)
             for c in moving
         )
         verb = "moves" if len(moving) == 1 else "move"
@@ -1300,8 +1368,13 @@ def _effects_of(
             else f"the change {top.label} does not move"
         )
         small = compared[0].scale
-        within = all(-small.smallest < c.test.ci_low and c.test.ci_high < small.smallest
-                     for c in compared)  # fmt: skip
+        # No change that matters only when every interval lies inside the smallest effect
+        # (an equivalence test); a change merely not resolved is no evidence of none.
+        within = all(
+            practical_size(c.test.resolved, c.test.ci_low, c.test.ci_high, c.scale.smallest)
+            == EQUIVALENT
+            for c in compared
+        )
         text = (
             f"{where}, {subject} the {measure.title} beyond chance"
             + (
@@ -1315,7 +1388,9 @@ def _effects_of(
                 f"±{amount(float(_size(small.smallest)), small.unit)}, the smallest effect of "
                 "interest: no change that matters."
                 if within
-                else _sizing_of(compared, needed, page.per_cell_games())
+                else f"Not resolved at this size: not every interval lies within "
+                f"±{amount(float(_size(small.smallest)), small.unit)}, so a change that "
+                f"matters is not ruled out. {_sizing_of(compared, needed, page.per_cell_games())}"
             )
         )
     settled = bool(moving) or within  # a size to detect is no question left open
@@ -1423,7 +1498,7 @@ def _factorial_findings(
                 f"{num(lo, d, sign=True)} to {num(hi, d, sign=True)}"
             )  # fmt: skip
             where = "" if g == 1 else f" in {of(len(told), g)} strata"
-            parts.append(f"{label} is resolved{where} ({size} {unit})")
+            parts.append(f"{label} is resolved{where} ({size} {unit}{_sizes_note(told)})")
         else:
             parts.append(f"{label} is not resolved{'' if g == 1 else ' in any stratum'}")
     told_all = sum(c.test.resolved for c, _, _ in compared)
@@ -1607,27 +1682,28 @@ def _skip_cost(page: _Page) -> Callable[[], list[Finding]] | None:
             values = []
             for row, t in zip(curve.itertuples(index=False), tests, strict=True):
                 d = digits_for(t.ci_low, t.ci_high)
+                said = verdict(t, page.measures[WIN.name].smallest, "pp")
                 if t.resolved:
-                    verdict = "skipping pays" if t.estimate > 0 else "skipping costs"
-                    verdict += f" (resolved; about {one_in(t.estimate / 100)})"
-                else:
-                    verdict = "not resolved"
+                    word = "skipping pays" if t.estimate > 0 else "skipping costs"
+                    said = f"{word} ({said}; about {one_in(t.estimate / 100)})"
                 paired = _paired_text(str(row.method))
                 text = (
                     f"At detect_skip = {value_text(row.detect_skip, 'detect_skip')}, seat "
                     f"{seat} playing {row.policy} wins {pct(row.win_rate, d)} of "
                     f"{games(int(row.games))} against {pct(row.win_rate_base, d)} when it plays "
                     f"{row.baseline}: {num(t.estimate, d, sign=True)} pp "
-                    f"({ci_text(t.ci_low, t.ci_high, d, sign=True)}, {paired}); {verdict}."
+                    f"({ci_text(t.ci_low, t.ci_high, d, sign=True)}, {paired}); {said}."
                 )
                 values.append(Finding("skip_cost", text, t.resolved, None, False, "difference",
                                       t.estimate, t.ci_low, t.ci_high, "pp", DIFFERENCES,
                                       t.p_adjusted, t.games))  # fmt: skip
+            win = page.measures[WIN.name]
+            # Sized even with one detect level: the skipper's win share is what the page
+            # is about, so it alone judges whether the run is exploratory.
+            needed = _needed(page, WIN.name, tests, win.smallest)
             if len(values) == 1:
                 out.append(replace(values[0], headline=True))
                 continue
-            win = page.measures[WIN.name]
-            needed = _needed(page, WIN.name, tests, win.smallest)
             head = _skip_headline(curve, tests, seat)
             if not head.resolved:
                 sizing = _sizing_text("skipper's win share", win.smallest, "pp", needed,
@@ -1693,8 +1769,20 @@ def _smallest_text(page: _Page) -> str:
     return f"Smallest effects of interest: {listing(parts)}."
 
 
-def _notes(page: _Page, merged: Sequence[SameGames], target_met: bool) -> list[Finding]:
-    """How to read the page: its families, the cells merged, its size, seating caveats."""
+# The measures that judge whether a page is exploratory, where it is about one of them: a
+# tournament and a skip-cost page answer with win shares, so the first player's edge
+# they also state cannot make them exploratory. Other pages are judged by every measure.
+JUDGED_BY: dict[str, tuple[str, ...]] = {"tournament": (WIN.name,), "skip": (WIN.name,)}
+
+
+def _notes(
+    page: _Page, merged: Sequence[SameGames], target_met: bool | Collection[str]
+) -> list[Finding]:
+    """How to read the page: its families, the cells merged, its size, seating caveats.
+
+    `target_met`: True when the run met a precision target that holds every measure the
+    page states, or the names of the measures a met target holds (the others are still
+    judged by their sizes)."""
     out = []
     m = page.differences.size
     if m:
@@ -1726,16 +1814,28 @@ def _notes(page: _Page, merged: Sequence[SameGames], target_met: bool) -> list[F
             )
         )
     smallest = _smallest_text(page)
-    needed = max(page.sizing.values(), default=0)
+    judged = JUDGED_BY.get(page.design)
+    waived = set(page.sizing) if target_met is True else set(target_met or ())
+    sizing = {
+        n: k
+        for n, k in page.sizing.items()
+        if (judged is None or n in judged) and n not in waived
+    }
+    needed = max(sizing.values(), default=0)
     have = page.per_cell_games()
-    if not target_met and needed and have < needed:
+    if is_exploratory(needed or None, have):
         page.exploratory = True
-        short = [_title(page, n) for n, k in page.sizing.items() if k > have]
+        short = [_title(page, n) for n, k in sizing.items() if k > have]
         what = f"the {listing(short)}" if short else "the smallest effects of interest"
+        target = (
+            f"a precision target met on the {listing([_title(page, n) for n in waived])} only"
+            if waived
+            else "no precision target"
+        )
         out.append(
             Finding(
                 "about",
-                f"Exploratory: this run has {have:,} games per cell and no precision target; "
+                f"Exploratory: this run has {have:,} games per cell and {target}; "
                 f"detecting the smallest effect of interest in {what} with "
                 f"{round(100 * POWER)}% power after the correction needs about {needed:,}. "
                 "Read the findings on it as leads to confirm with a larger run, not as results "
@@ -1773,4 +1873,6 @@ __all__ = [
     "finding_records",
     "findings",
     "page_findings",
+    "size_words",
+    "verdict",
 ]

@@ -1246,13 +1246,17 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
         "resolved",
         "decided by the page's correction: a difference whose Holm-adjusted p-value "
         "is below 0.05 (its sign is then known), a value told from its reference, or the first "
-        "of a ranking told from the second.",
+        "of a ranking told from the second. A resolved difference whose 95% interval does not "
+        "clear the smallest effect of interest says so: smaller than the smallest effect that "
+        "matters (the whole interval inside it), or possibly below it (the interval reaching "
+        "inside it).",
     ),
     (
         "not resolved",
         "not decided at this size: the data are compatible with no difference "
-        "(or a tie). It is not evidence that there is none, unless the interval lies inside the "
-        "smallest effect of interest, which the sentence then says.",
+        "(or a tie). It is not evidence that there is none, unless the whole 95% interval lies "
+        "inside the smallest effect of interest (an equivalence test), which the sentence then "
+        "says: no change that matters. Otherwise a change of that size is not ruled out.",
     ),
     (
         "family and Holm's correction",

@@ -89,10 +89,13 @@ class Policy:
     skip: float = 0.0  # skipper:Q: probability of ignoring a forced capture
     rollouts: int = 0  # expert:R: rollouts per option of each searched decision (0: no search)
     horizon: int = 0  # expert:R:H: turns a rollout plays before it is scored by progress
+    # fictive[:H]: one rollout per option on the game's own dice to come (docs/expert.md)
+    fictive: bool = False
 
     @property
     def is_expert(self) -> bool:
-        """The seat searches its choices by rollouts (`ludosim.engine.expert`)."""
+        """The seat searches its choices by rollouts (`ludosim.engine.expert`): the expert,
+        and the fictive player, which plays in the kernel and is replayed the same way."""
         return self.rollouts > 0
 
     @property
@@ -165,6 +168,13 @@ EXPERT_ROLLOUTS = 32  # its rollouts per option unless `expert:R` says otherwise
 EXPERT_HORIZON = 24  # turns of its rollouts unless `expert:R:H` says otherwise (0: whole game)
 EXPERT_MAX_ROLLOUTS = 4096
 EXPERT_MAX_HORIZON = 10_000
+# The player who knows the dice to come (docs/expert.md, "The fictive player"): the
+# expert's search with one rollout per option, played on the game's own stream.
+FICTIVE = "fictive"
+# Turns of its rollouts unless `fictive:H` says otherwise (0: whole game). The expert's 24:
+# a rollout foresees the game only while every seat plays as in it, and whole-game
+# rollouts lose to the expert head to head (docs/expert.md, "The fictive player").
+FICTIVE_HORIZON = EXPERT_HORIZON
 
 DESCRIPTIONS: dict[str, str] = {
     **{name: text for name, (_, text) in NAMED.items()},
@@ -176,6 +186,10 @@ DESCRIPTIONS: dict[str, str] = {
     f"(default {EXPERT_HORIZON}; 0: until a seat finishes), scored by winning or by progress, "
     "every seat on its own policy and itself on tuned-<preset> (or balanced), and picks "
     "the option that wins most (compiled kernel, single-roll rules)",
+    "fictive:H": "knows the dice to come: plays each option out once on the game's own "
+    f"future dice for H turns (default {FICTIVE_HORIZON}; 0: until a seat finishes), every "
+    "seat on its own policy and itself on tuned-<preset> (or balanced), and picks the option "
+    'whose rollout ends best (compiled kernel; docs/expert.md, "The fictive player")',
 }
 
 # Every spelling `parse_policy` accepts, for error messages.
@@ -187,6 +201,7 @@ ALLOWED = ", ".join(
         "tuned:PATH",
         "tuned-PRESET",
         "expert[:R[:H]]",
+        "fictive[:H]",
     ]
 )
 
@@ -245,7 +260,14 @@ def _tuned(name: str, path: str | Path) -> Policy:
     return Policy(name, _checked_weights(f"policy file {str(path)!r}", weights))
 
 
-def _expert_number(name: str, what: str, text: str, low: int, high: int) -> int:
+def _expert_number(
+    name: str,
+    what: str,
+    text: str,
+    low: int,
+    high: int,
+    forms: str = "expert, expert:R or expert:R:H",
+) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -253,7 +275,7 @@ def _expert_number(name: str, what: str, text: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise PolicyError(
             f"policy {name!r}: {what} must be an integer in {low}..{high}, got {text!r}; "
-            "write expert, expert:R or expert:R:H"
+            f"write {forms}"
         )
     return value
 
@@ -275,6 +297,23 @@ def _expert(name: str, arg: str) -> Policy:
     if (rollouts, horizon) != (EXPERT_ROLLOUTS, EXPERT_HORIZON):
         canonical = f"{EXPERT}:{rollouts}:{horizon}"
     return Policy(canonical, NAMED["balanced"][0], rollouts=rollouts, horizon=horizon)
+
+
+def _fictive(name: str, arg: str) -> Policy:
+    """`fictive` (rollouts of FICTIVE_HORIZON turns) or `fictive:H` (H turns, 0: until a
+    seat finishes); canonical `fictive` for the default horizon, else `fictive:H`.
+
+    The expert's search with one rollout per option (`rollouts=1`), drawn from the
+    game's own stream (`fictive=True`); its weights are balanced's until
+    `expert_base` gives the rules' base policy, as the expert's.
+    """
+    horizon = FICTIVE_HORIZON
+    if arg:
+        horizon = _expert_number(
+            name, "H", arg.strip(), 0, EXPERT_MAX_HORIZON, forms="fictive or fictive:H"
+        )
+    canonical = FICTIVE if horizon == FICTIVE_HORIZON else f"{FICTIVE}:{horizon}"
+    return Policy(canonical, NAMED["balanced"][0], rollouts=1, horizon=horizon, fictive=True)
 
 
 def expert_base(rules: Any) -> Policy:
@@ -301,7 +340,8 @@ def weights_of(name: str) -> dict[str, float]:
 
 def parse_policy(name: str) -> Policy:
     """A policy from its name: a named one, `skipper:Q`, `weights:feature=w,...`,
-    `tuned:PATH` (a policy file) or a shipped `tuned-<preset>`."""
+    `tuned:PATH` (a policy file), a shipped `tuned-<preset>`, `expert[:R[:H]]` or
+    `fictive[:H]`."""
     text = name.strip()
     if text in NAMED:
         return Policy(text, NAMED[text][0])
@@ -312,6 +352,8 @@ def parse_policy(name: str) -> Policy:
     kind, _, arg = text.partition(":")
     if kind == EXPERT:
         return _expert(name, arg)
+    if kind == FICTIVE:
+        return _fictive(name, arg)
     if kind == "tuned" and arg:
         return _tuned(f"tuned:{arg.strip()}", arg.strip())
     if kind == "skipper" and arg:

@@ -200,7 +200,7 @@ def _prepare(
         "free": not rules.roll_then_move and bool(free_play(lay)),
         "work": new_work(compile_policies(parsed), start_rows, memo_slots, experts),
         # Some seat is an expert: the games search its choices (`engine.expert`).
-        "expert": any(rollouts for rollouts, _ in experts),
+        "expert": any(rollouts for rollouts, *_ in experts),
         "seed": np.uint64(seed),
         "seed_int": seed,
         "games": games,
@@ -218,14 +218,15 @@ def _prepare(
 
 def _seat_policies(
     rules: Rules, names: Sequence[str]
-) -> tuple[list[Policy], tuple[tuple[int, int], ...]]:
-    """Each seat's policy for the kernel and its expert settings (rollouts, horizon).
+) -> tuple[list[Policy], tuple[tuple[int, int, int], ...]]:
+    """Each seat's policy for the kernel and its expert settings (rollouts, horizon,
+    1 for the fictive player).
 
-    An expert seat plays its base policy (`expert_base`) wherever it does not
-    search: in one-option decisions and in its rollouts.
+    An expert seat (the fictive player too) plays its base policy (`expert_base`)
+    wherever it does not search: in one-option decisions and in its rollouts.
     """
     parsed = [parse_policy(n) for n in names]
-    experts = tuple((p.rollouts, p.horizon) for p in parsed)
+    experts = tuple((p.rollouts, p.horizon, int(p.fictive)) for p in parsed)
     if any(p.is_expert for p in parsed):
         base = expert_base(rules)
         parsed = [base if p.is_expert else p for p in parsed]

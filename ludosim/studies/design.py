@@ -15,8 +15,8 @@ more skill, more comebacks, more captures) and what must hold (`limits`, such as
   with every seat `random` (with the game-flow columns) and games with one
   `balanced` seat against `random` ones, rotated through the seats. The stages:
   `screen` (the factorial), `holdout` (rule sets outside it, to check the model)
-  and `confirm` (the best candidates, on fresh games, in rounds that drop the ones
-  resolved worse than the best and double the games for the others);
+  and `confirm` (candidates that may be best, drawn far apart, replayed once at a
+  size fixed in advance); each stage on games no other stage played (`stage_seed`);
 - **tables** (`DesignTables`, `write_tables`, `read_tables`): the measures of every
   rule set played (`ludosim.results.measures.DESIGN_MEASURES`, each with its 95%
   interval), the screening effects, the model and its check, the candidates, the
@@ -27,15 +27,15 @@ more skill, more comebacks, more captures) and what must hold (`limits`, such as
   the goals, the recommended rule sets as `--set` lines, and an explorer: menus for
   the free toggles and every measure the model predicts for the chosen rule set.
 
-The model is a weighted least-squares fit (statsmodels) per measure on the
-screening rule sets: main effects of every free toggle and the two-toggle
-interactions the screening resolved, weighted by the inverse variance of each
-rule set's estimate. Its 95% prediction interval for a rule set adds the
-model's uncertainty, its lack of fit and the noise of the games a measurement
-plays; the held-out rule sets and the confirmed ones check it. The search
-enumerates every combination of the free toggles' two values (at most 2^16),
-keeps those the model predicts within the limits and ranks them by the goals;
-the front between two goals is pymoo's non-dominated sorting.
+The model is a meta-regression (statsmodels WLS) per measure on the screening rule
+sets: main effects of every free toggle and the two-toggle interactions the screening
+resolved, with a lack-of-fit variance component (DerSimonian-Laird moments) that no
+number of games shrinks. Its 95% prediction interval for a rule set adds the
+coefficients' uncertainty, the lack of fit, the screening's shared dice and the noise
+of the games a measurement plays; the held-out rule sets check it, two-sided, per
+measure. The search enumerates every combination of the free toggles' two values (at
+most 2^16), keeps those the model predicts within the limits, and reads the front
+between the goals over the prediction intervals (`interval_front`).
 """
 
 from __future__ import annotations
@@ -52,11 +52,25 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ludosim.report.contrasts import ALPHA, CellEstimates, CellSamples, Family, Test, cell_rows
+from ludosim.report.contrasts import (
+    ALPHA,
+    BELOW,
+    EQUIVALENT,
+    OPEN,
+    POSSIBLY_BELOW,
+    PRACTICAL,
+    CellEstimates,
+    CellSamples,
+    Family,
+    Test,
+    cell_rows,
+    practical_size,
+)
+from ludosim.report.coverage import CONSISTENT, Coverage, coverage_check
 from ludosim.report.findings import Finding, PageFindings
 from ludosim.report.wording import amount, estimate, listing, of, p_text
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES
-from ludosim.results.stats import Z95, imbalance, quantile_ci
+from ludosim.results.stats import Z95, imbalance, quantile_ci, z_for
 from ludosim.rules.canonical import inert_toggles, same_game_key
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import PRESETS, TOGGLES, Rules, format_value, parse_value
@@ -114,9 +128,21 @@ GOALS: dict[str, tuple[str, int]] = {
 MAX_FREE = 16  # a resolution V design of 16 two-level toggles has 256 rule sets
 STRONG = "balanced"  # the strong player of the skill games: a fixed, stated pair
 WEAK = "random"
-ROUNDS = 3  # confirmation rounds at most (games doubling each round)
+# Every stage plays its own games: the stage's index mixed into the study's seed with the
+# streams' own mixer, so no stage replays another's dice (the screening keeps the seed).
+STAGE_INDEX = {"screen": 0, "holdout": 1, "confirm": 2}
 BOOTSTRAP = 400  # resamples behind an imbalance's standard error
 TABLES = ("points", "measures", "effects", "model", "checks", "candidates", "confirmed")
+
+
+def stage_seed(seed: int, stage: str) -> int:
+    """The master seed of a stage's sweeps: the study's seed for the screening, a
+    SplitMix64 mix of (seed, stage) for the others (`ludosim.rules.streams`), so that
+    the holdout and the confirmation play games no other stage played."""
+    from ludosim.rules.streams import GOLDEN, MASK64, mix64
+
+    index = STAGE_INDEX[stage]
+    return seed if index == 0 else mix64((seed + index * GOLDEN) & MASK64)
 
 
 class DesignError(LudosimError, ValueError):
@@ -163,8 +189,8 @@ class DesignStudy:
     preset's family, `default_free`). `goals`: names of `GOALS`; `limits`:
     `Limit`s. Games per rule set: `screen_games` with random seats,
     `skill_games` with a `balanced` seat (rotated through the seats);
-    `holdout` rule sets check the model; `candidates` are confirmed, from
-    `confirm_games` games in the first round.
+    `holdout` rule sets check the model; `candidates` are confirmed, each on
+    `confirm_games` games.
     """
 
     preset: str
@@ -803,37 +829,49 @@ def active_terms(effects: pd.DataFrame, measure: str, plan: Plan) -> list[tuple[
 # ------------------------------------------------------------------------------ model
 @dataclass
 class Model:
-    """One measure's weighted least-squares fit over the free toggles' codes.
+    """One measure's random-effects meta-regression over the free toggles' codes.
 
-    `terms` are the columns after the intercept; `coef` (intercept first) and
-    `cov` their estimates and covariance; `scale` the residual variance factor
-    (1 when the rule sets' estimates scatter around the model as their own noise
-    says, more with lack of fit); `df` the residual degrees of freedom.
+    `terms` are the columns after the intercept; `coef` (intercept first) and `cov`
+    their estimates and covariance; `misfit` the lack-of-fit variance (tau^2: how far
+    rule sets lie from the model beyond their games' noise, a property of the model
+    and the game that does not shrink as a measurement plays more games); `level` the
+    variance of the model's level from the screening's shared dice (its rule sets
+    played the same games, so their common error moves the whole fit and does not
+    cancel against a measurement on other dice); `df` the residual degrees of freedom.
     """
 
     measure: str
     terms: list[tuple[int, ...]]
     coef: np.ndarray
     cov: np.ndarray
-    scale: float
+    misfit: float
+    level: float
     df: int
+    screened_misfit: float = 0.0  # the part the screening's own residuals show
 
     def row(self, codes: np.ndarray) -> np.ndarray:
         codes = np.atleast_2d(codes)
         parts = [np.ones(len(codes))] + [np.prod(codes[:, list(t)], axis=1) for t in self.terms]
         return np.column_stack(parts)
 
-    def predict(self, codes: np.ndarray, noise: np.ndarray | float) -> tuple[np.ndarray, ...]:
-        """(prediction, low, high): the 95% prediction interval of a measurement whose own
-        standard error is `noise`: model uncertainty, lack of fit and that noise."""
+    def variance(self, codes: np.ndarray, noise: np.ndarray | float) -> np.ndarray:
+        """The variance of a measurement around the prediction: the coefficients'
+        uncertainty, the lack of fit, the level's shared dice and the measurement's own
+        noise (`noise`, its standard error)."""
+        x = self.row(codes)
+        var_model = np.einsum("ij,jk,ik->i", x, self.cov, x)
+        return var_model + self.misfit + self.level + np.asarray(noise, dtype=float) ** 2
+
+    def t(self) -> float:
         from scipy import stats
 
-        x = self.row(codes)
-        mean = x @ self.coef
-        var_model = np.einsum("ij,jk,ik->i", x, self.cov, x)
-        var = var_model + self.scale * np.asarray(noise, dtype=float) ** 2
-        t = stats.t.ppf(1 - ALPHA / 2, max(self.df, 1))
-        half = t * np.sqrt(var)
+        return float(stats.t.ppf(1 - ALPHA / 2, max(self.df, 1)))
+
+    def predict(self, codes: np.ndarray, noise: np.ndarray | float) -> tuple[np.ndarray, ...]:
+        """(prediction, low, high): the 95% prediction interval of a measurement whose own
+        standard error is `noise`."""
+        mean = self.row(codes) @ self.coef
+        half = self.t() * np.sqrt(self.variance(codes, noise))
         low = mean - half
         if MEASURES[self.measure].statistic == "imbalance":
             low = np.maximum(low, 0.0)  # a distance from fair is never below 0
@@ -841,20 +879,87 @@ class Model:
 
 
 def fit_model(
-    measure: str, codes: np.ndarray, table: pd.DataFrame, model_terms: list[tuple[int, ...]]
+    measure: str,
+    codes: np.ndarray,
+    table: pd.DataFrame,
+    model_terms: list[tuple[int, ...]],
+    level: float = 0.0,
+    paired: bool = False,
 ) -> Model:
-    """WLS of a measure's estimates on the design's codes, weights 1 / se^2 (statsmodels)."""
+    """A measure's estimates on the design's codes: a meta-regression with a
+    lack-of-fit variance component (statsmodels WLS).
+
+    The rule sets' estimates have known standard errors `se`; what scatters beyond
+    them is lack of fit, estimated by the method of moments of DerSimonian and Laird
+    (1986) as extended to meta-regression (Raudenbush 2009):
+    `tau^2 = max(0, (Q - df) / (tr W - tr((X'WX)^-1 X'W^2 X)))`, with `Q` the weighted
+    residual sum of squares of the fit with weights `W = 1 / se^2`. The model is then
+    refitted with weights `1 / (se^2 + tau^2)`; its covariance is that fit's, unscaled.
+    `level`: the variance of the screening's shared error (`screening_level`). With
+    `paired` (the rule sets played the same games, and `level` was measured from their
+    covariance), the part of each estimate's noise that scatters it around the model is
+    its own variance less the shared part, `se^2 - level`: with the whole `se^2`, shared
+    dice that cancel between rule sets would be taken for noise, and hide lack of fit.
+    """
     import statsmodels.api as sm
 
     y = table["estimate"].to_numpy(float)
-    se = np.maximum(table["se"].to_numpy(float), 1e-9)
-    probe = Model(measure, model_terms, np.zeros(0), np.zeros((0, 0)), 1.0, 0)
+    var = np.maximum(table["se"].to_numpy(float), 1e-9) ** 2
+    if paired:
+        var = np.maximum(var - level, 1e-3 * var)
+    probe = Model(measure, model_terms, np.zeros(0), np.zeros((0, 0)), 0.0, 0.0, 0)
     x = probe.row(codes)
-    fit = sm.WLS(y, x, weights=1.0 / se**2).fit()
-    # The residual variance factor is never below 1: the estimates' own noise is known.
-    scale = max(1.0, float(fit.scale)) if fit.df_resid > 0 else 1.0
-    cov = np.asarray(fit.normalized_cov_params) * scale
-    return Model(measure, model_terms, np.asarray(fit.params), cov, scale, int(fit.df_resid))
+    w = 1.0 / var
+    fixed = sm.WLS(y, x, weights=w).fit()
+    df = round(fixed.df_resid)
+    misfit = 0.0
+    if df > 0:
+        bread = np.linalg.pinv((x.T * w) @ x)
+        denominator = w.sum() - np.trace(bread @ ((x.T * w**2) @ x))
+        if denominator > 0:
+            misfit = max(0.0, (float(fixed.ssr) - df) / denominator)
+    fit = sm.WLS(y, x, weights=1.0 / (var + misfit)).fit()
+    cov = np.asarray(fit.normalized_cov_params)
+    params = np.asarray(fit.params)
+    return Model(measure, model_terms, params, cov, misfit, float(level), df, misfit)
+
+
+def misfit_from(model: Model, codes: np.ndarray, measured: np.ndarray, se: np.ndarray) -> float:
+    """The lack of fit that measurements on games of their own show: the method of moments
+    over their prediction errors, `mean(r^2 - (x'Cx + level + se^2))`, at least 0.
+
+    The screening's residuals cannot show an effect the design aliases with a term the
+    model keeps (a three-toggle interaction read as a two-toggle one): the fit absorbs it.
+    Rule sets outside the design, on other dice, show it as error beyond what the model's
+    other variances explain."""
+    codes = np.atleast_2d(codes)
+    if not len(codes):
+        return 0.0
+    r = np.asarray(measured, dtype=float) - model.row(codes) @ model.coef
+    explained = replace(model, misfit=0.0).variance(codes, np.asarray(se, dtype=float))
+    return max(0.0, float(np.mean(r**2 - explained)))
+
+
+def with_held_out_misfit(
+    model: Model, codes: np.ndarray, measured: np.ndarray, se: np.ndarray
+) -> Model:
+    """The model with the larger of the screening's lack of fit and the holdout's."""
+    return replace(
+        model, misfit=max(model.screened_misfit, misfit_from(model, codes, measured, se))
+    )
+
+
+def screening_level(samples: StageSamples, ids: Sequence[str], measure: str) -> float:
+    """The variance of the screening's common error in one measure: that of the mean of
+    all its rule sets' estimates, from the per-game covariance of the shared games.
+
+    A statistic that is not a mean of per-game values has no such covariance; its
+    level is bounded by one rule set's own variance (the correlation at most 1)."""
+    sample = samples.means[measure]
+    if isinstance(sample, CellSamples):
+        c = sample.contrast({p: 1.0 / len(ids) for p in ids})
+        return float(c.se**2)
+    return float(np.median([sample.se[p] ** 2 for p in ids]))
 
 
 # ----------------------------------------------------------------------------- search
@@ -893,20 +998,20 @@ def same_games_as(plan: Plan, codes: np.ndarray) -> list[str]:
 
 def search(plan: Plan, models: Mapping[str, Model], noise: Mapping[str, float]) -> pd.DataFrame:
     """Every rule set of the search space with each measure's prediction and interval,
-    whether it meets the limits (its prediction does) and its rank on the goals.
+    whether it meets the limits (its prediction does) and where it stands on the goals.
 
-    Columns: `codes` (a tuple), `label`, per measure `<m>`, `<m>_low`, `<m>_high`;
-    `same_as` (`same_games_as`: a rule set playing the same games with fewer changes,
-    never feasible itself); `feasible`; `rank` (by the first goal, then the others,
-    among the feasible);
-    `front` (True on the front between the first two goals, pymoo's
-    non-dominated sorting over the feasible rule sets).
+    Columns: `codes` (a tuple), `label`, `changes` (house rules changed), per measure
+    `<m>`, `<m>_low`, `<m>_high`; `same_as` (`same_games_as`: a rule set playing the
+    same games with fewer changes, never feasible itself); `feasible`; `rank` (by the
+    first goal's prediction, then the others', among the feasible: an order to list
+    them in, not a decision); `front` (True where no feasible rule set is predicted
+    better on every goal by more than both prediction intervals allow:
+    `interval_front`).
     """
-    from pymoo.util.nds.non_dominated_sorting import NonDominatedSorting
-
     codes = all_codes(len(plan.free))
     table = pd.DataFrame({"label": [plan.label(row) for row in codes]})
     table["codes"] = [tuple(int(x) for x in row) for row in codes]
+    table["changes"] = (codes > 0).sum(axis=1)
     for name, model in models.items():
         mean, low, high = model.predict(codes, noise[name])
         table[name], table[f"{name}_low"], table[f"{name}_high"] = mean, low, high
@@ -921,18 +1026,92 @@ def search(plan: Plan, models: Mapping[str, Model], noise: Mapping[str, float]) 
     order = np.lexsort([k.to_numpy() for k in reversed(keys)] + [~feasible])
     table["rank"] = 0
     table.loc[table.index[order], "rank"] = np.arange(1, len(table) + 1)
-    table["front"] = False
-    if feasible.any():
-        goals = plan.study.goals if len(plan.study.goals) > 1 else (plan.study.goals[0], "skill")
-        objectives = np.column_stack(
-            [
-                table.loc[feasible].apply(lambda r, g=g: goal_value(plan.study, r, g), axis=1)
-                for g in goals[:2]
-            ]
-        )
-        first = NonDominatedSorting().do(objectives, only_non_dominated_front=True)
-        table.loc[table.index[feasible][first], "front"] = True
+    table["front"] = interval_front(table, plan.study.goals) & feasible
+    table["may_be_best"] = interval_front(table, plan.study.goals[:1]) & feasible
     return table.sort_values("rank").reset_index(drop=True)
+
+
+def _goal_bounds(table: pd.DataFrame, goal: str) -> tuple[np.ndarray, np.ndarray]:
+    """A goal's prediction interval as (best end, worst end) of a quantity to minimise."""
+    measure, direction = GOALS[goal]
+    low, high = table[f"{measure}_low"].to_numpy(float), table[f"{measure}_high"].to_numpy(float)
+    return (low, high) if direction < 0 else (-high, -low)
+
+
+def interval_front(table: pd.DataFrame, goals: Sequence[str], block: int = 512) -> np.ndarray:
+    """The feasible rule sets no other feasible one beats on every goal by more than the
+    intervals and the smallest effect that matters allow: B is beaten when some A's
+    worst end is better than B's best end by at least the goal measure's smallest effect
+    of interest, on every goal. With one goal, the rule sets that may be within the
+    smallest effect of the best. Point predictions alone would draw noise as a
+    trade-off, and a rule set worse by less than the smallest effect is no worse at a
+    table."""
+    feasible = table["feasible"].to_numpy(bool)
+    bounds = [_goal_bounds(table, g) for g in goals]
+    if not feasible.any():
+        return np.zeros(len(table), dtype=bool)
+    margin = np.array([MEASURES[GOALS[g][0]].smallest for g in goals])
+    worst = np.column_stack([w[feasible] for _, w in bounds]) + margin  # A's worst ends
+    out = np.zeros(len(table), dtype=bool)
+    index = np.flatnonzero(feasible)
+    for start in range(0, len(index), block):
+        rows = index[start : start + block]
+        best = np.column_stack([b[rows] for b, _ in bounds])  # B's best ends
+        beaten = np.all(worst[None, :, :] < best[:, None, :], axis=2).any(axis=1)
+        out[rows] = ~beaten
+    return out
+
+
+def pick_candidates(space: pd.DataFrame, count: int) -> np.ndarray:
+    """The rule sets to confirm, drawn so that near-copies do not fill the list: from
+    those on the front of every goal that may also be best on the first (the goals are
+    in the study's order of priority), the first by rank, the one with the fewest
+    changes, then each time the one farthest (most house rules apart) from those
+    already picked, ties by rank."""
+    front = space[space["front"].astype(bool)]
+    if "may_be_best" in space.columns and (front["may_be_best"].astype(bool)).any():
+        front = front[front["may_be_best"].astype(bool)]
+    front = front.sort_values("rank")
+    if front.empty or count < 1:
+        return np.zeros((0, len(space["codes"].iloc[0]) if len(space) else 0))
+    rows = [np.array(c, dtype=float) for c in front["codes"]]
+    changes = front["changes"].to_numpy(int)
+    picked = [0]
+    simplest = int(np.argmin(changes))  # argmin keeps the best ranked of the simplest
+    if simplest not in picked and count > 1:
+        picked.append(simplest)
+    while len(picked) < min(count, len(rows)):
+        apart = [
+            -1 if i in picked else min(int(np.sum(rows[i] != rows[j])) for j in picked)
+            for i in range(len(rows))
+        ]
+        picked.append(int(np.argmax(apart)))
+    return np.array([rows[i] for i in picked])
+
+
+def alias_table(plan: Plan) -> pd.DataFrame:
+    """The aliases of the screening's two-toggle interactions with three-toggle ones:
+    pairs of terms whose columns in the design are equal (`sign` +1) or opposite (-1),
+    so that the design estimates their sum (or difference), not either alone. A design
+    of resolution V aliases no main effect or two-toggle interaction with another, but
+    two-toggle interactions with three-toggle ones (and main effects with four-toggle
+    ones)."""
+    k = len(plan.free)
+    triples = itertools.combinations(range(k), 3)
+    columns = {t: np.prod(plan.codes[:, list(t)], axis=1) for t in triples}
+    rows = []
+    for pair in itertools.combinations(range(k), 2):
+        x = np.prod(plan.codes[:, list(pair)], axis=1)
+        for triple, y in columns.items():
+            if np.array_equal(x, y) or np.array_equal(x, -y):
+                rows.append(
+                    {
+                        "term": _term_name(plan, pair),
+                        "aliased_with": _term_name(plan, triple),
+                        "sign": 1 if np.array_equal(x, y) else -1,
+                    }
+                )
+    return pd.DataFrame(rows, columns=["term", "aliased_with", "sign"])
 
 
 def holdout_codes(plan: Plan, count: int, seed: int) -> np.ndarray:
@@ -957,7 +1136,6 @@ def preset_codes(plan: Plan) -> np.ndarray:
 
 
 COMPARISON_COLUMNS = (
-    "round",
     "kind",
     "measure",
     "point",
@@ -972,12 +1150,9 @@ COMPARISON_COLUMNS = (
 )
 
 
-def _compare(
-    samples: StageSamples, measure: str, a: str, b: str, kind: str, round_: int
-) -> dict[str, Any]:
+def _compare(samples: StageSamples, measure: str, a: str, b: str, kind: str) -> dict[str, Any]:
     c = samples.means[measure].difference(a, b)
     return {
-        "round": round_,
         "kind": kind,
         "measure": measure,
         "point": a,
@@ -993,6 +1168,7 @@ def _compare(
 
 
 Player = Callable[..., tuple[pd.DataFrame, "StageSamples"]]
+CONFIRMED_COLUMNS = ("point", "label", "changes", "games", "standing")
 
 
 def confirm(
@@ -1003,72 +1179,63 @@ def confirm(
     progress: Progress | None = None,
     player: Player | None = None,
     **run: Any,
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Replay the candidates (and the preset's own rules) on fresh games, in rounds.
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, Stage]:
+    """Replay the candidates and the preset's own rules, once, on games of their own.
 
-    Round r plays `confirm_games * 2^(r-1)` random-seat games per rule set (and skill
-    games in proportion), every rule set on the same games (seed + 1). After a
-    round, a candidate whose first goal is resolved worse than the best candidate's
-    (paired difference, Holm over the round's comparisons) is dropped; the others
-    play the next round, until one is left or `ROUNDS` rounds. Returns the rounds'
-    measures, the candidates' status and the comparisons a page decides (each
-    candidate against the best on the first goal, and against the preset's own rules
-    on every measure, from the candidate's last round).
+    The confirmation is one look, sized before its first game (`confirm_games`
+    random-seat games per rule set, twice `skill_games` with the strong seat), on the
+    confirmation's own stream (`stage_seed`): no game of the screening or the holdout
+    is replayed, and every rule set of it plays the same games (paired). Nothing is
+    dropped here: the page decides every comparison in its one family. Returns the
+    measures, the candidates (`point`, `label`, `changes`, `games`; `standing` is
+    filled by the page's decision), the comparisons the page decides (each candidate
+    against the best measured on the first goal, and each against the preset's own
+    rules on every measure) and the stage.
     """
     study = plan.study
     goal_measure, direction = GOALS[study.goals[0]]
-    reference = preset_codes(plan)
-    alive = [tuple(row) for row in picked if tuple(row) != tuple(reference)]
-    ids = {row: f"k{i:02d}" for i, row in enumerate(alive)}
-    ids[tuple(reference)] = "preset"
-    measured, status, comparisons = [], {}, []
-    for round_ in range(1, ROUNDS + 1):
-        rows = [tuple(reference), *alive]
-        stage = Stage(
-            f"confirm{round_}",
-            np.array(rows),
-            study.confirm_games * 2 ** (round_ - 1),
-            study.skill_games * 2**round_,
-            study.seed + 1,
-            [ids[r] for r in rows],
-        )
-        table, samples = (player or play_stage)(plan, stage, out, progress=progress, **run)
-        measured.append(table)
-        goal = table[table["measure"] == goal_measure].set_index("point")["estimate"]
-        names = [ids[r] for r in alive]
-        best = min(names, key=lambda p: -direction * goal[p])
-        tests = [
-            _compare(samples, goal_measure, p, best, "vs best", round_) for p in names if p != best
-        ]
-        family = Family("round", "candidates against the best")
-        for t in tests:
-            family.add(
-                Test(t["point"], t["estimate"], t["ci_low"], t["ci_high"], t["p_value"], t["games"])
-            )
-        family.adjust()
-        worse = {t.key for t in family.tests if t.resolved and direction * t.estimate < 0}
-        final = round_ == ROUNDS or len(alive) - len(worse) <= 1
-        for p in names:
-            if p in worse or final:
-                status[p] = {
-                    "point": p,
-                    "round": round_,
-                    "games": stage.games,
-                    "status": "dropped" if p in worse else "kept",
-                }
-                comparisons += [
-                    _compare(samples, m, p, "preset", "vs preset", round_) for m in DESIGN_MEASURES
-                ]
-                if p != best:
-                    comparisons.append(_compare(samples, goal_measure, p, best, "vs best", round_))
-        alive = [r for r in alive if ids[r] not in worse]
-        if final:
-            break
-    return (
-        pd.concat(measured, ignore_index=True),
-        pd.DataFrame(list(status.values())),
-        pd.DataFrame(comparisons, columns=list(COMPARISON_COLUMNS)),
+    reference = tuple(preset_codes(plan))
+    others = [tuple(row) for row in picked if tuple(row) != reference]
+    rows = [reference, *others]
+    ids = ["preset", *(f"k{i:02d}" for i in range(len(others)))]
+    candidates = [p for p, r in zip(ids, rows, strict=True) if r != reference]
+    if any(tuple(row) == reference for row in picked):
+        candidates.insert(0, "preset")  # changing nothing is a candidate like any other
+    stage = Stage(
+        "confirm",
+        np.array(rows),
+        study.confirm_games,
+        2 * study.skill_games,
+        stage_seed(study.seed, "confirm"),
+        ids,
     )
+    table, samples = (player or play_stage)(plan, stage, out, progress=progress, **run)
+    goal = table[table["measure"] == goal_measure].set_index("point")["estimate"]
+    best = min(candidates, key=lambda p: -direction * goal[p])
+    comparisons = [
+        _compare(samples, goal_measure, p, best, "vs best") for p in candidates if p != best
+    ]
+    comparisons += [
+        _compare(samples, m, p, "preset", "vs preset")
+        for p in candidates
+        if p != "preset"
+        for m in DESIGN_MEASURES
+    ]
+    by_id = dict(zip(ids, rows, strict=True))
+    confirmed = pd.DataFrame(
+        [
+            {
+                "point": p,
+                "label": plan.label(by_id[p]),
+                "changes": int(np.sum(np.asarray(by_id[p]) > 0)),
+                "games": stage.games,
+                "standing": "",
+            }
+            for p in candidates
+        ],
+        columns=list(CONFIRMED_COLUMNS),
+    )
+    return table, confirmed, pd.DataFrame(comparisons, columns=list(COMPARISON_COLUMNS)), stage
 
 
 # ----------------------------------------------------------------------------- tables
@@ -1081,9 +1248,10 @@ class DesignTables:
     effects: the screening's effect of every term on every measure (p-values
     before the page's correction); model: each measure's terms and coefficients,
     with the covariance the explorer needs; checks: predicted against measured for
-    the held-out and confirmed rule sets; candidates: the search's best; search:
-    every rule set of the space, predicted; confirmed: each candidate's last round
-    and status; comparisons: the confirmation's paired differences.
+    the held-out and confirmed rule sets; search: every rule set of the space,
+    predicted; confirmed: each candidate and its standing as the page decides it;
+    comparisons: the confirmation's paired differences; stages: each stage's seed and
+    games (the stages play disjoint games).
     """
 
     study: DesignStudy
@@ -1097,6 +1265,7 @@ class DesignTables:
     confirmed: pd.DataFrame
     comparisons: pd.DataFrame
     games: dict[str, int] = field(default_factory=dict)  # games played per stage
+    stages: pd.DataFrame = field(default_factory=pd.DataFrame)  # seeds and sizes per stage
 
 
 def _points(plan: Plan, stage: Stage) -> pd.DataFrame:
@@ -1127,7 +1296,9 @@ def check_table(
 ) -> pd.DataFrame:
     """Each model's 95% prediction interval against the measurement, for rule sets it was
     not fitted on, with the measurement's own noise. `checked`: stage -> the rule sets of
-    it to check (each rule set once: a confirmed candidate in its last round)."""
+    it to check. The holdout also estimates the lack of fit (`with_held_out_misfit`), so
+    each held-out rule set is checked by the model whose lack of fit comes from the
+    other held-out ones (leave one out): no measurement checks an interval it shaped."""
     rows = []
     for stage, ids in checked.items():
         ids = list(ids)
@@ -1136,9 +1307,17 @@ def check_table(
         codes = _codes_of(points, ids)
         for name, model in models.items():
             noise = _noise(measures[measures["stage"] == stage], ids, name)
-            mean, low, high = model.predict(codes, noise)
             got = measures[(measures["stage"] == stage) & (measures["measure"] == name)]
             got = got.set_index("point").loc[ids, "estimate"].to_numpy(float)
+            if stage == "holdout":
+                parts = []
+                for j in range(len(ids)):
+                    rest = np.arange(len(ids)) != j
+                    own = with_held_out_misfit(model, codes[rest], got[rest], noise[rest])
+                    parts.append(own.predict(codes[j : j + 1], noise[j : j + 1]))
+                mean, low, high = (np.concatenate([p[k] for p in parts]) for k in range(3))
+            else:
+                mean, low, high = model.predict(codes, noise)
             for p, m, lo, hi, g in zip(ids, mean, low, high, got, strict=True):
                 rows.append(
                     {
@@ -1185,7 +1364,8 @@ def play_study(
     out = Path(out)
     plan = plan_study(study)
     play = player or play_stage
-    screen = Stage("screen", plan.codes, study.screen_games, study.skill_games, study.seed)
+    seed = stage_seed(study.seed, "screen")
+    screen = Stage("screen", plan.codes, study.screen_games, study.skill_games, seed)
     measures, samples = play(plan, screen, out, progress=progress, **run)
     points = [_points(plan, screen)]
     family = Family("screening", "screening effects")
@@ -1198,51 +1378,58 @@ def play_study(
             plan.codes,
             measures[measures["measure"] == name].set_index("point").loc[screen.ids],
             active_terms(effects, name, plan),
+            screening_level(samples, screen.ids, name),
+            isinstance(samples.means[name], CellSamples),
         )
         for name in DESIGN_MEASURES
     }
     tables = [measures]
+    stages = [screen]
     if study.holdout:
         held = Stage(
             "holdout",
             holdout_codes(plan, study.holdout, study.seed),
             study.screen_games,
             study.skill_games,
-            study.seed,
+            stage_seed(study.seed, "holdout"),
         )
         if len(held.codes):
             table, _ = play(plan, held, out, progress=progress, **run)
             tables.append(table)
             points.append(_points(plan, held))
+            stages.append(held)
+            for name in DESIGN_MEASURES:
+                rows = table[table["measure"] == name].set_index("point").loc[held.ids]
+                models[name] = with_held_out_misfit(
+                    models[name],
+                    held.codes,
+                    rows["estimate"].to_numpy(float),
+                    rows["se"].to_numpy(float),
+                )
     # What a confirmation measures with: the screening's noise per rule set, scaled down
-    # to the first round's games.
+    # to the confirmation's games.
     noise = {
         name: float(np.median(measures.loc[measures["measure"] == name, "se"]))
         * math.sqrt(study.screen_games / study.confirm_games)
         for name in DESIGN_MEASURES
     }
     space = search(plan, models, noise)
-    feasible = space[space["feasible"]]
-    picked = np.array([list(c) for c in feasible["codes"].head(study.candidates)], dtype=float)
-    confirmed = pd.DataFrame(columns=["point", "round", "games", "status"])
+    picked = pick_candidates(space, study.candidates)
+    confirmed = pd.DataFrame(columns=list(CONFIRMED_COLUMNS))
     comparisons = pd.DataFrame(columns=list(COMPARISON_COLUMNS))
     if len(picked):
-        rounds, confirmed, comparisons = confirm(
+        table, confirmed, comparisons, stage = confirm(
             plan, picked, out, progress=progress, player=player, **run
         )
-        tables.append(rounds)
-        reference = preset_codes(plan)
-        alive = [row for row in picked if tuple(row) != tuple(reference)]  # as `confirm` names them
-        for name in dict.fromkeys(rounds["stage"]):
-            ids = list(dict.fromkeys(rounds.loc[rounds["stage"] == name, "point"]))
-            codes = [reference if p == "preset" else alive[int(p[1:])] for p in ids]
-            points.append(_points(plan, Stage(name, np.array(codes), 0, 0, 0, ids)))
+        tables.append(table)
+        points.append(_points(plan, stage))
+        stages.append(stage)
     all_points = pd.concat(points, ignore_index=True)
     all_measures = pd.concat(tables, ignore_index=True)
     checks = check_table(
         plan, models, all_measures, all_points, _checked(plan, all_measures, confirmed)
     )
-    return DesignTables(
+    found = DesignTables(
         study,
         plan,
         all_points,
@@ -1254,19 +1441,48 @@ def play_study(
         confirmed,
         comparisons,
         games_played(all_measures),
+        stages_table(stages),
+    )
+    return with_standings(found)
+
+
+def stages_table(stages: Sequence[Stage]) -> pd.DataFrame:
+    """Each stage's rule sets, games and master seed: the seeds differ, so no stage
+    replays another's games (each sweep's manifest.json records the same seed)."""
+    return pd.DataFrame(
+        [
+            {
+                "stage": st.name,
+                "rule_sets": len(st.ids),
+                "games": st.games,
+                "skill_games": st.skill_games,
+                "seed": str(st.seed),
+            }
+            for st in stages
+        ],
+        columns=["stage", "rule_sets", "games", "skill_games", "seed"],
     )
 
 
 def _checked(plan: Plan, measures: pd.DataFrame, confirmed: pd.DataFrame) -> dict[str, list[str]]:
-    """The rule sets that check the models: every held-out one, and every confirmed candidate
-    in its last round (the preset's own rules are left out when the screening played them)."""
+    """The rule sets that check the models: every held-out one, and every confirmed
+    candidate the screening did not play (the model was fitted on those)."""
     out: dict[str, list[str]] = {}
     held = measures.loc[measures["stage"] == "holdout", "point"]
     if len(held):
         out["holdout"] = list(dict.fromkeys(held))
-    for r in confirmed.itertuples(index=False):
-        out.setdefault(f"confirm{r.round}", []).append(str(r.point))
+    screened = {" ".join(f"{int(x):+d}" for x in row) for row in plan.codes}
+    codes = dict(zip(confirmed["point"], confirmed["label"], strict=True))
+    for p in codes:
+        row = _codes_of_label(plan, codes[p])
+        if " ".join(f"{int(x):+d}" for x in row) not in screened:
+            out.setdefault("confirm", []).append(str(p))
     return out
+
+
+def _codes_of_label(plan: Plan, label: str) -> np.ndarray:
+    changed = set(label.split()) if not label.startswith("(") else set()
+    return np.array([1.0 if f.text(1) in changed else -1.0 for f in plan.free])
 
 
 def games_played(measures: pd.DataFrame) -> dict[str, int]:
@@ -1277,7 +1493,16 @@ def games_played(measures: pd.DataFrame) -> dict[str, int]:
 
 STUDY_FILE = "design.json"
 MODEL_FILE = "model.json"
-CSV_FILES = ("points", "measures", "effects", "checks", "search", "confirmed", "comparisons")
+CSV_FILES = (
+    "points",
+    "measures",
+    "effects",
+    "checks",
+    "search",
+    "confirmed",
+    "comparisons",
+    "stages",
+)
 
 
 def study_dict(study: DesignStudy) -> dict[str, Any]:
@@ -1326,14 +1551,24 @@ def study_from_dict(data: Mapping[str, Any]) -> DesignStudy:
 
 
 def write_tables(tables: DesignTables, out: str | Path) -> Path:
-    """The tables as CSV, the study and the models as JSON, into `out`."""
+    """The tables as CSV, the study and the models as JSON, into `out`.
+
+    effects.csv and comparisons.csv carry the page's decision (`p_adjusted` and
+    `resolved`: Holm over every comparison the page states; `size`: where the
+    interval stands against the smallest effect of interest); effects.csv keeps the
+    screening's own adjustment, which chose the model's interactions, as
+    `p_screening`. aliases.csv lists the design's aliased terms (`alias_table`)."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    for name in CSV_FILES:
-        frame = getattr(tables, name)
+    page = decided(tables)
+    frames = {name: getattr(tables, name) for name in CSV_FILES}
+    frames["effects"] = page.effects
+    frames["comparisons"] = page.comparisons
+    for name, frame in frames.items():
         if name == "search":
             frame = frame.assign(codes=[" ".join(f"{x:+d}" for x in c) for c in frame["codes"]])
         frame.to_csv(folder / f"{name}.csv", index=False)
+    alias_table(tables.plan).to_csv(folder / "aliases.csv", index=False)
     (folder / STUDY_FILE).write_text(
         json.dumps({**study_dict(tables.study), "games": tables.games}, indent=1) + "\n",
         encoding="utf-8",
@@ -1343,7 +1578,9 @@ def write_tables(tables: DesignTables, out: str | Path) -> Path:
             "terms": [list(t) for t in m.terms],
             "coef": m.coef.tolist(),
             "cov": m.cov.tolist(),
-            "scale": m.scale,
+            "misfit": m.misfit,
+            "screened_misfit": m.screened_misfit,
+            "level": m.level,
             "df": m.df,
         }
         for name, m in tables.models.items()
@@ -1368,17 +1605,29 @@ def read_tables(folder: str | Path) -> DesignTables:
         ) from None
     study = study_from_dict(data)
     plan = plan_study(study)
+    if any("misfit" not in m for m in raw.values()):
+        raise DesignError(
+            f"{folder / MODEL_FILE} holds models without a lack-of-fit variance (written by an "
+            "earlier ludosim); rerun ludosim design on the study to refit them"
+        )
     models = {
         n: Model(
             n,
             [tuple(t) for t in m["terms"]],
             np.array(m["coef"]),
             np.array(m["cov"]),
-            float(m["scale"]),
+            float(m["misfit"]),
+            float(m["level"]),
             int(m["df"]),
+            float(m.get("screened_misfit", m["misfit"])),
         )
         for n, m in raw.items()
     }
+    # The page decides effects and comparisons anew: drop what write_tables added.
+    frames["effects"] = frames["effects"].drop(columns=["p_screening", "size"], errors="ignore")
+    if "p_screening" in pd.read_csv(folder / "effects.csv", nrows=0).columns:
+        frames["effects"]["p_adjusted"] = pd.read_csv(folder / "effects.csv")["p_screening"]
+    frames["comparisons"] = frames["comparisons"][list(COMPARISON_COLUMNS)]
     search = frames["search"]
     search["codes"] = [tuple(int(x) for x in c.split()) for c in search["codes"]]
     if "same_as" in search.columns:  # "" (itself) reads back as a missing value
@@ -1401,13 +1650,14 @@ def read_tables(folder: str | Path) -> DesignTables:
         frames["confirmed"],
         frames["comparisons"],
         {k: int(v) for k, v in data.get("games", {}).items()},
+        frames["stages"].astype({"seed": str}),
     )
 
 
 # --------------------------------------------------------------------------- findings
 TITLES = {
-    "about": "How to read these findings",
     "recommend": "Recommended rule sets",
+    "about": "How to read these findings",
     "screening": "What each house rule does",
     "model": "How well the model predicts",
     "front": "What one goal costs of another",
@@ -1442,54 +1692,47 @@ def study_findings(tables: DesignTables) -> list[Any]:
 @dataclass(frozen=True)
 class Decided:
     """The page's one family, decided: the screening's effects and the confirmation's
-    differences, each with `p_adjusted` and `resolved` (effects with `practical` too)."""
+    differences, each with `p_adjusted`, `resolved` and `size` (`practical_size`:
+    where its interval stands against the measure's smallest effect of interest)."""
 
     family: Family
     effects: pd.DataFrame
     comparisons: pd.DataFrame
 
 
+def _size(rows: pd.DataFrame) -> list[str]:
+    return [
+        practical_size(bool(r.resolved), r.ci_low, r.ci_high, MEASURES[r.measure].smallest)
+        for r in rows.itertuples(index=False)
+    ]
+
+
 def decided(tables: DesignTables) -> Decided:
     """Every comparison the page states, in one family decided by Holm's correction."""
     family = Family("differences", "screening effects and confirmation differences")
-    effect_tests = [
-        family.add(
-            Test(
-                f"effect:{r.measure}:{r.term}",
-                r.estimate,
-                r.ci_low,
-                r.ci_high,
-                r.p_value,
-                int(r.games),
-            )
-        )
-        for r in tables.effects.itertuples(index=False)
-    ]
-    compare_tests = [
-        family.add(
-            Test(
-                f"{r.kind}:{r.measure}:{r.point}|{r.other}",
-                r.estimate,
-                r.ci_low,
-                r.ci_high,
-                r.p_value,
-                int(r.games),
-            )
-        )
-        for r in tables.comparisons.itertuples(index=False)
-    ]
+
+    def tests(frame: pd.DataFrame, key: Callable[[Any], str]) -> list[Test]:
+        return [
+            family.add(Test(key(r), r.estimate, r.ci_low, r.ci_high, r.p_value, int(r.games)))
+            for r in frame.itertuples(index=False)
+        ]
+
+    effect_tests = tests(tables.effects, lambda r: f"effect:{r.measure}:{r.term}")
+    compare_tests = tests(tables.comparisons, lambda r: f"{r.kind}:{r.measure}:{r.point}|{r.other}")
     family.adjust()
-    effects = tables.effects.assign(
+    effects = tables.effects.drop(columns=["practical"], errors="ignore")
+    effects = effects.rename(columns={"p_adjusted": "p_screening"}).drop(columns="resolved")
+    effects = effects.assign(
         p_adjusted=[t.p_adjusted for t in effect_tests],
         resolved=[t.resolved for t in effect_tests],
     )
-    effects["practical"] = effects["resolved"] & (
-        effects["estimate"].abs() >= effects["measure"].map(lambda m: MEASURES[m].smallest)
-    )
+    effects["size"] = _size(effects)
+    effects["practical"] = effects["size"] == PRACTICAL
     comparisons = tables.comparisons.assign(
         p_adjusted=[t.p_adjusted for t in compare_tests],
         resolved=[t.resolved for t in compare_tests],
     )
+    comparisons["size"] = _size(comparisons)
     return Decided(family, effects, comparisons)
 
 
@@ -1512,7 +1755,10 @@ def decide(tables: DesignTables) -> Any:
                 f"chance of any false claim of a difference is at most {round(100 * ALPHA)}%): the "
                 f"screening's {len(effect_tests)} effects of {k} free house rules on "
                 f"{len(DESIGN_MEASURES)} measures, and the confirmation's {len(compare_tests)} "
-                "differences. Model predictions are stated with 95% prediction intervals."
+                "differences. A change matters only when its whole 95% interval clears the "
+                "measure's smallest effect of interest, and is ruled out only when the "
+                "interval lies within it. Model predictions are stated with 95% prediction "
+                "intervals."
             ),
             True,
             headline=True,
@@ -1523,6 +1769,15 @@ def decide(tables: DesignTables) -> Any:
     dropped = (
         f" Dropped: {'; '.join(f'{t} ({w})' for t, w in plan.dropped)}." if plan.dropped else ""
     )
+    aliases = alias_table(plan)
+    aliased = (
+        f" Resolution V keeps main effects and two-toggle interactions apart from one another, "
+        f"not from higher ones: {len(aliases)} pairs of a two-toggle interaction and a "
+        "three-toggle one share a column of the design (aliases.csv), and the model reads "
+        "each pair as the two-toggle interaction."
+        if len(aliases)
+        else ""
+    )
     out.append(
         Finding(
             "about",
@@ -1530,19 +1785,21 @@ def decide(tables: DesignTables) -> Any:
                 f"The design screens {k} house rules of {study.preset} "
                 f"({listing([f.text(1) for f in plan.free], most=MAX_FREE)}, "
                 f"each against the preset's own value) in {len(plan.codes)} rule sets, a two-level "
-                f"fractional factorial of resolution V. Every rule set plays games with every seat "
-                f"random and games with one {STRONG} seat against {WEAK} ones in every position: "
-                f"skill is what {STRONG} wins over a fair share there, a fixed pair that means the "
-                "same under "
-                f"every rule set (a tuned player is tuned for one preset's rules). {stages}; "
-                f"{total:,} games in all.{dropped}"
+                f"fractional factorial of resolution V.{aliased} Every rule set plays games with "
+                f"every seat random and games with one {STRONG} seat against {WEAK} ones in every "
+                f"position: the skill edge is what {STRONG} wins over a fair share there (one "
+                "heuristic against random play, the same pair under every rule set). Each stage "
+                f"plays games of its own (stages.csv gives its seed): {stages}; {total:,} games "
+                f"in all.{dropped}"
             ),
             True,
             headline=True,
             kind="note",
         )
     )
-    out += _recommendation(tables, comparisons)
+    # The answer first, then how to read it: a reader sees the recommendation on the
+    # first screen, before the method.
+    out = _recommendation(tables, comparisons) + out
     out += _screening(tables, effects)
     out += _model_checks(tables)
     out += _front(tables)
@@ -1550,42 +1807,89 @@ def decide(tables: DesignTables) -> Any:
     return PageFindings(out, [family], [], False, effects)
 
 
-def standing(resolved: bool, difference: float, smallest: float) -> str:
-    """A candidate against the best on the first goal: `tied` (the difference is not
-    resolved), `as good` (resolved, but smaller than the smallest effect of interest:
-    measurably apart, the same at a table) or `worse`."""
-    if not resolved:
-        return "tied"
-    return "as good" if abs(difference) < smallest else "worse"
+# A candidate's standing against the best measured on the first goal.
+RECOMMENDED = "recommended"  # the fewest changes among the best and those equivalent to it
+EQUALLY_GOOD = "equally good"  # the best measured, or equivalent to it; more changes
+NOT_APART = "not told apart"  # neither resolved worse nor shown equivalent at this size
+WORSE = "worse"  # resolved worse by the page's correction, by more than the smallest effect
+STANDINGS = (RECOMMENDED, EQUALLY_GOOD, NOT_APART, WORSE)
+
+
+def standing(resolved: bool, estimate: float, se: float, smallest: float, tests: int) -> str:
+    """A candidate against the best measured on the first goal (`estimate` = the
+    candidate's shortfall, in the goal's direction of worse, with its standard error).
+
+    `EQUALLY_GOOD` when its interval lies within the smallest effect of interest (an
+    equivalence test on the interval: two one-sided tests, Schuirmann 1987, each at
+    2.5% / `tests`, Bonferroni over the candidates compared with the best), whether or
+    not the difference is resolved: a difference too small to matter is no reason to
+    prefer a rule set. Else `WORSE` when the page's correction resolved it, else
+    `NOT_APART`."""
+    half = z_for(ALPHA / max(tests, 1)) * se
+    if practical_size(False, estimate - half, estimate + half, smallest) == EQUIVALENT:
+        return EQUALLY_GOOD
+    return WORSE if resolved else NOT_APART
+
+
+def _goal_value(tables: DesignTables, point: str, measure: str) -> pd.Series:
+    return _value(tables.measures, point, measure, "confirm")
 
 
 def standings(tables: DesignTables, comparisons: pd.DataFrame) -> dict[str, str]:
-    """Each confirmed candidate's standing on the first goal, as the page decided it
-    (`comparisons` from `decided`): `best` (the best measured of those the rounds kept),
-    then `standing` against it; a candidate the page did not compare with the best is
-    `worse` only if the rounds dropped it."""
+    """Each confirmed candidate's standing (`STANDINGS`), as the page decided it
+    (`comparisons` from `decided`). The recommended one is the candidate with the fewest
+    changes from the preset among the best measured and those equally good (ties to
+    the better measured)."""
     measure, direction = GOALS[tables.study.goals[0]]
-    last = {r.point: r for r in tables.confirmed.itertuples(index=False)}
-    kept = [p for p, r in last.items() if r.status == "kept"]
-
-    def value(point: str) -> float:
-        return float(_value(tables.measures, point, measure, f"confirm{last[point].round}")[
-            "estimate"])  # fmt: skip
-
-    best = min(kept, key=lambda p: -direction * value(p))
+    confirmed = tables.confirmed
+    if confirmed.empty:
+        return {}
+    points = [str(p) for p in confirmed["point"]]
+    changes = dict(zip(points, confirmed["changes"].astype(int), strict=True))
+    value = {p: float(_goal_value(tables, p, measure)["estimate"]) for p in points}
+    best = min(points, key=lambda p: -direction * value[p])
     vs_best = comparisons[(comparisons["kind"] == "vs best") & (comparisons["measure"] == measure)]
-    out = {best: "best"}
-    for p, r in last.items():
-        if p == best:
-            continue
-        rows = vs_best[(vs_best["point"] == p) & (vs_best["other"] == best)]
-        if len(rows):
-            row = rows.iloc[-1]
-            out[p] = standing(bool(row["resolved"]), float(row["estimate"]),
-                              MEASURES[measure].smallest)  # fmt: skip
-        else:
-            out[p] = "tied" if r.status == "kept" else "worse"
-    return out
+    smallest = MEASURES[measure].smallest
+    out = {best: EQUALLY_GOOD}
+    for row in vs_best.itertuples(index=False):
+        out[str(row.point)] = standing(
+            bool(row.resolved), float(row.estimate), float(row.se), smallest, len(vs_best)
+        )
+    group = [p for p in points if out.get(p) == EQUALLY_GOOD]
+    pick = min(group, key=lambda p: (changes[p], -direction * value[p]))
+    out[pick] = RECOMMENDED
+    return {p: out.get(p, NOT_APART) for p in points}
+
+
+def with_standings(tables: DesignTables) -> DesignTables:
+    """The tables with each confirmed candidate's standing, as the page decides it."""
+    if tables.confirmed.empty:
+        return tables
+    stand = standings(tables, decided(tables).comparisons)
+    confirmed = tables.confirmed.assign(standing=tables.confirmed["point"].astype(str).map(stand))
+    return replace(tables, confirmed=confirmed)
+
+
+def _size_text(size: str, smallest: str) -> str:
+    return {
+        PRACTICAL: f"a change of at least {smallest}",
+        POSSIBLY_BELOW: f"resolved, possibly smaller than {smallest}",
+        BELOW: f"resolved, but smaller than {smallest}, the smallest that matters",
+        EQUIVALENT: f"no change of {smallest} or more (the interval lies within it)",
+        OPEN: "not resolved at this size",
+    }[size]
+
+
+def _secondary(row: Any, direction: int) -> str:
+    """A secondary goal against the preset's own rules: its size, and whether a loss that
+    matters is still possible (the interval reaching the smallest effect the wrong way)."""
+    m = MEASURES[row.measure]
+    smallest = amount(m.smallest, m.unit)
+    said = _size_text(row.size, smallest)
+    worst = row.ci_high if direction < 0 else -row.ci_low
+    if worst >= m.smallest:
+        said += f"; a loss of {smallest} or more cannot be ruled out"
+    return said
 
 
 def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any]:
@@ -1593,7 +1897,8 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
     study = tables.study
     goal = study.goals[0]
     measure = GOALS[goal][0]
-    limits = " and ".join(x.text for x in study.limits) or "no limits"
+    m0 = MEASURES[measure]
+    limits = " and ".join(x.text for x in study.limits)
     feasible = tables.search[tables.search["feasible"].astype(bool)]
     space = len(tables.search)
     if tables.confirmed.empty:
@@ -1609,92 +1914,84 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
                 kind="note",
             )
         ]
-    last = {r.point: r for r in tables.confirmed.itertuples(index=False)}
-    measured = tables.measures
-
-    def value(point: str) -> pd.Series:
-        stage = f"confirm{last[point].round}"
-        return _value(measured, point, measure, stage)
-
-    smallest = MEASURES[measure].smallest
+    confirmed = tables.confirmed
     stand = standings(tables, comparisons)
-    (best,) = [p for p, x in stand.items() if x == "best"]
-    tied = [p for p, x in stand.items() if x == "tied"]
-    close = [p for p, x in stand.items() if x == "as good"]
-    labels = tables.points.drop_duplicates("point").set_index("point")["label"]
+    labels = dict(zip(confirmed["point"].astype(str), confirmed["label"], strict=True))
+    (pick,) = [p for p, x in stand.items() if x == RECOMMENDED]
+    equal = [p for p, x in stand.items() if x == EQUALLY_GOOD]
+    apart = [p for p, x in stand.items() if x == NOT_APART]
+    worse = [p for p, x in stand.items() if x == WORSE]
     meets = [
         p
-        for p in last
-        if all(
-            x.holds(_value(measured, p, x.measure, f"confirm{last[p].round}")["estimate"])
-            for x in study.limits
-        )
+        for p in stand
+        if all(x.holds(_goal_value(tables, p, x.measure)["estimate"]) for x in study.limits)
     ]
-    b = value(best)
-    vs_preset = comparisons[(comparisons["kind"] == "vs preset") & (comparisons["point"] == best)]
-    goal_measures = [GOALS[g][0] for g in study.goals]
-    costs, goals_said = [], []
-    for row in vs_preset.itertuples(index=False):
-        m = MEASURES[row.measure]
-        change = estimate(row.estimate, row.ci_low, row.ci_high, m.unit)
-        if row.measure in goal_measures[1:]:
-            # Every goal is reported, moved or not: a reader asked for it.
-            aim = study.goals[goal_measures.index(row.measure)]
-            stage = f"confirm{last[best].round}"
-            said = (
-                "a resolved change"
-                if row.resolved and abs(row.estimate) >= m.smallest
-                else f"resolved, but below {amount(m.smallest, m.unit)}, the smallest that matters"
-                if row.resolved
-                else "not resolved"
-            )
-            mine, theirs = (_value(measured, p, row.measure, stage) for p in (best, "preset"))
-            goals_said.append(
-                f"for {aim}, its {m.title} is {_stated(mine)} against {_stated(theirs)} under "
-                f"{study.preset}'s own rules ({change}: {said})"
-            )
-        elif row.resolved and abs(row.estimate) >= m.smallest:
-            costs.append(f"{m.title} {change}")
     distinct = int((tables.search["same_as"] == "").sum())  # search and read_tables set it
     repeats = (
         f" ({space - distinct:,} more play the same games as one with fewer changes)"
         if distinct < space
         else ""
     )
-    meet = (
-        f"all {distinct:,} distinct rule sets of the space{repeats} are predicted to meet "
-        f"{limits}, so the limits rule out none"
-        if len(feasible) == distinct
-        else f"{len(feasible):,} of the {distinct:,} distinct rule sets of the space{repeats} "
-        f"are predicted to meet {limits}"
-    )
-    text = (
-        f"Under {study.preset}, {meet}; {of(len(meets), len(last))} confirmed candidates measured "
-        f"on fresh paired games do. Best for {goal}: {labels[best]} ("
-        f"{MEASURES[measure].title} {_stated(b)}"
-        f", {int(b['games']):,} games)"
-    )
-    text += (
-        f"; tied with it at this size: {listing([labels[p] for p in tied])}"
-        if tied
-        else "; no other candidate is tied with it"
-    )
-    if close:
+    if limits:
+        meet = f"{len(feasible):,} of the {distinct:,} distinct rule sets{repeats} are predicted "
+        meet += f"to meet {limits}"
+    else:
+        meet = f"the space holds {distinct:,} distinct rule sets{repeats} (no limits asked)"
+    front = int(tables.search["front"].astype(bool).sum())
+    pool = int((tables.search["front"] & tables.search["may_be_best"]).astype(bool).sum())
+    games = int(confirmed["games"].iloc[0])
+    within = amount(m0.smallest, m0.unit)
+    b = _goal_value(tables, pick, measure)
+    if len(stand) == 1:
+        said = f"The one candidate for {goal}"
+    elif not apart and not equal:
+        said = f"Best for {goal}, resolved against every other candidate by the page's correction"
+    else:
+        said = f"Recommended for {goal}"
+    text = f"{said}: {labels[pick]} ({m0.title} {_stated(b)}, {int(b['games']):,} games)"
+    if equal:
         text += (
-            f"; {of(len(close), len(last) - 1)} other candidates "
-            f"{'is' if len(close) == 1 else 'are'} measurably worse but by "
-            f"less than {amount(smallest, MEASURES[measure].unit)}, the smallest difference "
-            "that matters, so they serve as well"
+            f", the fewest changes among the best measured and those within {within} of it "
+            f"(equally good: {listing([labels[p] for p in equal])})"
         )
-    if goals_said:
-        said = "; ".join(goals_said)
-        text += ". " + said[0].upper() + said[1:]
+    if apart:
+        text += (
+            f". Not told apart from it at this size (neither resolved worse nor shown within "
+            f"{within}): {listing([labels[p] for p in apart])}"
+        )
+    if worse:
+        text += f". Resolved worse: {listing([labels[p] for p in worse])}"
     text += (
-        f". Against {study.preset}'s own rules it also changes: {'; '.join(costs)}."
-        if costs
-        else ". It changes nothing else by a resolved, practical amount."
+        f". Under {study.preset}, {meet}; {front:,} are on the front of "
+        f"{listing(list(study.goals))} by the model's 95% prediction intervals, {pool:,} of "
+        f"those may be within {within} of the best for {goal}, and {len(stand)} of them, drawn "
+        f"far apart, were replayed once with {study.preset}'s own rules on games of their own "
+        f"({games:,} games each, fixed before the first"
+        + (f"; {of(len(meets), len(stand))} measured within the limits)" if limits else ")")
     )
-    text += f" Paste: ludosim simulate {_set_line(study, labels[best])}"
+    vs_preset = comparisons[(comparisons["kind"] == "vs preset") & (comparisons["point"] == pick)]
+    goal_measures = [GOALS[g][0] for g in study.goals]
+    said, costs = [], []
+    for row in vs_preset.itertuples(index=False):
+        m = MEASURES[row.measure]
+        change = estimate(row.estimate, row.ci_low, row.ci_high, m.unit)
+        if row.measure in goal_measures:
+            aim = study.goals[goal_measures.index(row.measure)]
+            said.append(
+                f"for {aim}, its {m.title} moves by {change} against {study.preset}'s own rules "
+                f"(unadjusted interval; {_secondary(row, GOALS[aim][1])})"
+            )
+        elif row.size == PRACTICAL:
+            costs.append(f"{m.title} {change}")
+    if said:
+        text += ". " + "; ".join(said)[0].upper() + "; ".join(said)[1:]
+    text += (
+        f". It also changes, by at least the smallest effect that matters: {'; '.join(costs)}."
+        if costs
+        else ". No other measure changes by an interval that clears its smallest effect."
+    )
+    if pick != "preset":
+        text += f" Paste: ludosim simulate {_set_line(study, labels[pick])}"
     out = [
         Finding(
             "recommend",
@@ -1710,26 +2007,16 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
             games=int(b["games"]),
         )
     ]
-    for p, r in last.items():
+    for p, x in stand.items():
         parts = []
-        for m in DESIGN_MEASURES:
-            row = _value(measured, p, m, f"confirm{r.round}")
-            parts.append(f"{MEASURES[m].title} {_stated(row)}")
-        status = (
-            "best"
-            if p == best
-            else "tied with the best"
-            if p in tied
-            else f"worse than the best by less than {amount(smallest, MEASURES[measure].unit)} "
-            f"(round {r.round})"
-            if p in close
-            else f"resolved worse than the best (round {r.round})"
-        )
+        for name in DESIGN_MEASURES:
+            row = _goal_value(tables, p, name)
+            parts.append(f"{MEASURES[name].title} {_stated(row)}")
         out.append(
             Finding(
                 "recommend",
                 (
-                    f"{labels[p]} ({status}; {int(r.games):,} games with random seats): "
+                    f"{labels[p]} ({x}; {games:,} games with random seats): "
                     + "; ".join(parts)
                     + f". {_set_line(study, labels[p])}"
                 ),
@@ -1741,8 +2028,9 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
 
 
 def _screening(tables: DesignTables, effects: pd.DataFrame) -> list[Any]:
-    """Per measure: the house rules (and interactions) that move it by a resolved,
-    practical amount, largest first; each such effect behind its headline."""
+    """Per measure: the house rules (and interactions) whose interval clears the
+    smallest effect of interest, largest first; how many are shown smaller; each
+    such effect behind its headline."""
 
     out = []
     for name in DESIGN_MEASURES:
@@ -1751,22 +2039,30 @@ def _screening(tables: DesignTables, effects: pd.DataFrame) -> list[Any]:
         practical = rows[rows["practical"]].sort_values("estimate", key=abs, ascending=False)
         mains = practical[practical["factors"] == 1]
         inter = practical[practical["factors"] == 2]
+        main_rows = rows[rows["factors"] == 1]
+        small = int(main_rows["size"].isin([BELOW, EQUIVALENT]).sum())
         listed = "; ".join(
             f"{r.term} {estimate(r.estimate, r.ci_low, r.ci_high, m.unit)}"
             for r in mains.head(6).itertuples(index=False)
         )
-        count = int((rows["factors"] == 1).sum())
+        count = len(main_rows)
+        smallest = amount(m.smallest, m.unit)
         verb = "moves" if len(mains) == 1 else "move"
         text = (
             f"The {m.title}: {of(len(mains), count)} house rules {verb} it by at least "
-            f"{amount(m.smallest, m.unit)} (resolved, Holm over the page)"
+            f"{smallest} (resolved, the whole interval beyond {smallest}; Holm over the page)"
             + (f": {listed}" if listed else "")
         )
+        rest = count - len(mains) - small
+        text += (
+            f"; {small} move it by less than {smallest} (interval within it)" if small else ""
+        ) + (f"; for {rest}, a change of {smallest} is not ruled out at this size" if rest else "")
         if len(inter):
             top = inter.iloc[0]
             text += (
-                f"; {len(inter)} interaction{'s' if len(inter) > 1 else ''} too, the largest "
-                f"{top['term']} {estimate(top['estimate'], top['ci_low'], top['ci_high'], m.unit)}"
+                f"; {len(inter)} interaction{'s' if len(inter) > 1 else ''} clear it too, the "
+                f"largest {top['term']} "
+                f"{estimate(top['estimate'], top['ci_low'], top['ci_high'], m.unit)}"
             )
         out.append(
             Finding("screening", text + ".", True, headline=True, kind="note", family="differences")
@@ -1777,7 +2073,7 @@ def _screening(tables: DesignTables, effects: pd.DataFrame) -> list[Any]:
                     "screening",
                     f"{r.term} on the {m.title}: "
                     f"{estimate(r.estimate, r.ci_low, r.ci_high, m.unit)}; "
-                    f"resolved (Holm-adjusted {p_text(r.p_adjusted)}).",
+                    f"resolved (Holm-adjusted {p_text(r.p_adjusted)}), at least {smallest}.",
                     True,
                     kind="difference",
                     estimate=float(r.estimate),
@@ -1792,21 +2088,40 @@ def _screening(tables: DesignTables, effects: pd.DataFrame) -> list[Any]:
     return out
 
 
-def check_summary(checks: pd.DataFrame) -> pd.DataFrame:
-    """Per measure: rule sets checked, held by the 95% prediction interval, and the
+def coverage_by_measure(checks: pd.DataFrame, stage: str = "holdout") -> dict[str, Coverage]:
+    """Per measure, the two-sided check of the 95% prediction intervals on one stage's
+    rule sets (`ludosim.report.coverage`). The holdout is drawn at random from the
+    space, so it checks the model where it was not fitted; the confirmed candidates
+    are the model's own picks, chosen for their predictions, and are shown apart."""
+    part = checks[checks["stage"] == stage]
+    return {
+        name: coverage_check(int(rows["inside"].astype(bool).sum()), len(rows))
+        for name in DESIGN_MEASURES
+        if len(rows := part[part["measure"] == name])
+    }
+
+
+def check_summary(tables: DesignTables) -> pd.DataFrame:
+    """Per measure: the lack of fit, the held-out rule sets checked, those held by the
+    95% prediction interval with the two-sided check, the confirmed ones held, and the
     root mean square error of the predictions."""
+    checks = tables.checks
+    held = coverage_by_measure(checks)
     rows = []
     for name in DESIGN_MEASURES:
         part = checks[checks["measure"] == name]
         if part.empty:
             continue
         m = MEASURES[name]
+        mine = part[part["stage"] == "confirm"]
         rows.append(
             {
                 "measure": m.title,
                 "unit": m.unit,
-                "checked": len(part),
-                "inside interval": int(part["inside"].astype(bool).sum()),
+                "lack of fit (sd)": f"{math.sqrt(tables.models[name].misfit):.3g}",
+                "holdout inside": held[name].text().split(":")[0] if name in held else "-",
+                "coverage": held[name].verdict if name in held else "-",
+                "confirmed inside": f"{int(mine['inside'].astype(bool).sum())} of {len(mine)}",
                 "rms error": float(np.sqrt(((part["predicted"] - part["measured"]) ** 2).mean())),
             }
         )
@@ -1824,69 +2139,48 @@ def _predicted(row: Any, measure: str) -> str:
     return f"{m.title} {row[measure]:.3g} {m.unit}"
 
 
-def _coverage_interval(checks: pd.DataFrame) -> tuple[float, float, int]:
-    """The 95% interval of the share of checks inside their prediction intervals, and the
-    rule sets behind it.
-
-    The measures of one rule set share its games, so its checks are not independent:
-    the interval is a t interval over the rule sets' own shares (a cluster per rule set),
-    never a binomial one over every check.
-    """
-    from scipy import stats
-
-    shares = checks.groupby(["stage", "point"])["inside"].mean().to_numpy(float)
-    k = len(shares)
-    if k < 2:
-        return 0.0, 1.0, k
-    half = stats.t.ppf(1 - ALPHA / 2, k - 1) * shares.std(ddof=1) / math.sqrt(k)
-    mean = float(checks["inside"].astype(float).mean())
-    return max(0.0, mean - half), min(1.0, mean + half), k
-
-
 def _model_checks(tables: DesignTables) -> list[Any]:
 
     checks = tables.checks
     if checks.empty:
         return []
-    inside, n = int(checks["inside"].astype(bool).sum()), len(checks)
-    low, high, sets = _coverage_interval(checks)
-    ok = high >= 1 - ALPHA
-    out = [
-        Finding(
-            "model",
-            (
-                f"The models' 95% prediction intervals held the measurement in {inside} of {n} "
-                f"checks ({100 * inside / n:.0f}%, 95% CI {100 * low:.0f} to {100 * high:.0f}% "
-                f"over the {sets} held-out and confirmed rule sets, each checked on every "
-                "measure): "
-                + (
-                    "consistent with the stated 95%."
-                    if ok
-                    else "fewer than the stated 95%, so read the predictions as rough."
-                )
-            ),
-            True,  # a check stated either way, not a decision of the page's family
-            headline=True,
-            kind="value",
-            estimate=inside / n,
-            ci_low=low,
-            ci_high=high,
+    held = coverage_by_measure(checks)
+    out = []
+    if held:
+        off = {n: c for n, c in held.items() if c.verdict != CONSISTENT}
+        n = next(iter(held.values())).checked
+        text = (
+            f"Checked on {n} rule sets held out at random, on games of their own, the models' "
+            f"95% prediction intervals held the measurement as stated for "
+            f"{of(len(held) - len(off), len(held))} measures"
         )
-    ]
+        if off:
+            text += ", not for " + "; ".join(
+                f"the {MEASURES[k].title}: {c.text()}" for k, c in off.items()
+            )
+            text += " (read those predictions as rough)"
+        text += (
+            ". Each measure is checked two-sided (too wide a miss as much as too narrow), with "
+            f"an exact interval over its {n} rule sets; with so few, only a large miss shows."
+        )
+        out.append(Finding("model", text, True, headline=True, kind="note"))
     for name in DESIGN_MEASURES:
         rows = checks[checks["measure"] == name]
         if rows.empty:
             continue
         error = float(np.sqrt(((rows["predicted"] - rows["measured"]) ** 2).mean()))
         m = MEASURES[name]
+        mine = rows[rows["stage"] == "confirm"]
+        said = held[name].text() if name in held else "no rule set held out"
         out.append(
             Finding(
                 "model",
                 (
-                    f"The {m.title}: predicted within the interval in {int(rows['inside'].sum())} "
-                    f"of {len(rows)} rule sets it was not fitted on; root mean square error "
-                    f"{error:.3g} "
-                    f"{m.unit}."
+                    f"The {m.title}: held-out rule sets inside their interval {said}; confirmed "
+                    f"candidates (the model's own picks) {int(mine['inside'].sum())} of "
+                    f"{len(mine)}; lack of fit sd {math.sqrt(tables.models[name].misfit):.3g} "
+                    f"{m.unit} (a part of every interval that does not shrink with games); root "
+                    f"mean square error {error:.3g} {m.unit}."
                 ),
                 True,
                 kind="value",
@@ -1902,7 +2196,7 @@ def _front(tables: DesignTables) -> list[Any]:
     front = tables.search[tables.search["front"].astype(bool)]
     if front.empty:
         return []
-    names = [GOALS[g][0] if g in GOALS else g for g in goals[:2]]
+    names = [GOALS[g][0] for g in goals[:2]]
     shown = [
         f"{r['label']} ({', '.join(_predicted(r, m) for m in names)})"
         for _, r in front.head(5).iterrows()
@@ -1911,10 +2205,12 @@ def _front(tables: DesignTables) -> list[Any]:
         Finding(
             "front",
             (
-                f"Between {goals[0]} and {goals[1]}, {len(front)} rule set"
-                f"{'s are' if len(front) != 1 else ' is'} on the front (none predicted better on "
-                "both)"
-                + (f"; the {len(shown)} best for {goals[0]}: " if len(front) > len(shown) else ": ")
+                f"On {listing(list(study.goals))}, {len(front)} rule set"
+                f"{'s are' if len(front) != 1 else ' is'} not beaten on every goal once the 95% "
+                "prediction intervals are counted (no other is predicted better on all of them "
+                "beyond both intervals): a trade-off between goals is only shown where the "
+                "intervals part"
+                + (f"; the {len(shown)} first by {goals[0]}: " if len(front) > len(shown) else ": ")
                 + f"{listing(shown)} (every one in search.csv, front = True). Predictions, not "
                 "measurements: the confirmed rule sets above are measured."
             ),
@@ -1935,8 +2231,9 @@ GLOSSARY_TERMS = (
     (
         "resolution V",
         "a fraction of all the combinations of the free house rules chosen so that "
-        "every main effect and every two-toggle interaction can be estimated, none mixed up with "
-        "another.",
+        "no main effect or two-toggle interaction is mixed up with another; each two-toggle "
+        "interaction is mixed up with three-toggle ones (aliases.csv), which the model takes "
+        "to be nil.",
     ),
     (
         "main effect, interaction",
@@ -1947,16 +2244,25 @@ GLOSSARY_TERMS = (
     (
         "prediction interval",
         "where the model expects a measurement of a rule set to fall, 95% "
-        "of the time: the model's own uncertainty, its lack of fit and the noise of the games.",
+        "of the time: the model's own uncertainty, its lack of fit (which does not shrink "
+        "with more games), the screening's shared dice and the noise of the games.",
     ),
-    ("holdout", "rule sets outside the design, played to check the model's predictions."),
+    (
+        "holdout",
+        "rule sets outside the design, drawn at random and played on games of their own, "
+        "to check the model's predictions.",
+    ),
     (
         "confirmation",
-        "the best candidates replayed on fresh games, all on the same games "
-        "(paired), in rounds that drop the ones resolved worse than the best and double the "
-        "games for the others; their values are measured, not predicted.",
+        "candidates replayed once, with the preset's own rules, on games no other stage "
+        "played (all on the same games, paired), at a size fixed before the first game; "
+        "their values are measured, not predicted.",
     ),
-    ("front", "the rule sets no other is predicted to beat on both of two goals."),
+    (
+        "front",
+        "the rule sets no other is predicted to beat on every goal beyond both prediction "
+        "intervals: those that may be best.",
+    ),
     (
         "skill edge",
         f"what {STRONG} wins over a fair share against {WEAK} players, the strong "
@@ -1983,7 +2289,7 @@ GLOSSARY_TERMS = (
 
 
 def prediction_noise(tables: DesignTables) -> dict[str, float]:
-    """The standard error of a confirmation's first round, per measure: what a model's
+    """The standard error of a confirmation's measurement, per measure: what a model's
     prediction interval adds for the noise of the games that measure a rule set."""
     study = tables.study
     screen = tables.measures[tables.measures["stage"] == "screen"]
@@ -1995,11 +2301,12 @@ def prediction_noise(tables: DesignTables) -> dict[str, float]:
 
 
 def explorer_models(tables: DesignTables) -> list[Any]:
-    from scipy import stats
-
     from ludosim.report.explorer import ModelData
 
     noise = prediction_noise(tables)
+    # The explorer adds `scale * noise^2` to the coefficients' variance: every part that
+    # does not come from the coefficients (lack of fit, the screening's level, the
+    # measurement's games) goes into that one noise, at scale 1.
     return [
         ModelData(
             name,
@@ -2008,9 +2315,9 @@ def explorer_models(tables: DesignTables) -> list[Any]:
             m.terms,
             m.coef.tolist(),
             m.cov.tolist(),
-            m.scale,
-            float(stats.t.ppf(1 - ALPHA / 2, max(m.df, 1))),
-            noise[name],
+            1.0,
+            m.t(),
+            math.sqrt(m.misfit + m.level + noise[name] ** 2),
             0.0 if MEASURES[name].statistic == "imbalance" else None,
         )
         for name, m in tables.models.items()
@@ -2024,8 +2331,7 @@ def _measured_by_codes(tables: DesignTables) -> dict[str, dict[str, list[float]]
     for r in tables.confirmed.itertuples(index=False):
         key = " ".join(str(int(float(x))) for x in str(codes[r.point]).split())
         rows = tables.measures[
-            (tables.measures["point"] == r.point)
-            & (tables.measures["stage"] == f"confirm{r.round}")
+            (tables.measures["point"] == r.point) & (tables.measures["stage"] == "confirm")
         ]
         out[key] = {
             row.measure: [row.estimate, row.ci_low, row.ci_high]
@@ -2058,13 +2364,13 @@ def study_page(tables: DesignTables, out: str | Path, title: str | None = None) 
     # Recommended rule sets, as measured
     labels = tables.points.drop_duplicates("point").set_index("point")["label"]
     rows = []
-    stand = standings(tables, decided(tables).comparisons) if len(tables.confirmed) else {}
+    stand = standings(tables, decided(tables).comparisons)
     for i, r in enumerate(tables.confirmed.itertuples(index=False), start=1):
         # A short name first: the rule sets' labels are too long to lead a table row.
         entry: dict[str, Any] = {"candidate": f"#{i}", "standing": stand[r.point],
-                                 "rounds played": r.round, "games": r.games}  # fmt: skip
+                                 "changes": r.changes, "games": r.games}  # fmt: skip
         for name in DESIGN_MEASURES:
-            row = _value(tables.measures, r.point, name, f"confirm{r.round}")
+            row = _value(tables.measures, r.point, name, "confirm")
             m = MEASURES[name]
             entry[f"{m.title} ({m.unit})"] = estimate(
                 row["estimate"], row["ci_low"], row["ci_high"], sign=False, with_ci=False
@@ -2078,18 +2384,21 @@ def study_page(tables: DesignTables, out: str | Path, title: str | None = None) 
         PageSection(
             "Recommended rule sets",
             text=(
-                "The candidates the model ranked best within the limits, replayed on fresh paired "
-                "games: measured values with 95% intervals."
+                "Candidates the model predicts may be best within the limits, drawn far apart, "
+                "replayed once with the preset's own rules on games no other stage played "
+                "(paired among themselves): measured values with 95% intervals."
             ),
             tables=[
                 PageTable(
                     "Confirmed candidates",
                     "recommended.csv",
                     html_table(confirmed.drop(columns="options")),
-                    "95% CIs. Standing on the first goal, as the page decides it: best, tied "
-                    "(not resolved from the best), as good (resolved, but by less than the "
-                    "smallest difference that matters) or worse. recommended.csv adds each "
-                    "rule set's options, which paste into any ludosim command.",
+                    "95% CIs. Standing on the first goal, as the page decides it: recommended "
+                    "(the fewest changes among the best measured and those equally good), "
+                    "equally good (the difference from the best lies within the smallest "
+                    "effect of interest), not told apart (neither resolved nor shown that "
+                    "small) or worse (resolved by Holm over the page). recommended.csv adds "
+                    "each rule set's options, which paste into any ludosim command.",
                 )
             ],
         )
@@ -2189,10 +2498,12 @@ def study_page(tables: DesignTables, out: str | Path, title: str | None = None) 
                     PageTable(
                         "Checks by measure",
                         "checks.csv",
-                        html_table(check_summary(tables.checks)),
-                        "Per measure: the rule sets checked, how many the 95% prediction "
-                        "interval held, and the root mean square error of the predictions; "
-                        "checks.csv holds every check.",
+                        html_table(check_summary(tables)),
+                        "Per measure: the lack of fit (the standard deviation of the rule "
+                        "sets around the model beyond their games' noise), the held-out rule "
+                        "sets the 95% prediction interval held with the exact 95% interval of "
+                        "that share and its two-sided verdict, the confirmed candidates held, "
+                        "and the root mean square error; checks.csv holds every check.",
                     )
                 ],
             )
@@ -2225,8 +2536,7 @@ def study_page(tables: DesignTables, out: str | Path, title: str | None = None) 
 def _measured_frame(tables: DesignTables, x: str, y: str) -> pd.DataFrame:
     rows = []
     for r in tables.confirmed.itertuples(index=False):
-        stage = f"confirm{r.round}"
-        a, b = (_value(tables.measures, r.point, m, stage) for m in (x, y))
+        a, b = (_value(tables.measures, r.point, m, "confirm") for m in (x, y))
         rows.append(
             {
                 x: a["estimate"],

@@ -23,7 +23,10 @@ this module turns them into:
 The page decides what it states as `ludosim.studies` says: every change from
 the first rule set and every pair of rule sets behind the lead ranking in one
 family of differences, every win chance against its reference (the fair share
-1/players, or 3 to 1) in a family of values, both corrected by Holm.
+1/players, or 3 to 1) in a family of values, both corrected by Holm. Where a
+change stands against its measure's smallest change of interest (`FlowMeasure`)
+is read from its interval, never from its estimate, and said as the sweep pages
+say it (`ludosim.report.contrasts.practical_size`).
 
 Every rule set plays the study's seed (game `g` of every rule set starts from
 the same random stream); the race checks play `seed + 1`.
@@ -56,11 +59,10 @@ from ludosim.report.claims import (
     sizing,
     stated,
     verdict,
-    within,
 )
-from ludosim.report.contrasts import Test
-from ludosim.report.findings import DIFFERENCES, VALUES, Finding
-from ludosim.report.wording import estimate, games, num, of, p_text, pct
+from ludosim.report.contrasts import EQUIVALENT, OPEN, Test, practical_size
+from ludosim.report.findings import DIFFERENCES, VALUES, Finding, size_words
+from ludosim.report.wording import amount, estimate, games, num, of, p_text, pct
 from ludosim.results.stats import Z95, diff_means, mean_ci, normal_cdf, wilson_interval
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
@@ -784,23 +786,38 @@ def _comeback_findings(
         head = f"{first_sentence(m.what)}: {value} under {base}"
         mine = [(r, changes[(r, measure)]) for r in alike[1:] if (r, measure) in changes]
         moved = sorted([x for x in mine if x[1].resolved], key=lambda x: -abs(x[1].estimate))
+        # Where each change stands against the smallest change of interest, from its
+        # interval: a resolved change below it says so, as on the sweep pages.
+        sizes = {r: practical_size(t.resolved, t.ci_low, t.ci_high, m.smallest) for r, t in mine}
+        smallest = amount(m.smallest, m.change_unit)
         for sign, word in ((1, "higher"), (-1, "lower")):
             listed = [
-                f"{_short(r, base)} ({estimate(t.estimate, t.ci_low, t.ci_high, m.change_unit)})"
+                f"{_short(r, base)} ({estimate(t.estimate, t.ci_low, t.ci_high, m.change_unit)}"
+                + (f"; {note}" if (note := size_words(sizes[r], m.smallest, m.change_unit,
+                                                      short=True)) else "")
+                + ")"
                 for r, t in moved if sign * t.estimate > 0
             ]  # fmt: skip
             if listed:
                 head += f"; {word} under {', '.join(listed)}"
-        still = [_short(r, base) for r, t in mine if not t.resolved]
+        same = [_short(r, base) for r, _ in mine if sizes[r] == EQUIVALENT]
+        still = [_short(r, base) for r, _ in mine if sizes[r] == OPEN]
+        if same:
+            head += (
+                f"; no change that matters, each interval within ±{smallest}, under "
+                f"{', '.join(same)}"
+            )
         if still:
-            head += f"; no change resolved under {', '.join(still)}"
+            head += (
+                f"; not resolved at this size, a change of {smallest} not ruled out, under "
+                f"{', '.join(still)}"
+            )
         if mine:
             head += f" (each change from {base}, in the page's family)"
         head += "."
-        if still:
+        if still:  # a change ruled out by its interval leaves no size to ask for
             size = needed([t for _, t in mine], m.smallest, claims.differences)
-            smallest = num(m.smallest, 2 if m.smallest < 0.1 else 0)
-            head += " " + sizing(f"a change of {smallest} {m.change_unit}", size, int(b.games))
+            head += " " + sizing(f"a change of {smallest}", size, int(b.games))
         out.append(Finding(topic, head, True, headline=True, kind="note"))
         out.append(described(
             topic, f"Under {base}, {m.what}: {_value(m, b.estimate, b.ci_low, b.ci_high)}, "
@@ -813,7 +830,7 @@ def _comeback_findings(
                 f"Under {r}, {m.what}: {_value(m, row.estimate, row.ci_low, row.ci_high)}; "
                 f"{estimate(t.estimate, t.ci_low, t.ci_high, m.change_unit)} from {base} "
                 f"(independent games, {int(row.games):,} and {int(b.games):,} with a winner); "
-                f"{verdict(t)}{within(t, m.smallest, m.change_unit)}."
+                f"{verdict(t, m.smallest, m.change_unit)}."
             )
             out.append(stated(topic, text, t, "difference", m.change_unit, DIFFERENCES))
     return out

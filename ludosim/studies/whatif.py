@@ -5,11 +5,15 @@ from it with the compiled kernel (`simulate(start=...)`, the seat to move
 taking the first turn) and counts each seat's wins, with Wilson 95%
 intervals, and the finishing orders (seats by place, `place_<s>`).
 `WhatIf.answer` is what `ludosim whatif` prints: the win chances in percent,
-rounded to what their intervals support.
+rounded to what their intervals support. A run with fewer games than telling
+each seat's win chance from a change of the win share's smallest effect of
+interest needs (`games_needed`) is exploratory and says so
+(`ludosim.report.exploratory`).
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +22,10 @@ import numpy as np
 import pandas as pd
 
 from ludosim.report.answers import Answer, estimate_rows
+from ludosim.report.contrasts import POWER
+from ludosim.report.exploratory import exploratory_text, games_needed, is_exploratory
+from ludosim.report.findings import Finding
+from ludosim.results.measures import WIN
 from ludosim.results.stats import wilson_interval
 from ludosim.rules.model import Rules
 from ludosim.run.notation import GamePosition, format_position, parse_position
@@ -44,6 +52,31 @@ class WhatIf:
     def order_share(self) -> float:
         """Share of the games that ended in the most frequent finishing order."""
         return self.order_games / self.games
+
+    def games_needed(self) -> int | None:
+        """About how many games tell every seat's win chance from a change of the win
+        share's smallest effect of interest (`WIN.smallest` pp) with `POWER`, over the
+        seats as one family; None when no seat's chance varies (the game is decided).
+
+        The seat whose chance is nearest one half has the widest spread, so it sizes
+        the run: the others are then told apart too.
+        """
+        spread = max(100 * math.sqrt(p * (1 - p)) for p in (w / self.games for w in self.wins))
+        return games_needed(spread, WIN.smallest, len(self.wins))
+
+    def exploratory_finding(self) -> Finding | None:
+        """The note of a run too small for its win chances (None when it is not)."""
+        needed = self.games_needed()
+        if not is_exploratory(needed, self.games) or needed is None:
+            return None
+        seats = len(self.wins)
+        what = (
+            f"telling each seat's win chance from a change of {WIN.smallest:g} pp (the "
+            f"smallest effect of interest in a win share) with {round(100 * POWER)}% power "
+            f"over the {seats} seats"
+        )
+        text = exploratory_text(self.games, needed, what, read="the win chances")
+        return Finding("about", text, True, needed, True, "note", games=self.games)
 
     def table(self) -> pd.DataFrame:
         """One row per seat: wins, win chance and its 95% interval."""
@@ -82,7 +115,10 @@ class WhatIf:
         if self.no_winner:
             notes.append(f"{self.no_winner:,} games reached max_turns with no winner")
         details = {"position": self.position, "to_move": to_move, "order": list(self.order)}
-        return Answer("whatif", title, estimate_rows(rows), [], notes, details)
+        note = self.exploratory_finding()
+        found = [note] if note is not None else []
+        return Answer("whatif", title, estimate_rows(rows), found, notes, details,
+                      exploratory=note is not None)  # fmt: skip
 
 
 def finishing_orders(df: pd.DataFrame, players: int) -> Counter[tuple[int, ...]]:
