@@ -304,3 +304,23 @@ def test_a_design_whose_house_rules_change_nothing_rarely_claims_anything(tmp_pa
         false += bool(resolved or d.WORSE in standing)
     low, _ = wilson_interval(false, DESIGN_REPLICATIONS)
     assert low <= ALPHA, f"{false} of {DESIGN_REPLICATIONS} null designs claimed a difference"
+
+
+# ----------------------------------------------------------------------------- compare
+COMPARE_REPLICATIONS = 40
+
+
+def test_compare_on_a_null_pair_rarely_claims_a_difference() -> None:
+    # Two first-player rules that cannot change any statistic of random play (a roll-off
+    # and a random draw: the board is symmetric), played by the kernel through
+    # `compare`'s own looks: on different seeds, its findings claim a difference at most
+    # 5% of the time within binomial noise.
+    from ludosim.studies.compare import compare
+
+    pair = ["app+players=2+first_player=roll-off", "app+players=2+first_player=random"]
+    bad = 0
+    for seed in range(COMPARE_REPLICATIONS):
+        found = compare(pair, seed + 1, precision="2round", first_batch=1500, max_games=1500)
+        bad += bool(claims(found.page.findings))
+    low, _ = wilson_interval(bad, COMPARE_REPLICATIONS)
+    assert low <= ALPHA, f"{bad} of {COMPARE_REPLICATIONS} null compares claimed a difference"

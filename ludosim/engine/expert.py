@@ -44,6 +44,15 @@ option scored by the base policy on its own), keeps the `PLAN_CANDIDATES`
 its base policy scores highest, and compares those by rollouts exactly as
 above, from the base policy's best (`searched_plan`); the chosen candidate
 goes to `CHOSEN`, where the turn plays the plan a policy chose.
+
+The fictive player (`fictive[:H]`, `XS_FICTIVE`) is this search with one rollout
+per option whose dice are the game's own: each option's rollout starts from a
+copy of the game's stream (key and draws) and draws on from it, turn after
+turn (`start_rollout_turn`). The game's stream is counter-based, so while every
+seat plays as in the rollout, the rollout is the game's future: the player
+knows the dice to come. It plays the option of the best rollout, the base
+policy's among equal best values (`compare_rollouts`). The game's stream is
+only copied, never drawn from.
 """
 
 from __future__ import annotations

@@ -565,6 +565,9 @@ def race_check(race: pd.DataFrame) -> Figure:
     return fig
 
 
+FRONT_BARS = 40  # the most front points drawn with their interval bars
+
+
 def front(
     space: pd.DataFrame,
     x: str,
@@ -595,9 +598,13 @@ def front(
             ax.scatter(others[x], others[y], s=8, color="#dddddd", label="outside the limits")
         ax.scatter(feasible[x], feasible[y], s=10, color="#999999", label="within the limits")
         edge = feasible[feasible["front"].astype(bool)].sort_values(x)
-        ax.errorbar(edge[x], edge[y], xerr=_bars(edge, x), yerr=_bars(edge, y), fmt="o",
-                    color=POINT, markersize=4, linewidth=1, capsize=2,
-                    label="not beaten beyond the intervals (predicted, 95% PI)")  # fmt: skip
+        if len(edge) <= FRONT_BARS:
+            ax.errorbar(edge[x], edge[y], xerr=_bars(edge, x), yerr=_bars(edge, y), fmt="o",
+                        color=POINT, markersize=4, linewidth=1, capsize=2,
+                        label="the front (predicted, 95% PI)")  # fmt: skip
+        else:  # hundreds of interval bars hide each other and the points
+            ax.scatter(edge[x], edge[y], s=12, color=POINT,
+                       label="the front (predicted; intervals in search.csv)")  # fmt: skip
         if measured is not None and len(measured):
             ax.errorbar(measured[x], measured[y], xerr=_bars(measured, x),
                         yerr=_bars(measured, y), fmt="s", color="tab:orange", markersize=5,

@@ -1817,9 +1817,7 @@ def _notes(
     judged = JUDGED_BY.get(page.design)
     waived = set(page.sizing) if target_met is True else set(target_met or ())
     sizing = {
-        n: k
-        for n, k in page.sizing.items()
-        if (judged is None or n in judged) and n not in waived
+        n: k for n, k in page.sizing.items() if (judged is None or n in judged) and n not in waived
     }
     needed = max(sizing.values(), default=0)
     have = page.per_cell_games()
