@@ -324,3 +324,45 @@ def test_compare_on_a_null_pair_rarely_claims_a_difference() -> None:
         bad += bool(claims(found.page.findings))
     low, _ = wilson_interval(bad, COMPARE_REPLICATIONS)
     assert low <= ALPHA, f"{bad} of {COMPARE_REPLICATIONS} null compares claimed a difference"
+
+
+# ------------------------------------------------------------------ the skill page's RS
+RS_REPLICATIONS = 5000
+
+
+def test_two_identical_rule_sets_rarely_differ_in_relative_skill() -> None:
+    # Two rule sets whose optimal and fictive players win the same share against three
+    # random players (52% and 87%, 10,000 decided games each): the skill page's RS
+    # comparison between them (`RelativeSkillPlan`, decided by its family) claims a
+    # difference at most 5% of the time within binomial noise. Synthetic win counts from
+    # one distribution, no kernel.
+    from ludosim.report.claims import Claims
+    from ludosim.rules.options import RuleSet
+    from ludosim.studies.relative_skill import (
+        RelativeSkill,
+        RelativeSkillPlan,
+        rs_frame,
+        table_row,
+    )
+
+    rng = np.random.default_rng(2027)
+    games = 10_000
+    pair = (RuleSet("app"), RuleSet("app", ("finish=bounce",)))
+    labels = [r.label for r in pair]
+    bad = 0
+    for _ in range(RS_REPLICATIONS):
+        rows = [
+            table_row(rs, RelativeSkill(int(rng.binomial(games, 0.52)), games,
+                                        int(rng.binomial(games, 0.87)), games, 4),
+                      "expert", "fictive")
+            for rs in pair
+        ]  # fmt: skip
+        page = Claims()
+        plan = RelativeSkillPlan(rs_frame(rows), labels, page)
+        page.adjust()
+        bad += bool(claims(plan.findings()))
+    low, high = wilson_interval(bad, RS_REPLICATIONS)
+    assert low <= ALPHA, (
+        f"{bad} of {RS_REPLICATIONS} pairs of identical rule sets claim an RS difference "
+        f"({100 * bad / RS_REPLICATIONS:.1f}%, 95% CI {100 * low:.1f} to {100 * high:.1f}%)"
+    )

@@ -959,13 +959,38 @@ def skill(
             "--resamples", metavar="R", help="Head-to-head matrices resampled for the meta-game."
         ),
     ] = 1_000,
+    skill_games: Annotated[
+        int,
+        typer.Option(
+            "--skill-games",
+            metavar="S",
+            help="Games of the optimal and of the fictive player against three random "
+            "players, each, for the relative skill level.",
+        ),
+    ] = 4_000,
+    optimal: Annotated[
+        str,
+        typer.Option(
+            "--optimal", metavar="NAME", help="The optimal player of the relative skill level."
+        ),
+    ] = "expert",
+    fictive: Annotated[
+        str,
+        typer.Option(
+            "--fictive",
+            metavar="NAME",
+            help="The fictive player (knows the dice in advance) of the relative skill level.",
+        ),
+    ] = "fictive",
     seed: StudySeedOpt = None,
     threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """How much each rule set rewards skill, and the strategy meta-game: CSV tables and a page.
 
-    Each rule set: a ladder of players rated with Plackett-Luce; its strongest player
+    Each rule set: the relative skill level RS = LE / (LE + RE) from the optimal and the
+    fictive player against three random players; a ladder of players rated with Plackett-Luce;
+    its strongest player
     against three random and three balanced players; every pair head to head, and the
     equilibrium mix of that game with its support over resampled games.
 
@@ -995,8 +1020,8 @@ def skill(
         study = study_type(
             tuple(chosen), seed, tuple(names) if names else None, strongest, games=games,
             match_games=match_games, pair_games=pair_games, headline_games=headline_games,
-            bootstrap=bootstrap,
-            resamples=resamples,
+            bootstrap=bootstrap, resamples=resamples, skill_games=skill_games, optimal=optimal,
+            fictive=fictive,
         )  # fmt: skip
     with _playing("skill", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)

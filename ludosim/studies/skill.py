@@ -2,14 +2,18 @@
 
 For each rule set (a preset plus `--set` toggles) and a ladder of players:
 
+- the relative skill level RS = LE / (LE + RE) of Dreef, Borm and van der Genugten
+  (2004) from the optimal and the fictive player against three `random` players
+  (`ludosim.studies.relative_skill`), which the page ranks rule sets by;
 - the ladder's multi-player ratings (`ludosim.studies.ratings`: openskill Plackett-Luce,
   bootstrap intervals), their spread (top minus bottom `mu`, and the standard
-  deviation of `mu`, with intervals from the same bootstrap refits);
+  deviation of `mu`, the rating spread of Duersch, Lambrecht and Oechssler 2020,
+  with intervals from the same bootstrap refits);
 - the strongest player (the ladder's top `mu`, or one named) against a field
   of `random` and a field of `balanced` players, in every seat position
   (`ludosim.studies.tournament`), win shares with Wilson 95% intervals;
 - the fixed pair `balanced` against three `random` players, the same players
-  under every rule set, which is what the page compares between rule sets;
+  under every rule set: one heuristic against random play, stated per rule set;
 - head-to-head matches of every pair of ladder players: A in half the seats
   and B in the other half (`A,A,B,B` rotated through the four seat positions
   with four players; `A,B` rotated with two; with an odd number of seats A
@@ -27,8 +31,10 @@ Parts of a rule set play distinct games: the ladder plays the study's seed (as
 `ludosim ratings --seed S` does), the match against random `seed + 1`, against
 balanced `seed + 2`, every head-to-head pair `seed + 3` (common dice for all
 pairs), the first-player runs `seed + 4` (random and skilled seats on the same
-dice), the pacifist `seed + 5`, the skipper `seed + 6` and the fixed pair
-`seed + 7`. Every rule set uses the same seeds. Everything, bootstrap and
+dice), the pacifist `seed + 5`, the skipper `seed + 6`, the fixed pair
+`seed + 7`, and for RS the optimal player `seed + 8` and the fictive player
+`seed + 9` (`relative_skill.OPTIMAL_SEED`, `FICTIVE_SEED`). Every rule set uses the
+same seeds. Everything, bootstrap and
 resamples included, follows from the seed.
 
 What the page states, and how it decides it (the families, the fixed pair,
@@ -36,7 +42,8 @@ tuned players off their rules), is `study_findings`; docs/skill.md says it in
 words.
 
 `play_study` returns three tables (`SKILL_COLUMNS`, `LADDER_COLUMNS`,
-`METAGAME_COLUMNS`) plus the head-to-head table (`PAIR_COLUMNS`);
+`METAGAME_COLUMNS`) plus the head-to-head table (`PAIR_COLUMNS`) and the relative
+skill levels (`relative_skill.RS_COLUMNS`);
 `write_tables` writes them as CSV and `ludosim.skill_report.skill_report`
 turns the folder into a page.
 """
@@ -57,7 +64,6 @@ import pandas as pd
 
 from ludosim.report.claims import (
     Claims,
-    Ranking,
     Sample,
     decided_games,
     described,
@@ -65,8 +71,6 @@ from ludosim.report.claims import (
     names,
     needed,
     page_order,
-    ranking_finding,
-    ranking_text,
     sizing,
     stated,
     told,
@@ -74,6 +78,7 @@ from ludosim.report.claims import (
     wins_of,
 )
 from ludosim.report.contrasts import Test
+from ludosim.report.exploratory import exploratory_text, is_exploratory
 from ludosim.report.findings import DIFFERENCES, VALUES, Finding
 from ludosim.report.wording import each, estimate, games, num, of, pct
 from ludosim.results.stats import wilson_interval
@@ -89,7 +94,7 @@ from ludosim.rules.policies import (
     tuned_names,
 )
 from ludosim.rules.streams import MASK64
-from ludosim.studies import ratings
+from ludosim.studies import ratings, relative_skill
 from ludosim.studies.tournament import tournament
 
 Progress = Callable[[int, int], None]
@@ -140,7 +145,11 @@ class Study:
     the intervals of ratings and spreads; headline_games: games of the
     first-player advantage with random and with skilled seats (`headline_rows`);
     resamples: head-to-head matrices
-    resampled for the equilibrium's sensitivity.
+    resampled for the equilibrium's sensitivity; skill_games: games of the optimal and
+    of the fictive player against three random players, each, for the relative skill
+    level (`ludosim.studies.relative_skill`); optimal: the optimal player, one name for
+    every rule set or (rule set label, name) pairs, `expert` for a rule set not named;
+    fictive: the fictive player.
     """
 
     rule_sets: tuple[RuleSet, ...]
@@ -153,6 +162,9 @@ class Study:
     bootstrap: int = 100
     resamples: int = 1_000
     headline_games: int = 40_000
+    skill_games: int = 4_000
+    optimal: str | tuple[tuple[str, str], ...] = relative_skill.DEFAULT_OPTIMAL
+    fictive: str = relative_skill.DEFAULT_FICTIVE
     name: str = "skill"
     source: str = field(default="", compare=False)  # the study file, if read from one
 
@@ -162,18 +174,24 @@ class Study:
         labels = [r.label for r in self.rule_sets]
         if len(set(labels)) != len(labels):
             raise SkillError(f"rule sets: each must appear once, got {', '.join(labels)}")
-        for key in ("games", "match_games", "pair_games", "headline_games"):
-            if getattr(self, key) < 1:
-                raise SkillError(
-                    f"{key}: must be a positive number of games, got {getattr(self, key)}"
-                )
+        for key in ("games", "match_games", "pair_games", "headline_games", "skill_games"):
+            value = getattr(self, key)
+            if not _whole(value) or value < 1:
+                raise SkillError(f"{key}: must be a positive number of games, got {value!r}")
         for key in ("bootstrap", "resamples"):
-            if getattr(self, key) < 0:
-                raise SkillError(f"{key}: must be 0 or more, got {getattr(self, key)}")
+            value = getattr(self, key)
+            if not _whole(value) or value < 0:
+                raise SkillError(f"{key}: must be a whole number, 0 or more, got {value!r}")
         for rule_set in self.rule_sets:
             rule_set.rules()  # a bad preset or toggle fails here, before anything is played
         for name in [*(self.players or ()), *([self.strongest] if self.strongest else [])]:
             parse_policy(name)
+        for key in ("optimal", "fictive"):
+            for name in _optimal_names(getattr(self, key), key, labels):
+                try:
+                    parse_policy(name)
+                except PolicyError as exc:
+                    raise SkillError(f"{key}: {exc}") from None
 
     def command(self) -> str:
         """The command line that plays this study (`ludosim skill ...`)."""
@@ -188,14 +206,48 @@ class Study:
             f"--games {self.games} --match-games {self.match_games} "
             f"--headline-games {self.headline_games} "
             f"--pair-games {self.pair_games} --bootstrap {self.bootstrap} "
-            f"--resamples {self.resamples} --seed {self.seed}"
+            f"--resamples {self.resamples} --skill-games {self.skill_games} --seed {self.seed}"
         )
+        if isinstance(self.optimal, str) and self.optimal != relative_skill.DEFAULT_OPTIMAL:
+            parts.append(f"--optimal {shlex.quote(self.optimal)}")
+        if self.fictive != relative_skill.DEFAULT_FICTIVE:
+            parts.append(f"--fictive {shlex.quote(self.fictive)}")
         return " ".join(parts)
+
+    def optimal_player(self, rule_set: str) -> str:
+        """The optimal player of the rule set labelled `rule_set` (its RS's W(optimal))."""
+        chosen = self.optimal if isinstance(self.optimal, str) else dict(self.optimal)
+        return relative_skill.optimal_for(chosen, rule_set)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _optimal_names(value: object, key: str, labels: list[str]) -> list[str]:
+    """The player names of `optimal` or `fictive`: one name, or (label, name) pairs
+    whose labels are rule sets of the study."""
+    if isinstance(value, str) and value.strip():
+        return [value]
+    if key == "optimal" and isinstance(value, tuple) and value:
+        for pair in value:
+            if not (isinstance(pair, tuple) and len(pair) == 2
+                    and all(isinstance(x, str) for x in pair)):  # fmt: skip
+                raise SkillError(f"optimal: a table of rule set = player, got {value!r}")
+            if pair[0] not in labels:
+                raise SkillError(
+                    f"optimal: no rule set is named {pair[0]!r}; the rule sets are "
+                    f"{', '.join(labels)}"
+                )
+        return [name for _, name in value]
+    form = "a player name, or a table of rule set = player" if key == "optimal" else (
+        "a player name")  # fmt: skip
+    raise SkillError(f"{key}: must be {form}, got {value!r}")
 
 
 _STUDY_KEYS = {
     "name", "seed", "players", "strongest", "games", "match_games", "pair_games", "headline_games",
-    "bootstrap", "resamples", "rule_set",
+    "bootstrap", "resamples", "rule_set", "skill_games", "optimal", "fictive",
 }  # fmt: skip
 
 
@@ -225,12 +277,20 @@ def load_study(path: str | Path) -> Study:
         # A table, or rule-set text (`rule_set = ["app", "app+finish=bounce"]`).
         sets.append(RuleSet.from_item(item, f"study file {path}: rule_set"))
     sizes = {k: data[k] for k in ("games", "match_games", "pair_games", "headline_games",
-                                  "bootstrap", "resamples")
+                                  "bootstrap", "resamples", "skill_games")
              if k in data}  # fmt: skip
     players = tuple(data["players"]) if "players" in data else None
+    chosen: dict[str, Any] = {}
+    if "optimal" in data:
+        optimal = data["optimal"]
+        # A table names the optimal player per rule set label: kept as pairs, so the
+        # study stays hashable and compares by value.
+        chosen["optimal"] = tuple(optimal.items()) if isinstance(optimal, dict) else optimal
+    if "fictive" in data:
+        chosen["fictive"] = data["fictive"]
     return Study(
         tuple(sets), int(data["seed"]), players, data.get("strongest"),
-        name=data.get("name", "skill"), source=str(path), **sizes,
+        name=data.get("name", "skill"), source=str(path), **sizes, **chosen,
     )  # fmt: skip
 
 
@@ -399,10 +459,20 @@ def headline_rows(
     else:
         kind, seed_part = "pacifist", PACIFIST_SEED
         players = {"balanced": "pacifist", "strongest": "pacifist"}
+    measured: set[tuple[str, str]] = set()
     for who, opponent in (("balanced", "balanced"), ("strongest", strongest)):
         player = parse_policy(players[who]).name
         if player == opponent:
             continue  # the strongest is the pacifist itself: nothing to measure
+        if (player, opponent) in measured:
+            # The strongest is balanced (Killer): `skipper:1:balanced` is `skipper:1`, the
+            # same games on the same seed, so the match is played and counted once (the
+            # progress still moves past it, as planned).
+            done += study.match_games
+            if progress is not None:
+                progress(done, 0)
+            continue
+        measured.add((player, opponent))
         row = field_share(rules, player, opponent, study.match_games,
                           _seed(study.seed, seed_part), threads)  # fmt: skip
         rows.append({**base, "measure": f"{kind}_share_vs_{who}", **row})
@@ -475,13 +545,15 @@ def first_player_rows(
 
 @dataclass
 class SkillTables:
-    """The study's tables: per rule set x measure, the ladders, the meta-game, the pairs."""
+    """The study's tables: per rule set x measure, the ladders, the meta-game, the pairs,
+    and the relative skill levels (`rs`; None for tables written without them)."""
 
     skill: pd.DataFrame
     ladder: pd.DataFrame
     metagame: pd.DataFrame
     pairs: pd.DataFrame
     study: Study
+    rs: pd.DataFrame | None = None
 
 
 def _sizes(study: Study, rules: Rules, players: int) -> tuple[int, int, int]:
@@ -521,19 +593,24 @@ def play_study(
             )
         pairs = len(names) * (len(names) - 1) // 2
         headline = 2 * study.headline_games + 2 * match
-        plans.append((rule_set, rules, names, ladder + 3 * match + pairs * pair + headline))
+        skill = 2 * (study.skill_games // rules.players) * rules.players
+        if skill < 1:
+            raise SkillError(
+                f"skill_games: too few for rule set {rule_set.label}: at least {rules.players}"
+            )
+        size = ladder + 3 * match + pairs * pair + headline + skill
+        plans.append((rule_set, rules, names, size))
     total = sum(p[3] for p in plans)
     done = 0
-    parts: dict[str, list[pd.DataFrame]] = {"skill": [], "ladder": [], "metagame": [], "pairs": []}
+    keys = ("skill", "ladder", "metagame", "pairs", "rs")
+    parts: dict[str, list[pd.DataFrame]] = {k: [] for k in keys}
     for rule_set, rules, names, size in plans:
         tick = None if progress is None else functools.partial(_offset, progress, done, total)
         for key, frame in _rule_set_tables(study, rule_set, rules, names, threads, tick).items():
             parts[key].append(frame)
         done += size
-    return SkillTables(
-        *(pd.concat(parts[k], ignore_index=True) for k in ("skill", "ladder", "metagame", "pairs")),
-        study=study,
-    )
+    frames = {k: pd.concat(parts[k], ignore_index=True) for k in keys}
+    return SkillTables(*(frames[k] for k in keys[:4]), study=study, rs=frames["rs"])
 
 
 def _rule_set_tables(
@@ -555,8 +632,15 @@ def _rule_set_tables(
         rules, names, study.games, _seed(seed, LADDER_SEED), threads=threads,
         progress=None if progress is None else functools.partial(forward, 0),
     )  # fmt: skip
-    table = ratings.rate_games(results, names, study.bootstrap, _seed(seed, LADDER_SEED))
+    # One set of refits for both the ratings' intervals and the spreads': `rate_games`
+    # would draw the very same resamples again (same seed), at the same cost.
+    table = ratings.rate_games(results, names, 0, _seed(seed, LADDER_SEED))
     mus = ratings.bootstrap_mu(results, names, study.bootstrap, _seed(seed, LADDER_SEED))
+    if study.bootstrap:
+        low, high = np.percentile(mus, [2.5, 97.5], axis=0)
+        at = {name: i for i, name in enumerate(names)}
+        order = [at[p] for p in table["player"]]
+        table = table.assign(ci_low=low[order], ci_high=high[order])
     done = ladder_size
     strongest = parse_policy(study.strongest).name if study.strongest else str(table["player"][0])
 
@@ -670,7 +754,12 @@ def _rule_set_tables(
         }
     )
     ladder = table.assign(rule_set=rule_set.label, rank=np.arange(1, len(table) + 1))
+    rs = relative_skill.rs_row(
+        rule_set, rules, study.optimal_player(rule_set.label), study.fictive, study.skill_games,
+        seed, threads, None if progress is None else functools.partial(forward, done),
+    )  # fmt: skip
     return {
+        "rs": relative_skill.rs_frame([rs]),
         "skill": pd.DataFrame(rows, columns=list(SKILL_COLUMNS)),
         "ladder": ladder[list(LADDER_COLUMNS)],
         "metagame": meta.sort_values("weight", ascending=False, kind="stable")[
@@ -691,13 +780,15 @@ def _games_ahead(p: float) -> float:
 
 
 def write_tables(tables: SkillTables, out: str | Path) -> Path:
-    """Write skill.csv, ladder.csv, metagame.csv and head_to_head.csv into `out`."""
+    """Write skill.csv, ladder.csv, metagame.csv, head_to_head.csv and rs.csv into `out`."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     tables.skill.to_csv(folder / SKILL_FILE, index=False)
     tables.ladder.to_csv(folder / LADDER_FILE, index=False)
     tables.metagame.to_csv(folder / METAGAME_FILE, index=False)
     tables.pairs.to_csv(folder / PAIRS_FILE, index=False)
+    if tables.rs is not None:
+        tables.rs.to_csv(folder / relative_skill.RS_FILE, index=False)
     return folder
 
 
@@ -713,22 +804,28 @@ def read_tables(folder: str | Path, study: Study) -> SkillTables:
     frames[0]["set"] = frames[0]["set"].fillna("")
     frames[0]["player"] = frames[0]["player"].fillna("")
     frames[0]["opponent"] = frames[0]["opponent"].fillna("")
-    return SkillTables(*frames, study=study)
+    rs = None
+    if (path / relative_skill.RS_FILE).exists():
+        rs = pd.read_csv(path / relative_skill.RS_FILE, keep_default_na=False, na_values=[""])
+        rs["set"] = rs["set"].fillna("")
+    return SkillTables(*frames, study=study, rs=rs)
 
 
 # ---------------------------------------------------------------------- findings
+# The relative skill level answers the page's question, so it comes first; the rating
+# spread, the literature's other measure, beside it.
 TITLES = {
+    relative_skill.TOPIC: relative_skill.TITLE,
+    "spread": "Rating spread of the ladder (Duersch, Lambrecht and Oechssler 2020)",
     "about": "How to read these findings",
-    "skill": "How much each rule set rewards skill",
+    "skill": "balanced's edge over random players: one heuristic against random play",
     "strongest": "The strongest player of each ladder",
-    "spread": "Spread of the ladder",
     "metagame": "The strategy meta-game",
     "skilled": "The headline answers with skilled players",
 }
 TUNED_COLUMN = "tuned-<preset>"  # the shipped tuned player of each rule set, in one column
-# The smallest effects of interest the page sizes its runs from: 1 pp of win share
-# (a game in a hundred); 1% of a fair share of first-player edge (0.25 pp with four).
-SMALLEST_SHARE_PP = 1.0
+# The smallest effect of interest the page sizes the first-player runs from: 1% of a
+# fair share of first-player edge (0.25 pp with four). RS's is `relative_skill.SMALLEST_RS`.
 SMALLEST_EDGE = 0.01
 GLOSSARY_TERMS: tuple[tuple[str, str], ...] = (
     ("ladder", "the players a rule set rates: every table of as many distinct players as "
@@ -737,8 +834,9 @@ GLOSSARY_TERMS: tuple[tuple[str, str], ...] = (
      "starts at 25; its interval comes from refitting the ratings on resampled games."),
     ("rating range", "the top minus the bottom mu of a ladder: how far apart its players are."),
     ("strongest player", "the top of a rule set's ladder (or the player named by --strongest)."),
-    ("fixed pair", "balanced in every seat position against three random players: the same "
-     "players under every rule set, so their win share compares rule sets."),
+    ("fixed pair", "balanced in every seat position against three random players, the same "
+     "players under every rule set: its win share says how well one heuristic does against "
+     "random play under each rule set, not how much a rule set rewards skill."),
     ("off its rules", "a tuned player (tuned-<preset>, tuned:FILE) on rules other than those it "
      "was tuned for (another rules hash): its numbers there say what it does, not what tuned "
      "play would gain, and it enters no comparison between rule sets."),
@@ -753,6 +851,7 @@ GLOSSARY_TERMS: tuple[tuple[str, str], ...] = (
      "of them and every other player in at most 5%."),
     ("first-player edge change", "the first player's edge with the strongest player in every "
      "seat minus with random players in every seat, paired game by game on the same dice."),
+    *relative_skill.GLOSSARY_TERMS,
 )  # fmt: skip
 
 
@@ -810,23 +909,28 @@ def study_findings(tables: SkillTables) -> list[Finding]:
     order the page states them.
 
     Two families (`ludosim.studies`): the differences (every pair of rule sets
-    on the fixed pair's win share, every rule set's change of the first-player
+    on the relative skill level RS, every rule set's change of the first-player
     edge from random to skilled seats) and the values (win shares against the
     fair share, head-to-head shares against one half, first-player edges against
-    zero), each Holm-corrected. Rankings between rule sets use the fixed pair
-    only; a tuned player off its rules (`off_its_rules`) is named as such and
-    enters no comparison between rule sets.
+    zero), each Holm-corrected. Rule sets are ranked by RS only
+    (`relative_skill.RelativeSkillPlan`); the fixed pair's win share is stated per
+    rule set as what it is, one heuristic against random play. A tuned player off
+    its rules (`off_its_rules`) is named as such and enters no comparison between
+    rule sets.
     """
     skill, meta = tables.skill, tables.metagame
     order = list(dict.fromkeys(skill["rule_set"]))
     who = _Names(tables)
     claims = Claims()
+    relative = relative_skill.RelativeSkillPlan(tables.rs, order, claims)
     plan = _Plan(skill, order, who, claims)
     claims.adjust()
+    ranked = "every pair of rule sets on the relative skill level RS, and " if (
+        relative.ranking is not None) else ""  # fmt: skip
     out = [
+        *relative.findings(),
         claims.about(
-            "every pair of rule sets on the win share of balanced against three random "
-            "players, and every rule set's change of the first player's edge from random to "
+            f"{ranked}every rule set's change of the first player's edge from random to "
             "skilled seats",
             "win shares against the fair share, head-to-head shares against one half, "
             "first-player edges against zero",
@@ -834,7 +938,7 @@ def study_findings(tables: SkillTables) -> list[Finding]:
         *_about(skill, order, who),
         *plan.fixed_pair(),
         *plan.strongest_players(),
-        *_spread_findings(skill[skill["measure"] == "rating_range"], tables.ladder, order),
+        *_spread_findings(skill[skill["measure"] == "rating_sd"], tables.ladder, order),
         *_metagame_findings(meta, order, who),
         *plan.skilled_answers(),
     ]
@@ -885,18 +989,14 @@ class _Plan:
             row = _measure(skill, r, FIXED_MEASURE)
             if row is not None:
                 self.fixed[r] = (row, self._share(f"fixed:{r}", row, fair[r]))
-        alike = [r for r in self.fixed if who.players(r) == who.players(order[0])]
-        items = {r: Sample.share(wins_of(self.fixed[r][0]["estimate"],
-                                         int(self.fixed[r][0]["games"])),
-                                 int(self.fixed[r][0]["games"])) for r in alike}  # fmt: skip
-        self.ranking = Ranking(claims, items, "skill") if len(items) > 1 else None
-        self.unranked = [r for r in self.fixed if r not in alike]
         for r in order:
             for measure in ("win_share_vs_random", "win_share_vs_balanced",
                             "pacifist_share_vs_balanced", "pacifist_share_vs_strongest",
                             "skipper_share_vs_balanced", "skipper_share_vs_strongest"):  # fmt: skip
                 row = _measure(skill, r, measure)
                 if row is not None and row["player"] != row["opponent"]:
+                    if measure.endswith("_vs_strongest") and self._same_match(r, measure, row):
+                        continue
                     self.shares[(r, measure)] = (row, self._share(f"{measure}:{r}", row, fair[r]))
             for opponent in OPPONENTS:
                 row = _measure(skill, r, f"head_to_head_vs_{opponent}")
@@ -915,40 +1015,35 @@ class _Plan:
                                             int(row["games"]))  # fmt: skip
                 self.changes[r] = (row, claims.difference(f"first_change:{r}", sample, "paired"))
 
+    def _same_match(self, r: str, measure: str, row: pd.Series) -> bool:
+        """Whether a `_vs_strongest` capture row is the `_vs_balanced` match again (the
+        strongest is balanced: `skipper:1:balanced` is `skipper:1`), which the page tests
+        once. Tables written before the study played it once still hold both rows."""
+        twin = _measure(self.skill, r, measure.replace("_vs_strongest", "_vs_balanced"))
+        return twin is not None and (
+            (str(twin["player"]), str(twin["opponent"])) == (str(row["player"]),
+                                                            str(row["opponent"])))  # fmt: skip
+
     def _share(self, key: str, row: pd.Series, reference: float) -> Test:
         n = int(row["games"])
         return self.claims.share(key, wins_of(row["estimate"], n), n, reference)
 
-    # ------------------------------------------------------------ how much skill pays
+    # ------------------------------------------------------------ the fixed pair
     def fixed_pair(self) -> list[Finding]:
+        """balanced's win share against three random players, per rule set: one heuristic
+        against random play. It is not ranked between rule sets: how well balanced suits a
+        rule set is not how much the rule set rewards skill (the relative skill level is)."""
         out: list[Finding] = []
-        ranking = self.ranking
-        fixed = f"{FIXED_PLAYER} against three {FIXED_FIELD} players"
-
-        def value(r: str) -> str:
-            t = self.fixed[r][1]
-            return f"{FIXED_PLAYER} wins {told(t, '%', sign=False)} of its games"
-
-        if ranking is not None:
-            size = needed(ranking.tests(), SMALLEST_SHARE_PP, self.claims.differences)
-            have = min(s.games for s in ranking.items.values())
-            ends = ((True, "most"), (False, "least"))
-            for top, word in ends[: 1 if len(ranking.items) == 2 else 2]:
-                end = ranking.end(top)
-                if end is None:
-                    continue
-                text = ranking_text(end, f"Measured by the fixed pair ({fixed}), skill pays "
-                                    f"{word}", f"Where skill pays {word} (the fixed pair, {fixed})",
-                                    "pp", value, SMALLEST_SHARE_PP)  # fmt: skip
-                if not end.resolved and not end.same_within(SMALLEST_SHARE_PP):
-                    text += " " + sizing(f"a difference of {num(SMALLEST_SHARE_PP, 0)} pp of "
-                                         "its win share", size, have)  # fmt: skip
-                out.append(ranking_finding("skill", end, text, "pp", size))
-        if self.unranked:
+        if self.fixed:
+            ordered = sorted(self.fixed, key=lambda r: -self.fixed[r][1].estimate)
+            listed = "; ".join(f"{r} {told(self.fixed[r][1], '%', sign=False)}" for r in ordered)
             out.append(Finding("skill", (
-                f"{names(self.unranked)} seat another number of players than {self.order[0]}, "
-                "so the fixed pair's win share (against another fair share) is not ranked "
-                "with the others."
+                f"{FIXED_PLAYER}'s edge over random players, one heuristic against random "
+                f"play: its win share in every seat position against three {FIXED_FIELD} "
+                f"players, highest first: {listed}. It says how well this one heuristic suits "
+                "each rule set, not how much a rule set rewards skill (the relative skill level "
+                "above does), so the page does not rank rule sets by it; each share is tested "
+                "against the fair share in the page's family of values."
             ), True, headline=True, kind="note"))  # fmt: skip
         for r, (row, t) in self.fixed.items():
             text = (
@@ -1037,14 +1132,22 @@ class _Plan:
         else:
             text += f"by an amount not resolved under any of the {len(still)} rule sets"
         text += " (each change in the page's family of comparisons)."
-        if still:
-            tests = [self.changes[r][1] for r in still]
-            n = int(min(t.games for t in tests))
-            smallest = 100 * SMALLEST_EDGE / self.who.players(self.order[0])
-            text += " " + sizing(
-                f"a change of {num(smallest, 2)} pp (1% of a fair share)",
-                needed(tests, smallest, self.claims.differences), n,
-            )  # fmt: skip
+        # Sized by the measure the headline states, the change, from every rule set's test
+        # (resolved or not): a run too small for its smallest effect is exploratory.
+        tests = [t for _, t in self.changes.values()]
+        have = int(min(t.games for t in tests))
+        smallest = 100 * SMALLEST_EDGE / self.who.players(self.order[0])
+        size = needed(tests, smallest, self.claims.differences)
+        if is_exploratory(size, have):
+            out.append(Finding("skilled", exploratory_text(
+                have, int(size or 0), f"detecting a change of {num(smallest, 2)} pp (1% of a "
+                "fair share) in the first player's edge with 80% power after the correction",
+                "per rule set", "the first player's edges and their changes under every rule set",
+            ), False, size, headline=True, kind="note"))  # fmt: skip
+            text += " This run is exploratory for this measure (above): read it as a lead."
+        elif still:
+            text += " " + sizing(f"a change of {num(smallest, 2)} pp (1% of a fair share)",
+                                 size, have)  # fmt: skip
         out.append(Finding("skilled", text, True, headline=True, kind="note"))
         out += self._capture_headlines()
         for r in self.order:
@@ -1135,6 +1238,8 @@ def _count(x: float) -> str:
 
 
 def _spread_findings(spread: pd.DataFrame, ladder: pd.DataFrame, order: list[str]) -> list[Finding]:
+    """The rating spread (the standard deviation of the ladder's `mu`), named for the
+    literature's measure of Duersch, Lambrecht and Oechssler (2020), per rule set."""
     rows = spread.set_index("rule_set").reindex(order).dropna(subset=["estimate"])
     if rows.empty:
         return []
@@ -1146,16 +1251,21 @@ def _spread_findings(spread: pd.DataFrame, ladder: pd.DataFrame, order: list[str
         else "the page has no test of the difference between two bootstrap spreads"
     )
     text = (
-        "Spreads are stated per rule set, each with its bootstrap interval, and not ranked "
-        f"across rule sets: a spread depends on the whole ladder, and {why}."
+        "Beside the relative skill level, an outcome-dispersion measure: the rating spread of "
+        'Duersch, Lambrecht and Oechssler (2020, "Measuring skill and chance in games", '
+        "European Economic Review), the standard deviation of the players' ratings (they use "
+        "Elo ratings of a game's players; here the Plackett-Luce mu of the ladder); the more "
+        "outcomes follow skill, the wider the ratings spread. Spreads are stated per rule set, "
+        "each with its bootstrap interval, and not ranked across rule sets: a spread depends on "
+        f"the whole ladder, and {why}."
     )
     out = [Finding("spread", text, True, headline=True, kind="note")]
     for rule_set, r in rows.iterrows():
         value = (float(r["estimate"]), float(r["ci_low"]), float(r["ci_high"]))
         text = (
-            f"Under {rule_set} the ladder's Plackett-Luce ratings span {num(value[0], 1)} mu "
-            f"from top to bottom (95% bootstrap CI {num(value[1], 1)} to {num(value[2], 1)}, "
-            f"{games(int(r['games']))}); a rating of mu points is on openskill's scale, where "
+            f"Under {rule_set} the rating spread (standard deviation of the ladder's "
+            f"Plackett-Luce mu) is {num(value[0], 2)} (95% bootstrap CI {num(value[1], 2)} to "
+            f"{num(value[2], 2)}, {games(int(r['games']))}); mu is on openskill's scale, where "
             "every player starts at 25."
         )
         out.append(described("spread", text, value, "mu", int(r["games"])))
@@ -1250,16 +1360,21 @@ def study_page(tables: SkillTables, out: str | Path, title: str | None = None) -
         f"ladder {study.games:,} games, matches {study.match_games:,}, pairs "
         f"{study.pair_games:,} games each, {study.bootstrap} rating refits, "
         f"{study.resamples:,} resampled matrices; headline answers {study.headline_games:,} "
-        "games each."
+        f"games each; relative skill {study.skill_games:,} games per player."
     )
     sections = []
+    has_rs = tables.rs is not None and not tables.rs.empty
+    if has_rs:
+        sections.append(relative_skill.rs_section(folder, tables.rs, order, simulated))
 
-    # Win shares: the fixed pair (which the page ranks), then the strongest player.
+    # Win shares: the fixed pair (one heuristic against random play), then the strongest
+    # player; rule sets in the order of their relative skill level where there is one.
     who = _Names(tables)
     fixed = _skill_rows(skill, FIXED_MEASURE, order)
     rnd = _skill_rows(skill, "win_share_vs_random", order)
     bal = _skill_rows(skill, "win_share_vs_balanced", order)
-    ranked = fixed.sort_values("estimate", ascending=False, kind="stable").index.tolist()
+    ranked = relative_skill.rs_order(tables.rs, order) or fixed.sort_values(
+        "estimate", ascending=False, kind="stable").index.tolist()  # fmt: skip
     both = pd.DataFrame(index=ranked)
     for key, rows in (("fixed", fixed), ("random", rnd), ("balanced", bal)):
         for col, name in (("estimate", key), ("ci_low", f"{key}_low"), ("ci_high", f"{key}_high")):
@@ -1270,8 +1385,8 @@ def study_page(tables: SkillTables, out: str | Path, title: str | None = None) -
         labels.append(f"{r} ({player}{', off its rules' if who.off(player, r) else ''})")
     fair = float(rnd["fair"].iloc[0])
     panels = [
-        Panel("fixed", "fixed_low", "fixed_high", f"{FIXED_PLAYER} vs 3 {FIXED_FIELD}",
-              reference=fair, fmt="{:.3f}"),
+        Panel("fixed", "fixed_low", "fixed_high", f"{FIXED_PLAYER} vs 3 {FIXED_FIELD} (one "
+              "heuristic)", reference=fair, fmt="{:.3f}"),
         Panel("random", "random_low", "random_high", "strongest vs 3 random",
               reference=fair, fmt="{:.3f}"),
         Panel("balanced", "balanced_low", "balanced_high", "strongest vs 3 balanced",
@@ -1280,10 +1395,12 @@ def study_page(tables: SkillTables, out: str | Path, title: str | None = None) -
     shares = page_figure(folder, figures.forest(both, labels, panels), "win_shares.png",
         "Win shares against a field: the fixed pair and the strongest player",
         f"Left: {FIXED_PLAYER} against three {FIXED_FIELD} players, the same pair under every "
-        "rule set, which the findings rank (rule sets sorted by it). Middle and right: each "
-        "rule set's strongest player (in brackets; a tuned player on rules it was not tuned for "
-        "is marked off its rules) against three random and three balanced players. Win share "
-        f"over every seat position, Wilson 95% CIs; dashed: the fair share. {simulated}",
+        "rule set: one heuristic against random play, which the findings do not rank (rule "
+        f"sets sorted by {'their relative skill level' if has_rs else 'it'}). Middle and "
+        "right: each rule set's strongest player (in brackets; a tuned player on rules it was "
+        "not tuned for is marked off its rules) against three random and three balanced "
+        "players. Win share over every seat position, Wilson 95% CIs; dashed: the fair share. "
+        f"{simulated}",
     )  # fmt: skip
 
     # Games to be ahead, on a log axis (they span decades); an unbounded end is drawn
@@ -1314,7 +1431,7 @@ def study_page(tables: SkillTables, out: str | Path, title: str | None = None) -
     )  # fmt: skip
     table = skill.drop(columns=["preset", "set"])
     sections.append(PageSection(
-        "How much each rule set rewards skill", figures=[shares, games_fig],
+        "Win shares against a field", figures=[shares, games_fig],
         tables=[PageTable("Skill table", SKILL_FILE, html_table(table),
                           "One row per rule set and measure, with its 95% interval "
                           "(bootstrap for the rating spread, Wilson otherwise); the CSV adds "
@@ -1354,11 +1471,13 @@ def study_page(tables: SkillTables, out: str | Path, title: str | None = None) -
     ]  # fmt: skip
     spread_fig = page_figure(folder, figures.forest(spread, ranked, spread_panels), "spread.png",
         "Spread of the ladder's ratings",
-        f"Top minus bottom mu and the standard deviation of mu, bootstrap 95% CIs. {simulated}",
+        "Top minus bottom mu and the standard deviation of mu (the rating spread of Duersch, "
+        "Lambrecht and Oechssler 2020), bootstrap 95% CIs from "
+        f"{study.bootstrap} refits; rule sets in the order of the win-share figure. {simulated}",
     )  # fmt: skip
     shown = tables.ladder.copy()
     sections.append(PageSection(
-        "Spread of the ladder", figures=[ladder_fig, spread_fig],
+        TITLES["spread"], figures=[ladder_fig, spread_fig],
         tables=[PageTable("Ladders", LADDER_FILE, html_table(shown),
                           "Ratings per rule set, best mu first; ci_low/ci_high: bootstrap 95% "
                           "interval of mu.")],
@@ -1423,8 +1542,8 @@ def study_page(tables: SkillTables, out: str | Path, title: str | None = None) -
     found = study_findings(tables)
     intro = (
         f"How much each of {len(order)} rule sets rewards skill, and which way of playing is "
-        f"stable under it. {simulated} Tables: {SKILL_FILE}, {LADDER_FILE}, {METAGAME_FILE}, "
-        f"{PAIRS_FILE}."
+        f"stable under it. {simulated} Tables: {relative_skill.RS_FILE + ', ' if has_rs else ''}"
+        f"{SKILL_FILE}, {LADDER_FILE}, {METAGAME_FILE}, {PAIRS_FILE}."
     )
     return write_study_page(folder, title or f"ludosim skill study: {study.name}", intro,
                             command, found, TITLES, sections, GLOSSARY_TERMS)  # fmt: skip
