@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import VERIFY
+from design_helpers import null_truth, stage_double
 
 from ludosim.report.contrasts import ALPHA, POWER, games_to_detect
 from ludosim.report.findings import Finding, PageDesign, page_design, page_findings
@@ -238,46 +239,6 @@ def test_a_real_null_sweep_rarely_claims_a_difference(tmp_path: object) -> None:
 DESIGN_REPLICATIONS = 30
 
 
-def _null_design_player(plan, stage, out, **_):  # type: ignore[no-untyped-def]
-    """A design stage whose free house rules change nothing: every rule set's games are
-    drawn from one distribution, with a shared game-level part (common dice)."""
-    from ludosim.studies import design as d
-
-    players = 4
-    rng = np.random.default_rng(stage.seed % 2**63 + len(stage.ids))
-    shared = rng.normal(0, 15, stage.games)
-    random_parts, skill_parts = [], []
-    for point in stage.ids:
-        first = rng.integers(0, players, stage.games)
-        part = {
-            "cell": point,
-            "game": np.arange(stage.games),
-            "first": first,
-            "winner": (first + rng.integers(0, players, stage.games)) % players,
-            "turns": np.round(np.maximum(10, 100 + shared + rng.normal(0, 10, stage.games)) * 4),
-            "truncated": False,
-            "lead_changes": rng.poisson(10, stage.games),
-            "last_at_mid": rng.random(stage.games) < 0.06,
-        }
-        for s in range(players):
-            part[f"captures_{s}"] = rng.poisson(5, stage.games)
-            part[f"place_{s}"] = 1
-        random_parts.append(pd.DataFrame(part))
-        strong = rng.random(stage.skill_games) < 0.45
-        skill = {
-            "cell": point,
-            "game": np.arange(stage.skill_games),
-            "first": rng.integers(0, players, stage.skill_games),
-            "winner": np.where(strong, 0, 1),
-            "strong_won": strong.astype(float),
-        }
-        for s in range(players):
-            skill[f"place_{s}"] = 1
-        skill_parts.append(pd.DataFrame(skill))
-    samples = d.stage_samples(pd.concat(random_parts), pd.concat(skill_parts))
-    return d.measures_table(stage, samples), samples
-
-
 def test_a_design_whose_house_rules_change_nothing_rarely_claims_anything(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # Every comparison the page states (screening effects, the confirmation's
     # differences) is in its one family: a page with any resolved one makes a false
@@ -297,7 +258,7 @@ def test_a_design_whose_house_rules_change_nothing_rarely_claims_anything(tmp_pa
             candidates=3,
             confirm_games=600,
         )
-        tables = d.play_study(study, tmp_path / str(rep), player=_null_design_player)
+        tables = d.play_study(study, tmp_path / str(rep), player=stage_double(null_truth))
         page = d.decided(tables)
         resolved = page.effects["resolved"].any() or page.comparisons["resolved"].any()
         standing = set(tables.confirmed["standing"])

@@ -15,11 +15,11 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+from design_helpers import stage_double
 
 from ludosim.report.explorer import predictions_html
 from ludosim.studies import design as d
@@ -41,46 +41,7 @@ def truth(codes: np.ndarray, free: list[str]) -> dict[str, np.ndarray]:
     }
 
 
-def double(plan: d.Plan, stage: d.Stage, out: Path, **_: Any) -> tuple[pd.DataFrame, Any]:
-    """A stage's measures from per-game rows drawn around the planted truth."""
-    players = 4
-    free = [f.toggle for f in plan.free]
-    mean = truth(stage.codes, free)
-    rng = np.random.default_rng(stage.seed + len(stage.ids))
-    games = stage.games
-    shared = rng.normal(0, 15, games)  # common random numbers: every rule set's game g
-    random_parts, skill_parts = [], []
-    for i, point in enumerate(stage.ids):
-        rounds = np.maximum(10, mean["rounds"][i] + shared + rng.normal(0, 10, games))
-        first = rng.integers(0, players, games)
-        winner = (first + rng.integers(0, players, games)) % players
-        part = {
-            "cell": point,
-            "game": np.arange(games),
-            "first": first,
-            "winner": winner,
-            "turns": np.round(rounds * players).astype(int),
-            "truncated": False,
-            "lead_changes": rng.poisson(10, games),
-            "last_at_mid": rng.random(games) < 0.06,
-        }
-        for s in range(players):
-            part[f"captures_{s}"] = rng.poisson(5, games)
-            part[f"place_{s}"] = 1
-        random_parts.append(pd.DataFrame(part))
-        strong = rng.random(stage.skill_games) < 0.25 + mean["skill"][i] / 100
-        skill = {
-            "cell": point,
-            "game": np.arange(stage.skill_games),
-            "first": rng.integers(0, players, stage.skill_games),
-            "winner": np.where(strong, 0, 1),
-            "strong_won": strong.astype(float),
-        }
-        for s in range(players):
-            skill[f"place_{s}"] = 1
-        skill_parts.append(pd.DataFrame(skill))
-    samples = d.stage_samples(pd.concat(random_parts), pd.concat(skill_parts))
-    return d.measures_table(stage, samples), samples
+double = stage_double(truth)  # a stage's measures drawn around the planted truth
 
 
 @pytest.fixture(scope="module")

@@ -35,18 +35,15 @@ import numpy as np
 
 from ludosim.report.contrasts import (
     ALPHA,
-    BELOW,
     EQUIVALENT,
-    POSSIBLY_BELOW,
     POWER,
-    PRACTICAL,
     Contrast,
     Family,
     Test,
     games_to_detect,
     practical_size,
 )
-from ludosim.report.findings import DIFFERENCES, VALUES, Finding, size_words
+from ludosim.report.findings import DIFFERENCES, VALUES, Finding, size_words, sized
 from ludosim.report.wording import about, amount, estimate, listing, p_text
 from ludosim.results.stats import Z95, score_test_p, wilson_interval
 
@@ -153,15 +150,7 @@ def verdict(test: Test, smallest: float | None = None, unit: str = "") -> str:
         return f"{'resolved' if test.resolved else 'not resolved'} {p}"
     size = practical_size(test.resolved, test.ci_low, test.ci_high, smallest)
     words = size_words(size, smallest, unit)
-    if size == PRACTICAL:
-        return f"resolved {p}"
-    if size == BELOW:
-        return f"resolved {p}, but {words}"
-    if size == POSSIBLY_BELOW:
-        return f"resolved {p}, {words}"
-    if size == EQUIVALENT:
-        return f"not resolved {p}; {words}"
-    return f"not resolved at this size {p}; {words}"
+    return sized(size, words, p) or f"not resolved at this size {p}; {words}"
 
 
 def stated(

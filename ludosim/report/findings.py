@@ -516,14 +516,9 @@ def verdict(t: Test, smallest: float, unit: str) -> str:
     """
     size = practical_size(t.resolved, t.ci_low, t.ci_high, smallest)
     words = size_words(size, smallest, unit)
-    if size == PRACTICAL:
-        return "resolved"
-    if size == BELOW:
-        return f"resolved, but {words}"
-    if size == POSSIBLY_BELOW:
-        return f"resolved, {words}"
-    if size == EQUIVALENT:
-        return f"not resolved; {words}"
+    said = sized(size, words)
+    if said:
+        return said
     if t.ci_low > 0 or t.ci_high < 0:
         return (
             f"not resolved once the page's comparisons are counted (Holm-adjusted "
@@ -531,6 +526,19 @@ def verdict(t: Test, smallest: float, unit: str) -> str:
             f"{words}"
         )
     return f"not resolved at this size; {words}"
+
+
+def sized(size: str, words: str, p: str = "") -> str | None:
+    """A verdict for every size but an open one (`contrasts.SIZES`), from `size_words`'s
+    `words` and the adjusted p-value's text `p`; None for `OPEN`, which each page words
+    in its own way (how many games it would take, whether the interval excludes 0)."""
+    p = f" {p}" if p else ""
+    return {
+        PRACTICAL: f"resolved{p}",
+        BELOW: f"resolved{p}, but {words}",
+        POSSIBLY_BELOW: f"resolved{p}, {words}",
+        EQUIVALENT: f"not resolved{p}; {words}",
+    }.get(size)
 
 
 def size_words(size: str, smallest: float, unit: str, short: bool = False) -> str:

@@ -1,0 +1,67 @@
+"""A test double of a design stage's measures (no kernel), shared by the designer's tests
+and its calibration: every rule set's per-game rows drawn around a known function of its
+free toggles' codes, with a game-level part shared by every rule set of the stage (the
+common dice of a sweep)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ludosim.studies import design as d
+
+# codes (rule sets x free toggles), the free toggles' names -> {"rounds": ..., "skill": ...}
+Truth = Callable[[np.ndarray, list[str]], dict[str, np.ndarray]]
+PLAYERS = 4
+
+
+def null_truth(codes: np.ndarray, free: list[str]) -> dict[str, np.ndarray]:
+    """House rules that change nothing: 100 rounds and a 20 pp skill edge everywhere."""
+    return {"rounds": np.full(len(codes), 100.0), "skill": np.full(len(codes), 20.0)}
+
+
+def stage_double(truth: Truth) -> Callable[..., tuple[pd.DataFrame, Any]]:
+    """A `player` for `design.play_study` whose rule sets play around `truth`."""
+
+    def play(plan: d.Plan, stage: d.Stage, out: Path, **_: Any) -> tuple[pd.DataFrame, Any]:
+        mean = truth(stage.codes, [f.toggle for f in plan.free])
+        rng = np.random.default_rng(stage.seed % 2**63 + len(stage.ids))
+        games = stage.games
+        shared = rng.normal(0, 15, games)  # common random numbers: every rule set's game g
+        random_parts, skill_parts = [], []
+        for i, point in enumerate(stage.ids):
+            rounds = np.maximum(10, mean["rounds"][i] + shared + rng.normal(0, 10, games))
+            first = rng.integers(0, PLAYERS, games)
+            part = {
+                "cell": point,
+                "game": np.arange(games),
+                "first": first,
+                "winner": (first + rng.integers(0, PLAYERS, games)) % PLAYERS,
+                "turns": np.round(rounds * PLAYERS).astype(int),
+                "truncated": False,
+                "lead_changes": rng.poisson(10, games),
+                "last_at_mid": rng.random(games) < 0.06,
+            }
+            for s in range(PLAYERS):
+                part[f"captures_{s}"] = rng.poisson(5, games)
+                part[f"place_{s}"] = 1
+            random_parts.append(pd.DataFrame(part))
+            strong = rng.random(stage.skill_games) < 0.25 + mean["skill"][i] / 100
+            skill = {
+                "cell": point,
+                "game": np.arange(stage.skill_games),
+                "first": rng.integers(0, PLAYERS, stage.skill_games),
+                "winner": np.where(strong, 0, 1),
+                "strong_won": strong.astype(float),
+            }
+            for s in range(PLAYERS):
+                skill[f"place_{s}"] = 1
+            skill_parts.append(pd.DataFrame(skill))
+        samples = d.stage_samples(pd.concat(random_parts), pd.concat(skill_parts))
+        return d.measures_table(stage, samples), samples
+
+    return play
