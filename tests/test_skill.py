@@ -529,7 +529,7 @@ def test_the_page_states_the_relative_skill_level_first() -> None:
     assert "app 0.435 (95% CI" in heads[0].text and "danish 0.242 (95% CI" in heads[0].text
     assert heads[0].text.index("app 0.435") < heads[0].text.index("danish 0.242")
     ranking = next(f for f in heads if f.kind == "ranking")
-    assert ranking.unit == "" and ranking.family == "differences"
+    assert ranking.unit == "RS" and ranking.family == "differences"
     # 10,000 games per player are more than a difference of 0.05 needs: not exploratory.
     assert not any(f.text.startswith("Exploratory:") for f in heads)
     assert SMALLEST_RS == 0.05

@@ -92,6 +92,7 @@ RS_COLUMNS = (
     "fictive_games", "le", "re", "rs", "rs_se", "rs_low", "rs_high", "defined",
 )  # fmt: skip
 TOPIC = "relative"
+UNIT = "RS"  # differences of RS are stated in RS: `+0.14 RS (95% CI ...)`
 TITLE = "Relative skill level of each rule set"
 
 
@@ -321,12 +322,12 @@ class RelativeSkillPlan:
                     continue
                 text = ranking_text(
                     end, f"By the relative skill level, skill pays {word}",
-                    f"Where skill pays {word} by the relative skill level", "",
+                    f"Where skill pays {word} by the relative skill level", UNIT,
                     lambda r: f"RS {rs_text(self.rows[r][1])}", SMALLEST_RS,
                 )  # fmt: skip
                 if not end.resolved and not end.same_within(SMALLEST_RS):
                     text += " " + sizing(f"a difference of {SMALLEST_RS:g} in RS", size, have)
-                out.append(ranking_finding(TOPIC, end, text, "", size))
+                out.append(ranking_finding(TOPIC, end, text, UNIT, size))
         undefined = [r for r, (_, m) in self.rows.items() if not m.defined]
         unbounded = [r for r, (_, m) in self.rows.items() if m.defined and not m.bounded]
         if undefined:
@@ -373,7 +374,7 @@ class RelativeSkillPlan:
             f"RE = {num(m.re, 3, sign=True)}, RS = {rs_text(m)}."
         )
         value = (m.rs, low, high) if m.defined else (math.nan, math.nan, math.nan)
-        return described(TOPIC, text, value, "", min(m.optimal_games, m.fictive_games))
+        return described(TOPIC, text, value, UNIT, min(m.optimal_games, m.fictive_games))
 
 
 def _key(m: RelativeSkill) -> float:

@@ -1385,8 +1385,8 @@ def study_page(tables: SkillTables, out: str | Path, title: str | None = None) -
         labels.append(f"{r} ({player}{', off its rules' if who.off(player, r) else ''})")
     fair = float(rnd["fair"].iloc[0])
     panels = [
-        Panel("fixed", "fixed_low", "fixed_high", f"{FIXED_PLAYER} vs 3 {FIXED_FIELD} (one "
-              "heuristic)", reference=fair, fmt="{:.3f}"),
+        Panel("fixed", "fixed_low", "fixed_high", f"{FIXED_PLAYER} vs 3 {FIXED_FIELD}",
+              reference=fair, fmt="{:.3f}"),
         Panel("random", "random_low", "random_high", "strongest vs 3 random",
               reference=fair, fmt="{:.3f}"),
         Panel("balanced", "balanced_low", "balanced_high", "strongest vs 3 balanced",
