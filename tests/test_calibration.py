@@ -327,3 +327,46 @@ def test_two_identical_rule_sets_rarely_differ_in_relative_skill() -> None:
         f"{bad} of {RS_REPLICATIONS} pairs of identical rule sets claim an RS difference "
         f"({100 * bad / RS_REPLICATIONS:.1f}%, 95% CI {100 * low:.1f} to {100 * high:.1f}%)"
     )
+
+
+# ------------------------------------------------------------------------------ unfold
+UNFOLD_REPLICATIONS = 200
+
+
+def test_unfold_pages_with_nothing_to_find_rarely_claim_a_difference() -> None:
+    # The committed comebacks study's tables with every rule set made alike: each change
+    # from the first rule set drawn from its null distribution (0, with its own standard
+    # error), each rule set's lead bins won as often as the rule sets' pooled share. Every
+    # resolved difference or ranking on such a page is false.
+    from dataclasses import replace
+    from pathlib import Path
+
+    from ludosim.results.stats import Z95, normal_cdf
+    from ludosim.studies import unfold as u
+
+    root = Path(__file__).resolve().parents[1]
+    study = u.load_study(root / "analyses" / "comebacks.toml")
+    tables = u.read_tables(root / "reports" / "comebacks", study)
+    compared = tables.comebacks["diff"].notna().to_numpy()
+    cb = tables.comebacks
+    se = ((cb["diff_high"] - cb["diff_low"]) / (2 * Z95)).to_numpy()[compared]
+    leads = tables.leads
+    players = {r.label: r.rules().players for r in study.rule_sets}
+    group = [leads["rule_set"].map(players), leads["phase"], leads["share_from"]]
+    pooled = leads.groupby(group)["leader_wins"].transform("sum") / leads.groupby(group)[
+        "games"
+    ].transform("sum")
+    rng = np.random.default_rng(2028)
+    bad = 0
+    for _ in range(UNFOLD_REPLICATIONS):
+        diff = rng.normal(0.0, se)
+        changes = cb.copy()
+        changes.loc[compared, "diff"] = diff
+        changes.loc[compared, "diff_low"] = diff - Z95 * se
+        changes.loc[compared, "diff_high"] = diff + Z95 * se
+        changes.loc[compared, "p_value"] = [2 * (1 - normal_cdf(abs(z))) for z in diff / se]
+        wins = rng.binomial(leads["games"].to_numpy(), pooled.to_numpy())
+        null = replace(tables, comebacks=changes, leads=leads.assign(leader_wins=wins))
+        bad += bool(claims(u.study_findings(null)))
+    low, _ = wilson_interval(bad, UNFOLD_REPLICATIONS)
+    assert low <= ALPHA, f"{bad} of {UNFOLD_REPLICATIONS} null unfold pages claimed a difference"
