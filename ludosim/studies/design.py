@@ -1406,14 +1406,7 @@ def play_study(
                     rows["estimate"].to_numpy(float),
                     rows["se"].to_numpy(float),
                 )
-    # What a confirmation measures with: the screening's noise per rule set, scaled down
-    # to the confirmation's games.
-    noise = {
-        name: float(np.median(measures.loc[measures["measure"] == name, "se"]))
-        * math.sqrt(study.screen_games / study.confirm_games)
-        for name in DESIGN_MEASURES
-    }
-    space = search(plan, models, noise)
+    space = search(plan, models, confirmation_noise(study, measures))
     picked = pick_candidates(space, study.candidates)
     confirmed = pd.DataFrame(columns=list(CONFIRMED_COLUMNS))
     comparisons = pd.DataFrame(columns=list(COMPARISON_COLUMNS))
@@ -1426,9 +1419,7 @@ def play_study(
         stages.append(stage)
     all_points = pd.concat(points, ignore_index=True)
     all_measures = pd.concat(tables, ignore_index=True)
-    checks = check_table(
-        plan, models, all_measures, all_points, _checked(plan, all_measures, confirmed)
-    )
+    checks = check_table(plan, models, all_measures, all_points, _checked(all_points, confirmed))
     found = DesignTables(
         study,
         plan,
@@ -1464,25 +1455,21 @@ def stages_table(stages: Sequence[Stage]) -> pd.DataFrame:
     )
 
 
-def _checked(plan: Plan, measures: pd.DataFrame, confirmed: pd.DataFrame) -> dict[str, list[str]]:
+def _checked(points: pd.DataFrame, confirmed: pd.DataFrame) -> dict[str, list[str]]:
     """The rule sets that check the models: every held-out one, and every confirmed
     candidate the screening did not play (the model was fitted on those)."""
     out: dict[str, list[str]] = {}
-    held = measures.loc[measures["stage"] == "holdout", "point"]
+    held = points.loc[points["stage"] == "holdout", "point"]
     if len(held):
-        out["holdout"] = list(dict.fromkeys(held))
-    screened = {" ".join(f"{int(x):+d}" for x in row) for row in plan.codes}
-    codes = dict(zip(confirmed["point"], confirmed["label"], strict=True))
-    for p in codes:
-        row = _codes_of_label(plan, codes[p])
-        if " ".join(f"{int(x):+d}" for x in row) not in screened:
-            out.setdefault("confirm", []).append(str(p))
+        out["holdout"] = list(held)
+    screened = set(points.loc[points["stage"] == "screen", "codes"])
+    mine = points[(points["stage"] == "confirm") & points["point"].isin(confirmed["point"])]
+    unseen = [
+        str(p) for p, c in zip(mine["point"], mine["codes"], strict=True) if c not in screened
+    ]
+    if unseen:
+        out["confirm"] = unseen
     return out
-
-
-def _codes_of_label(plan: Plan, label: str) -> np.ndarray:
-    changed = set(label.split()) if not label.startswith("(") else set()
-    return np.array([1.0 if f.text(1) in changed else -1.0 for f in plan.free])
 
 
 def games_played(measures: pd.DataFrame) -> dict[str, int]:
@@ -1623,10 +1610,12 @@ def read_tables(folder: str | Path) -> DesignTables:
         )
         for n, m in raw.items()
     }
-    # The page decides effects and comparisons anew: drop what write_tables added.
-    frames["effects"] = frames["effects"].drop(columns=["p_screening", "size"], errors="ignore")
-    if "p_screening" in pd.read_csv(folder / "effects.csv", nrows=0).columns:
-        frames["effects"]["p_adjusted"] = pd.read_csv(folder / "effects.csv")["p_screening"]
+    # The page decides effects and comparisons anew: back to the screening's adjustment,
+    # without what write_tables added.
+    effects = frames["effects"]
+    if "p_screening" in effects.columns:
+        effects = effects.assign(p_adjusted=effects["p_screening"])
+    frames["effects"] = effects.drop(columns=["p_screening", "size"], errors="ignore")
     frames["comparisons"] = frames["comparisons"][list(COMPARISON_COLUMNS)]
     search = frames["search"]
     search["codes"] = [tuple(int(x) for x in c.split()) for c in search["codes"]]
@@ -2288,16 +2277,22 @@ GLOSSARY_TERMS = (
 )
 
 
-def prediction_noise(tables: DesignTables) -> dict[str, float]:
-    """The standard error of a confirmation's measurement, per measure: what a model's
-    prediction interval adds for the noise of the games that measure a rule set."""
-    study = tables.study
-    screen = tables.measures[tables.measures["stage"] == "screen"]
+def confirmation_noise(study: DesignStudy, measures: pd.DataFrame) -> dict[str, float]:
+    """The standard error of a confirmation's measurement, per measure: the screening's
+    median per rule set (`measures`' screen stage), scaled down to the confirmation's
+    games. What a model's prediction interval adds for the noise of the games that
+    would measure a rule set, in the search and in the explorer alike."""
+    screen = measures[measures["stage"] == "screen"]
     return {
         name: float(np.median(screen.loc[screen["measure"] == name, "se"]))
         * math.sqrt(study.screen_games / study.confirm_games)
         for name in DESIGN_MEASURES
     }
+
+
+def prediction_noise(tables: DesignTables) -> dict[str, float]:
+    """`confirmation_noise` of a design's tables."""
+    return confirmation_noise(tables.study, tables.measures)
 
 
 def explorer_models(tables: DesignTables) -> list[Any]:
