@@ -1,6 +1,6 @@
 # ludosim: `make run` and `make test` work on a fresh machine with python3 (3.11+).
-# .venv is created on first use; packages are reinstalled only when pyproject.toml changes
-# (stamp files in .venv).
+# .venv is created on first use; packages are reinstalled only when pyproject.toml or this
+# file changes (stamp files in .venv).
 
 PYTHON ?= python3
 VENV := .venv
@@ -11,25 +11,35 @@ TEST_STAMP := $(VENV)/.installed-test
 SEED ?= 7
 PYTEST_WORKERS ?= 2
 
-.PHONY: run games reports test verify coverage bench docs lint format clean
+.PHONY: run warm games reports test verify coverage bench docs lint format clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(RUN_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+# With the extras the documented examples need: `ratings`, `skill` and `tune` (skill),
+# `design` (design). The test extras hold them too.
+RUN_EXTRAS := skill,design
+
+$(RUN_STAMP): pyproject.toml Makefile | $(PY)
+	$(PY) -m pip install --quiet -e '.[$(RUN_EXTRAS)]'
 	touch $@
 
-$(TEST_STAMP): pyproject.toml | $(PY)
+$(TEST_STAMP): pyproject.toml Makefile | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@ $(RUN_STAMP)
 
 # The main job on its default: the five seed rule sets side by side (resumable;
-# each preset plays until its first-player advantage is known to +-0.12pp) and its report.
+# each preset plays until its first-player advantage is known to +-0.12pp) and its report;
+# `ludosim report` ends by naming the page it wrote.
 run: $(RUN_STAMP)
+	$(PY) -m ludosim.run.warm
 	$(BIN)/ludosim sweep analyses/seeds.toml --out runs/seeds
 	$(BIN)/ludosim report runs/seeds --out runs/seeds/report
-	@echo "report: runs/seeds/report/index.html"
+
+# The kinds of game the documented examples play, compiled ahead in parallel processes
+# (`ludosim.run.warm`): after an install or a kernel change; then each loads in a second.
+warm: $(RUN_STAMP)
+	$(PY) -m ludosim.run.warm
 
 # One seeded game of every preset, turn by turn.
 games: $(RUN_STAMP)
@@ -64,6 +74,7 @@ reports: $(RUN_STAMP)
 test: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(PY) -m ludosim.run.warm --tests --workers $(PYTEST_WORKERS)
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 verify: $(TEST_STAMP)

@@ -1,9 +1,9 @@
 """What a newcomer's first commands cost in kernel compiles, from an empty cache.
 
-Runs the examples of README.md's "Command line" block (the first fenced block
-after that heading) one by one as a newcomer would, first with an empty numba
-cache (`NUMBA_CACHE_DIR` set to a fresh folder), then again with the cache that
-run filled. For each command: its wall time cold and warm, the difference (the
+Runs the examples of the tour of the command line, docs/cli.md's "The tour" block
+(the first fenced block after that heading), one by one as a newcomer would, first
+with an empty numba cache (`NUMBA_CACHE_DIR` set to a fresh folder), then again with
+the cache that run filled. For each command: its wall time cold and warm, the difference (the
 compile time it paid) and the compiled kernel variants it added to the cache
 (numba's `.nbc` files: one per compiled specialisation of each cached kernel
 function, so one kind of game adds many).
@@ -12,6 +12,11 @@ written.
 
     .venv/bin/python benchmarks/tour_compile.py            # up to `ratings`
     .venv/bin/python benchmarks/tour_compile.py --all      # every example, the studies too
+    .venv/bin/python benchmarks/tour_compile.py --all --after-warm   # as after `make run`
+
+With `--after-warm` the empty cache is first filled by `python -m ludosim.run.warm`,
+as `make run` does before its sweep (timed and reported), so that the cold pass
+measures what the tour still waits in compiles after `make run`.
 
 Prints a Markdown table and the totals.
 """
@@ -32,10 +37,10 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRST_LOOK_ENDS = "ludosim ratings"
 
 
-def readme_commands(readme: Path) -> list[str]:
-    """The `ludosim ...` lines of the first code block after "## Command line"."""
-    text = readme.read_text(encoding="utf-8")
-    block = text[text.index("## Command line") :]
+def tour_commands(page: Path) -> list[str]:
+    """The `ludosim ...` lines of the first code block after "## The tour"."""
+    text = page.read_text(encoding="utf-8")
+    block = text[text.index("## The tour") :]
     block = block[block.index("```") + 3 :]
     block = block[: block.index("```")]
     lines = [line.split("  #")[0].strip() for line in block.splitlines()]
@@ -60,8 +65,11 @@ def run(command: str, cwd: Path, env: dict[str, str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="every example, the studies too")
+    parser.add_argument(
+        "--after-warm", action="store_true", help="warm the empty cache first, as `make run` does"
+    )
     args = parser.parse_args()
-    commands = readme_commands(ROOT / "README.md")
+    commands = tour_commands(ROOT / "docs" / "cli.md")
     if not args.all:
         end = next(i for i, c in enumerate(commands) if c.startswith(FIRST_LOOK_ENDS))
         commands = commands[: end + 1]
@@ -70,6 +78,11 @@ def main() -> None:
         cache.mkdir()
         work.mkdir()
         env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "LUDOSIM_PROGRESS_SECONDS": "3600"}
+        if args.after_warm:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "ludosim.run.warm"], env=env, check=True)
+            print(f"warm-up: {time.perf_counter() - start:.0f} s, {compiled(cache)} kernel "
+                  "functions compiled\n")  # fmt: skip
         cold, added = [], []
         for command in commands:
             before = compiled(cache)

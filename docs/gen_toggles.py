@@ -1,8 +1,8 @@
-"""Generate the preset and toggle tables of README.md and docs/rules.md from the toggle table.
+"""Generate the preset and toggle tables of docs/rules.md from the toggle table.
 
     python docs/gen_toggles.py            # print both tables
-    python docs/gen_toggles.py --write    # rewrite them in both files between their markers
-    python docs/gen_toggles.py --check    # exit 1 if either file is out of date
+    python docs/gen_toggles.py --write    # rewrite them in docs/rules.md between their markers
+    python docs/gen_toggles.py --check    # exit 1 if docs/rules.md is out of date
 
 `tests/test_docs.py` runs the same check.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from ludosim.rules.model import PRESETS, TOGGLES, Rules, format_value
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = (ROOT / "README.md", ROOT / "docs" / "rules.md")
+DOCUMENTS = (ROOT / "docs" / "rules.md",)
 
 
 def _cell(text: str) -> str:

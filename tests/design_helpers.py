@@ -14,14 +14,27 @@ import pandas as pd
 
 from ludosim.studies import design as d
 
-# codes (rule sets x free toggles), the free toggles' names -> {"rounds": ..., "skill": ...}
+# codes (rule sets x free toggles), the free toggles' names -> {"rounds": ..., "skill": ...};
+# "skill" is the relative skill level RS in [0, 1]
 Truth = Callable[[np.ndarray, list[str]], dict[str, np.ndarray]]
 PLAYERS = 4
 
 
 def null_truth(codes: np.ndarray, free: list[str]) -> dict[str, np.ndarray]:
-    """House rules that change nothing: 100 rounds and a 20 pp skill edge everywhere."""
-    return {"rounds": np.full(len(codes), 100.0), "skill": np.full(len(codes), 20.0)}
+    """House rules that change nothing: 100 rounds and a relative skill level of 0.5."""
+    return {"rounds": np.full(len(codes), 100.0), "skill": np.full(len(codes), 0.5)}
+
+
+# The fictive player's win share against random players in the double: RS = 1 is an
+# optimal player who wins as often.
+FICTIVE_SHARE = 0.75
+
+
+def _seat_games(point: str, share: float, games: int, rng: np.random.Generator) -> pd.DataFrame:
+    """A skill player's games in one seat against random ones (`design._seat_wins`'s
+    columns): won with probability `share`."""
+    won = rng.random(games) < share
+    return pd.DataFrame({"cell": point, "game": np.arange(games), "won": won.astype(float)})
 
 
 def stage_double(truth: Truth) -> Callable[..., tuple[pd.DataFrame, Any]]:
@@ -32,7 +45,7 @@ def stage_double(truth: Truth) -> Callable[..., tuple[pd.DataFrame, Any]]:
         rng = np.random.default_rng(stage.seed % 2**63 + len(stage.ids))
         games = stage.games
         shared = rng.normal(0, 15, games)  # common random numbers: every rule set's game g
-        random_parts, skill_parts = [], []
+        random_parts, optimal_parts, fictive_parts = [], [], []
         for i, point in enumerate(stage.ids):
             rounds = np.maximum(10, mean["rounds"][i] + shared + rng.normal(0, 10, games))
             first = rng.integers(0, PLAYERS, games)
@@ -50,18 +63,13 @@ def stage_double(truth: Truth) -> Callable[..., tuple[pd.DataFrame, Any]]:
                 part[f"captures_{s}"] = rng.poisson(5, games)
                 part[f"place_{s}"] = 1
             random_parts.append(pd.DataFrame(part))
-            strong = rng.random(stage.skill_games) < 0.25 + mean["skill"][i] / 100
-            skill = {
-                "cell": point,
-                "game": np.arange(stage.skill_games),
-                "first": rng.integers(0, PLAYERS, stage.skill_games),
-                "winner": np.where(strong, 0, 1),
-                "strong_won": strong.astype(float),
-            }
-            for s in range(PLAYERS):
-                skill[f"place_{s}"] = 1
-            skill_parts.append(pd.DataFrame(skill))
-        samples = d.stage_samples(pd.concat(random_parts), pd.concat(skill_parts))
+            fair = 1 / PLAYERS
+            optimal = fair + mean["skill"][i] * (FICTIVE_SHARE - fair)
+            optimal_parts.append(_seat_games(point, optimal, stage.skill_games, rng))
+            fictive_parts.append(_seat_games(point, FICTIVE_SHARE, stage.skill_games, rng))
+        samples = d.stage_samples(
+            pd.concat(random_parts), pd.concat(optimal_parts), pd.concat(fictive_parts)
+        )
         return d.measures_table(stage, samples), samples
 
     return play

@@ -129,8 +129,9 @@ def test_play_prints_transcript_and_ranking(name: str) -> None:
     assert "turn 1: seat" in result.stdout
     tail = "\n".join(lines[len(game.transcript) :])
     assert f"seat {game.winner} won after {game.turns} turns" in tail
-    assert "place" in tail and "position" in tail
-    assert "position 0 is the seat that moved first" in tail
+    # Turn order in its own words: `--positions` means board positions in `play`.
+    assert "place" in tail and "turn order" in tail and "position" not in tail
+    assert "Turn order: 0 is the seat that moved first" in tail
     assert ("points" in tail) == (Rules.preset(name).scoring == "megajogos")
     places = [int(row.split()[1]) for row in tail.splitlines() if row.startswith("│")]
     assert places == list(range(1, Rules.preset(name).players + 1))

@@ -25,8 +25,8 @@ from ludosim.report.explorer import predictions_html
 from ludosim.studies import design as d
 
 # The planted truth: rounds = 100 + 8 x_finish - 12 x_pass_opponents + 3 x_finish x_pass
-# (x = -1 at the preset's value, +1 at the alternative); the skill edge = 20 + 4 x_six_limit
-# pp; nothing else moves anything.
+# (x = -1 at the preset's value, +1 at the alternative); the relative skill level
+# RS = 0.5 + 0.1 x_six_limit; nothing else moves anything.
 FREE = ["finish", "pass_opponents", "six_limit", "start_attempts", "bonus_on_six"]
 
 
@@ -37,7 +37,7 @@ def truth(codes: np.ndarray, free: list[str]) -> dict[str, np.ndarray]:
         + 8 * x["finish"]
         - 12 * x["pass_opponents"]
         + 3 * x["finish"] * x["pass_opponents"],
-        "skill": 20 + 4 * x["six_limit"],
+        "skill": 0.5 + 0.1 * x["six_limit"],
     }
 
 
@@ -51,7 +51,7 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> d.DesignTables:
         7,
         free=FREE,
         goals=["short", "skill"],
-        limits=["skill>=17"],
+        limits=["skill>=0.45"],
         screen_games=4000,
         skill_games=8000,
         holdout=6,
@@ -98,7 +98,7 @@ def test_the_search_returns_the_known_optimum_within_the_limits(tables: d.Design
     free = [f.toggle for f in plan.free]
     codes = d.all_codes(len(free))
     true = truth(codes, free)
-    feasible = true["skill"] >= 17
+    feasible = true["skill"] >= 0.45
     top = tables.search.iloc[0]
     index = [tuple(int(x) for x in row) for row in codes].index(top["codes"])
     # The known optimum: finish exact, pass_opponents all, six_limit 0 (for the skill
@@ -114,13 +114,16 @@ def test_the_confirmation_reports_measured_values(tables: d.DesignTables) -> Non
     assert len(confirmed) >= 1 and set(confirmed["standing"]) <= set(d.STANDINGS)
     assert list(confirmed["standing"]).count(d.RECOMMENDED) == 1
     best = d.decide(tables).findings
-    (head,) = [f for f in best if f.topic == "recommend" and f.headline]
+    # The answer first, as a rules card a family reads (the ranking, with its interval),
+    # then the procedure behind it as a note.
+    card, note = [f for f in best if f.topic == "recommend" and f.headline]
+    assert (card.kind, note.kind) == ("ranking", "note")
     # The recommended rule set has pass_opponents=all (the known optimum's one change
     # that matters for length besides finish, which the preset already has).
     (pick,) = confirmed.loc[confirmed["standing"] == d.RECOMMENDED, "label"]
     assert "pass_opponents=all" in pick
-    assert f": {pick} (game length" in head.text
-    assert f"--set {pick.split()[0]}" in head.text
+    assert f": {pick} (game length" in note.text
+    assert f"--set {pick.split()[0]}" in card.text and "rounds on average" in card.text
     for point in confirmed["point"]:
         rows = tables.measures[
             (tables.measures["point"] == point) & (tables.measures["stage"] == "confirm")
@@ -218,11 +221,11 @@ def test_findings_json_is_the_page(tables: d.DesignTables, tmp_path: Path) -> No
 # ------------------------------------------------------------------------- grammar
 def test_limits_and_free_toggles_are_read_and_refused_clearly() -> None:
     assert d.parse_limit("length<=90 rounds") == d.Limit("length", "<=", 90.0)
-    assert d.parse_limit("skill>=+5pp") == d.Limit("skill", ">=", 5.0)
+    assert d.parse_limit("skill>=+0.5 RS") == d.Limit("skill", ">=", 0.5)
     for bad, message in (
         ("lenght<=90", "unknown measure"),
         ("length=90", "is not MEASURE"),
-        ("skill>=5 rounds", "skill is in pp"),
+        ("skill>=5 rounds", "skill is in RS"),
     ):
         with pytest.raises(d.DesignError, match=message):
             d.parse_limit(bad)

@@ -10,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from ludosim.rules.model import PRESETS, TOGGLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,8 +23,8 @@ def _generator():
     return module
 
 
-@pytest.mark.parametrize("document", ["README.md", "docs/rules.md"])
-def test_generated_tables_match_the_code(document: str) -> None:
+def test_generated_tables_match_the_code() -> None:
+    document = "docs/rules.md"  # the one home of the preset and toggle tables
     text = (ROOT / document).read_text()
     assert _generator().render(text) == text, (
         f"{document}'s preset/toggle tables are out of date: run python docs/gen_toggles.py --write"

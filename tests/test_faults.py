@@ -656,8 +656,9 @@ def test_a_snapshot_interval_no_game_reaches_is_refused_up_front(
         args = [str(study)]
     code, err = _cli(["unfold", *args, "--out", str(out), "-q"], capsys)
     assert code == 2
+    where = "" if given == "option" else f"study file {study}: "
     assert _one_line(err) == (
-        "error: every: a snapshot every 100000000 turns is never taken under 'app', whose "
+        f"error: {where}every: a snapshot every 100000000 turns is never taken under 'app', whose "
         "games stop at max_turns=20000; allowed: 1..20000, or 0 for two rounds of the seats"
     )
     assert not out.exists()
@@ -868,3 +869,124 @@ def test_cells_whose_games_alone_differ_are_written_again_on_resume(
         results.load_cells(out)
     assert run_sweep(small_spec(), out).chunks_computed == 0
     pdt.assert_frame_equal(results.load_cells(out), want)
+
+
+@pytest.fixture
+def one_worker() -> Iterator[tuple[object, object]]:
+    """An in-process Dask cluster of one single-threaded worker, and a client of it; both
+    give up on a lost scheduler after 2 s (their default is 30 s)."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    )
+    try:
+        with distributed.Client(cluster, timeout="2s") as client:
+            yield cluster, client
+    finally:
+        with contextlib.suppress(TimeoutError):
+            cluster.close(timeout=2)
+
+
+def test_dask_whose_only_worker_dies_holding_results_stops_after_dask_wait(
+    tmp_path: Path,
+    clean: object,
+    kernel: list,
+    one_worker: tuple,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker goes while chunks it finished wait for this process to fetch them: their
+    results are lost with it, and no worker is left to compute them again. The sweep stops
+    after --dask-wait instead of waiting for them for ever, keeping the chunks it wrote."""
+    cluster, client = one_worker
+    written = sweep_execute.write_frame_atomic
+
+    def slow_first_write(df, path, stamp):
+        # Held up by the disk: meanwhile the worker finishes the next chunks, then goes.
+        if not any(path.parent.parent.rglob("chunk-*.parquet")):
+            time.sleep(0.5)
+            (worker,) = cluster.workers.values()
+            cluster.sync(worker.close)
+        return written(df, path, stamp)
+
+    monkeypatch.setattr(sweep_execute, "write_frame_atomic", slow_first_write)
+    started = time.monotonic()
+    with pytest.raises(SweepError, match=r"no live workers for \d+ s \(--dask-wait 1\.5\)"):
+        run_sweep(small_spec(), tmp_path / "out", dask=client, dask_wait=1.5)
+    assert time.monotonic() - started < 20
+    kept = sorted((tmp_path / "out").rglob("chunk-*.parquet"))
+    assert kept  # the chunks written before the worker went
+    monkeypatch.setattr(sweep_execute, "write_frame_atomic", written)
+    kernel.clear()
+    again = run_sweep(small_spec(), tmp_path / "out")
+    assert again.chunks_computed == 16 - len(kept)
+    pdt.assert_frame_equal(results.load(tmp_path / "out"), clean)
+
+
+def test_a_lost_dask_scheduler_is_one_line_and_the_folder_resumes(
+    tmp_path: Path, clean: object, kernel: list, one_worker: tuple, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scheduler goes mid-sweep: the sweep says so (not a worker's failure), in one line,
+    and keeps the chunks it wrote."""
+    cluster, client = one_worker
+    written = sweep_execute.write_frame_atomic
+
+    def write_then_lose_the_scheduler(df, path, stamp):
+        digest = written(df, path, stamp)
+        if len(list(path.parent.parent.rglob("chunk-*.parquet"))) == 2:
+            cluster.sync(cluster.scheduler.close)
+        return digest
+
+    monkeypatch.setattr(sweep_execute, "write_frame_atomic", write_then_lose_the_scheduler)
+    started = time.monotonic()
+    with pytest.raises(SweepError) as info:
+        run_sweep(small_spec(), tmp_path / "out", dask=client, dask_wait=5)
+    assert time.monotonic() - started < 20
+    message = str(info.value)
+    assert message.startswith("lost the Dask scheduler") and "\n" not in message
+    assert "worker" not in message and "finished chunks are kept" in message
+    monkeypatch.setattr(sweep_execute, "write_frame_atomic", written)
+    kept = len(list((tmp_path / "out").rglob("chunk-*.parquet")))
+    assert kept >= 2
+    kernel.clear()
+    assert run_sweep(small_spec(), tmp_path / "out").chunks_computed == 16 - kept
+    pdt.assert_frame_equal(results.load(tmp_path / "out"), clean)
+
+
+def test_a_lost_dask_scheduler_is_one_line_on_the_command_line(
+    tmp_path: Path, kernel: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ludosim sweep --dask tcp://...` whose scheduler goes: one line on stderr, none of
+    `distributed`'s tracebacks, exit code 2. The scheduler and its worker run in this
+    process; the worker plays slowly, so the sweep is under way when the scheduler goes."""
+    distributed = pytest.importorskip("distributed")
+    counting = sweep_execute._kernel()
+
+    def slow(*args, **kwargs):
+        time.sleep(0.3)
+        return counting(*args, **kwargs)
+
+    monkeypatch.setattr(sweep_execute, "_kernel", lambda: slow)
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+        host="127.0.0.1", dashboard_address=None,
+    )  # fmt: skip
+    try:
+        out = tmp_path / "S"
+        args = [*CLI_SPEC, "--dask", cluster.scheduler_address, "--dask-wait", "5"]
+        script = (
+            f"from ludosim.cli.app import main; main(['sweep', *{args!r}, '--out', {str(out)!r}])"
+        )
+        child = subprocess.Popen(
+            [sys.executable, "-c", script], cwd=ROOT, stderr=subprocess.PIPE, text=True
+        )
+        _wait_for_chunks(child, out, 2, timeout=60)
+        cluster.sync(cluster.scheduler.close)
+        _, err = child.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(TimeoutError):
+            cluster.close(timeout=2)
+    assert child.returncode == 2, err
+    assert _one_line(err).startswith(
+        f"error: lost the Dask scheduler at {cluster.scheduler_address}"
+    )
+    assert len(list(out.rglob("chunk-*.parquet"))) >= 2  # kept for the resume

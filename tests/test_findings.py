@@ -389,7 +389,7 @@ def test_factorial_headline_counts_each_term_over_the_strata() -> None:
     assert len(heads) == 2  # game length and the first player's edge
     (length,) = [f for f in heads if "game length" in f.text]
     assert "in each of the 3 strata of pass_opponents" in length.text
-    assert "six_limit x finish is resolved in all 3 strata (+6.0 rounds)" in length.text
+    assert "six_limit x finish is resolved in all 3 strata, +6.0 rounds (95% CI" in length.text
     assert len(details(found, "interactions")) == 2 * 3  # one per measure and stratum
 
 
@@ -694,3 +694,28 @@ def test_a_change_not_resolved_is_no_evidence_of_none() -> None:
     head, change = _length_change(0.0, 9.0)
     assert not change.resolved and "no change that matters" in change.text
     assert "no change that matters" in head.text and head.games_needed is None
+
+
+def test_an_interval_that_excludes_zero_never_shows_a_bound_of_zero() -> None:
+    """`95% CI 0.00 to +0.34` would read as touching 0 while the interval excludes it:
+    the bound gets the decimals that show its sign; an interval around 0 keeps its own."""
+    from ludosim.report.wording import estimate
+
+    assert estimate(0.17, 0.001, 0.34, "pp") == "+0.170 pp (95% CI +0.001 to +0.340)"
+    assert estimate(-0.5, -1.0, -0.0004, "pp").endswith("to -0.0004)")
+    assert estimate(0.1, -0.2, 0.4, "pp") == "+0.10 pp (95% CI -0.20 to +0.40)"
+
+
+def test_a_count_of_pairs_that_differ_names_them() -> None:
+    """`2 of the 3 pairs ... differ` says which, when they are few and not all."""
+    games = 4_000
+    longer = {"a": 0.0, "b": 0.0, "c": 40.0}  # c is 10 rounds longer than a and b
+    df, cells = sweep(random_rows(games, lambda cell: longer[str(cell["name"])]), games,
+                      variants=["a=app", "b=app+six_limit=0", "c=app+finish=bounce"])  # fmt: skip
+    found = findings(df, cells)
+    (count,) = [f for f in headlines(found, "length") if "pairs of rule sets differ" in f.text]
+    assert count.text.startswith("2 of the 3 pairs of rule sets differ in the game length")
+    named = count.text.split("beyond chance: ", 1)[1]
+    assert "c" in named and named.count(" against ") == 2
+    pairs = [f for f in details(found, "length") if f.family == "differences" and f.resolved]
+    assert sorted(f.text.split(":")[0] for f in pairs) == sorted(named.rstrip(".").split(" and "))

@@ -1,11 +1,14 @@
-"""README.md stays true: its `ludosim` examples run, and its lists match the repository.
+"""README.md and the pages it sends readers to stay true: the examples run, the lists
+match the repository.
 
-Every line of a README code block that starts with `ludosim ` is run through the CLI's
-`main` with the real kernel, block by block, each block in a fresh copy of the
-repository's committed files (as if run from the root of a clean clone): an example that
-reads a results folder must create it earlier in its own block. The examples write
-under `runs/` only: after each block no committed file has changed and nothing new
-exists outside `runs/`. The project layout tree must list every module of `ludosim/` and
+Every line of a code block of README.md or docs/cli.md (the tour of the command line)
+that starts with `ludosim ` or `$ ludosim ` is run through the CLI's `main` with the
+real kernel, block by block, each block in a fresh copy of the repository's committed
+files (as if run from the root of a clean clone): an example that reads a results folder
+must create it earlier in its own block. The examples write under `runs/` only: after
+each block no committed file has changed and nothing new exists outside `runs/`.
+README's Python example runs too. `make run` installs every extra an example needs.
+The project layout tree of docs/architecture.md must list every module of `ludosim/` and
 every document of `docs/`, and only files that exist; every Makefile target is shown as
 `make TARGET`.
 """
@@ -27,6 +30,10 @@ from ludosim.cli.app import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+TOUR = (ROOT / "docs" / "cli.md").read_text()
+ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text()
+# The documents whose `ludosim` examples are run, by a short name for the test ids.
+EXAMPLE_DOCUMENTS = {"readme": README, "cli": TOUR}
 
 
 def code_blocks(text: str) -> list[str]:
@@ -34,34 +41,55 @@ def code_blocks(text: str) -> list[str]:
     return re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.M | re.S)
 
 
-def example_blocks() -> list[list[list[str]]]:
-    """Per code block holding any, its `ludosim` commands as argument lists."""
+def example_blocks(text: str) -> list[list[list[str]]]:
+    """Per code block holding any, its `ludosim` commands as argument lists.
+
+    A line `ludosim ...` is a command; so is `$ ludosim ...`, a command shown with what
+    it prints below it (the lines that follow, which are not run)."""
     blocks = []
-    for body in code_blocks(README):
+    for body in code_blocks(text):
         commands = [
-            shlex.split(line, comments=True)
+            shlex.split(line.removeprefix("$ "), comments=True)
             for line in body.splitlines()
-            if line.startswith("ludosim ")
+            if line.startswith(("ludosim ", "$ ludosim "))
         ]
         if commands:
             blocks.append(commands)
     return blocks
 
 
-EXAMPLES = example_blocks()
+EXAMPLES = [
+    (f"{name}-block{i}-{block[0][1]}", block)
+    for name, text in EXAMPLE_DOCUMENTS.items()
+    for i, block in enumerate(example_blocks(text))
+]
 
 
-def test_readme_shows_examples_of_every_command() -> None:
+def test_the_tour_shows_examples_of_every_command() -> None:
     from ludosim.cli.app import command_names
 
-    shown = {args[1] for block in EXAMPLES for args in block}
+    shown = {args[1] for block in example_blocks(TOUR) for args in block}
     assert shown == set(command_names())
+    assert example_blocks(README), "README.md shows no command"
 
 
-@pytest.mark.parametrize(
-    "commands", EXAMPLES, ids=[f"block{i}-{b[0][1]}" for i, b in enumerate(EXAMPLES)]
-)
-def test_readme_examples_run_as_written(
+def test_readme_is_a_landing_page() -> None:
+    """What ludosim answers, the first commands and links: the manual is in docs/."""
+    assert len(README.encode("utf-8")) <= 10 * 1024
+    assert "make run" in README and "make test" in README
+    assert "BEGIN generated" not in README  # the toggle table lives in docs/rules.md
+    for page in ("docs/cli.md", "docs/architecture.md", "docs/rules.md", "docs/api.md"):
+        assert f"]({page})" in README, f"README.md does not link to {page}"
+
+
+def test_the_docs_home_sends_no_reader_back_to_the_readme() -> None:
+    home = (ROOT / "docs" / "index.md").read_text()
+    assert "README" not in home
+    assert "(cli.md)" in home and "(architecture.md)" in home
+
+
+@pytest.mark.parametrize("commands", [b for _, b in EXAMPLES], ids=[i for i, _ in EXAMPLES])
+def test_documented_examples_run_as_written(
     commands: list[list[str]],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -116,7 +144,7 @@ def snapshot(folder: Path) -> dict[str, str]:
 
 
 def _check_small_report(folder: Path) -> None:
-    """A README report is small: it says it is exploratory, and no false claim leads it.
+    """An example's report is small: it says it is exploratory, and no false claim leads it.
 
     At these sizes a page may resolve what the full-size reports resolve by far,
     the length of a game (bounce adds about 7 rounds on app, three start tries
@@ -133,9 +161,50 @@ def _check_small_report(folder: Path) -> None:
             assert f["unit"] == "rounds", f["text"]
 
 
+# --------------------------------------------------------- what `make run` installs
+def make_variable(name: str) -> str:
+    text = (ROOT / "Makefile").read_text()
+    return re.search(rf"^{name}\s*:=\s*(.*)$", text, flags=re.M).group(1).strip()
+
+
+def test_make_run_installs_every_extra_an_example_needs() -> None:
+    """The commands of the tour that need an optional extra say so ("needs the `skill`
+    extra"); `make run` installs each, and so does the test install (`make test`, CI)."""
+    import tomllib
+
+    installed = set(make_variable("RUN_EXTRAS").split(","))
+    assert "-e '.[$(RUN_EXTRAS)]'" in (ROOT / "Makefile").read_text()
+    every_command = TOUR.split("## Every command", 1)[1].split("\n## ", 1)[0]
+    needed = set(re.findall(r"needs the `(\w+)` extra", every_command))
+    assert needed, "no command of docs/cli.md says it needs an extra"
+    assert needed <= installed, f"make run does not install {needed - installed}"
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    for extra in installed:
+        assert set(extras[extra]) <= set(extras["test"]), extra
+
+
+# ------------------------------------------------------------------- the Python example
+def test_readme_python_example_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (example,) = re.findall(r"^```python\n(.*?)^```", README, flags=re.M | re.S)
+    assert len([line for line in example.splitlines() if line.strip()]) <= 10
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}
+    exec(compile(example, "README.md", "exec"), namespace)
+    assert capsys.readouterr().out.strip()
+    # What its last line says: row 42 of the simulation, replayed.
+    row, df = namespace["row"], namespace["df"]
+    for column in ("first", "winner", "turns", "rolls"):
+        assert row[column] == df.iloc[42][column], column
+    assert not list(tmp_path.iterdir()), "the Python example wrote files"
+
+
 # ------------------------------------------------------------------------ the layout
 def layout_block() -> list[str]:
-    section = README.split("## Project layout", 1)[1]
+    section = ARCHITECTURE.split("## Project layout", 1)[1]
     return code_blocks(section)[0].splitlines()
 
 
@@ -199,17 +268,21 @@ def makefile_targets() -> list[str]:
 
 
 def test_every_make_target_is_documented() -> None:
+    """The two of a fresh machine on README.md, every one under docs/architecture.md's
+    Development and in its layout tree."""
     targets = makefile_targets()
     assert "test" in targets and "run" in targets
+    assert "make run" in README and "make test" in README
+    development = ARCHITECTURE.split("## Development", 1)[1]
     for target in targets:
-        assert f"make {target}" in README, f"README does not show `make {target}`"
+        assert f"make {target}" in development, f"Development does not show `make {target}`"
     makefile_line = next(line for line in layout_block() if line.startswith("Makefile"))
     assert makefile_line.split(None, 1)[1].split(", ") == targets
 
 
 def test_no_fixed_test_duration_is_claimed() -> None:
     """The suite's duration depends on the machine; a number of minutes would drift."""
-    for line in README.splitlines():
+    for line in (README + ARCHITECTURE + TOUR).splitlines():
         if "make test" in line or "pytest -n" in line:
             assert not re.search(r"\d+\s*(-\s*\d+\s*)?min", line), line
 

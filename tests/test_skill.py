@@ -601,7 +601,7 @@ def test_bad_relative_skill_keys_are_one_line_naming_the_key(
     with pytest.raises(SkillError) as info:
         load_study(study)
     message = str(info.value)
-    assert message.startswith(f"{key}:") and "\n" not in message, message
+    assert message.startswith(f"study file {study}: {key}:") and "\n" not in message, message
 
 
 def test_the_relative_skill_keys_load() -> None:

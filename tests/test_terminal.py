@@ -256,9 +256,9 @@ def test_every_printing_command_takes_the_formats(tmp_path: Path) -> None:
     assert [e["measure"] for e in exact["estimates"]] == ["turns", "rolls"]
     play = json_of("play", "-p", "app", "--seed", "7")
     assert play["transcript"][0].startswith("turn 1") or play["transcript"]
-    assert sorted(e["position"] for e in play["estimates"]) == [0, 1, 2, 3]
+    assert sorted(e["turn order"] for e in play["estimates"]) == [0, 1, 2, 3]
     first = next(e for e in play["estimates"] if e["seat"] == play["first"])
-    assert first["position"] == 0
+    assert first["turn order"] == 0
     bad = invoke("simulate", "-p", "app", "--seed", "1", "--format", "yaml")
     assert bad.exit_code == 2
     assert bad.stderr.splitlines() == [

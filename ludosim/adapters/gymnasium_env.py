@@ -46,6 +46,8 @@ import numpy as np
 from ludosim.reference.game import GameResult, play_game
 from ludosim.reference.outside import PlayerView
 from ludosim.reference.plans import Plan, face_rank
+from ludosim.results.schema import SEED_MAX
+from ludosim.rules import checks
 from ludosim.rules.board import Board
 from ludosim.rules.errors import LudosimError, missing_extra
 from ludosim.rules.model import Rules
@@ -72,6 +74,36 @@ def rules_arg(rules: Rules | None) -> Rules:
             f"got {rules!r}"
         )
     return rules
+
+
+def option_sizes(rules: Rules, max_options: Any, roll_slots: Any) -> tuple[int, int]:
+    """`max_options` and `roll_slots` of an environment, checked; None gives the default
+    (pieces per player or 32 options, 1 or 4 roll slots under `roll_then_move`)."""
+    killer = rules.roll_then_move
+    if max_options is None:
+        max_options = 32 if killer else rules.pieces
+    if roll_slots is None:
+        roll_slots = 4 if killer else 1
+    return (
+        checks.integer("max_options", max_options, 1, error=EnvError),
+        checks.integer("roll_slots", roll_slots, 1, error=EnvError),
+    )
+
+
+def action_index(action: Any) -> int:
+    """An action as the index of an option: an int, a NumPy integer or a 0-d integer array."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if not checks.is_integer(action):
+        raise EnvError(f"action must be an integer index into the options, got {action!r}")
+    return int(action)
+
+
+def seed_arg(seed: Any) -> int | None:
+    """The `seed` of `reset`: None, or an integer in 0..2**64-1."""
+    if seed is None:
+        return None
+    return checks.integer("seed", seed, 0, SEED_MAX, error=EnvError, high_text="2**64-1")
 
 
 class _Stop(Exception):
@@ -141,6 +173,26 @@ class Match:
             self.thread.join()
 
 
+def _opponents(opponents: Any, players: int) -> list[str]:
+    """One policy name per seat but the agent's, checked."""
+    others = players - 1
+    if isinstance(opponents, str):
+        names = [opponents] * others
+    elif isinstance(opponents, Sequence) and all(isinstance(p, str) for p in opponents):
+        names = list(opponents)
+    else:
+        raise EnvError(
+            "opponents must be a policy name (e.g. 'random') or a list of one per other "
+            f"seat, got {opponents!r}"
+        )
+    if len(names) != others:
+        raise EnvError(
+            f"opponents lists {len(names)} policies; {players} players need {others}, "
+            "one per seat but the agent's"
+        )
+    return list(resolve_policies(names, others)) if others else []
+
+
 class LudoEnv(gym.Env):
     """One learning seat of a Ludo game against built-in policies (see the module docstring).
 
@@ -168,16 +220,10 @@ class LudoEnv(gym.Env):
     ) -> None:
         self.rules = rules_arg(rules)
         n = self.rules.players
-        if not 0 <= seat < n:
-            raise EnvError(f"seat: must be 0..{n - 1}, got {seat}")
-        self.seat = seat
-        self.opponents = list(resolve_policies(opponents, n - 1)) if n > 1 else []
-        killer = self.rules.roll_then_move
-        self.max_options = max_options or (32 if killer else self.rules.pieces)
-        self.roll_slots = roll_slots or (4 if killer else 1)
-        if self.max_options < 1 or self.roll_slots < 1:
-            raise EnvError("max_options and roll_slots: must be at least 1")
-        self.illegal_reward = float(illegal_reward)
+        self.seat = checks.integer("seat", seat, 0, n - 1, error=EnvError)
+        self.opponents = _opponents(opponents, n)
+        self.max_options, self.roll_slots = option_sizes(self.rules, max_options, roll_slots)
+        self.illegal_reward = checks.number("illegal_reward", illegal_reward, error=EnvError)
         size = n * self.rules.pieces + self.roll_slots
         goal = Board.from_rules(self.rules).goal
         self.observation_space = spaces.Box(
@@ -225,6 +271,7 @@ class LudoEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        seed = seed_arg(seed)
         super().reset(seed=seed)
         self.close()
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**62))
@@ -240,7 +287,7 @@ class LudoEnv(gym.Env):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._match is None:
             raise EnvError("step: the episode is over; call reset() first")
-        index = int(action)
+        index = action_index(action)
         if not 0 <= index < len(self._options):
             self.close()
             obs = np.zeros(self.observation_space.shape, dtype=np.float32)

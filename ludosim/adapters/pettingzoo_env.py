@@ -26,7 +26,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ludosim.adapters.gymnasium_env import EnvError, Match, encode, rules_arg
+from ludosim.adapters.gymnasium_env import (
+    EnvError,
+    Match,
+    action_index,
+    encode,
+    option_sizes,
+    rules_arg,
+    seed_arg,
+)
 from ludosim.reference.game import GameResult
 from ludosim.reference.outside import PlayerView
 from ludosim.reference.plans import Plan
@@ -64,11 +72,7 @@ class LudoAEC(AECEnv):
     ) -> None:
         super().__init__()
         self.rules = rules_arg(rules)
-        killer = self.rules.roll_then_move
-        self.max_options = max_options or (32 if killer else self.rules.pieces)
-        self.roll_slots = roll_slots or (4 if killer else 1)
-        if self.max_options < 1 or self.roll_slots < 1:
-            raise EnvError("max_options and roll_slots: must be at least 1")
+        self.max_options, self.roll_slots = option_sizes(self.rules, max_options, roll_slots)
         n = self.rules.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
         size = n * self.rules.pieces + self.roll_slots
@@ -94,6 +98,8 @@ class LudoAEC(AECEnv):
 
     # ------------------------------------------------------------ helpers
     def _seat(self, agent: str) -> int:
+        if agent not in self.possible_agents:
+            raise EnvError(f"agent must be one of {', '.join(self.possible_agents)}, got {agent!r}")
         return self.possible_agents.index(agent)
 
     def _to_move(self, agent: str) -> bool:
@@ -138,6 +144,7 @@ class LudoAEC(AECEnv):
 
     # ------------------------------------------------------------ the API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        seed = seed_arg(seed)
         self.close()
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -166,7 +173,7 @@ class LudoAEC(AECEnv):
         assert self._match is not None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        index = -1 if action is None else int(action)
+        index = -1 if action is None else action_index(action)
         if not 0 <= index < len(self._options):
             self.close()
             self._view, self._options = None, ()

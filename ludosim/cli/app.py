@@ -246,8 +246,9 @@ def _emit(answer: Answer, fmt: str, before: Sequence[str] = ()) -> None:
     for line in before:
         typer.echo(line)
     _show(_frame_table(rounded(answer.estimates, answer.rounded_like), title=answer.title))
-    warning = answer.exploratory_note()
-    headlines = [f for f in answer.headlines() if f.text != warning]
+    told = answer.told()  # in the terminal's words: no cell ids, sections or "this page"
+    warning = answer.exploratory_note(told)
+    headlines = [f for f in told if f.text != warning]
     if warning:
         typer.echo("")
         typer.echo(warning)
@@ -261,6 +262,21 @@ def _emit(answer: Answer, fmt: str, before: Sequence[str] = ()) -> None:
         typer.echo("")
         for note in answer.notes:
             typer.echo(note)
+
+
+def _study_written(page: Path, count: int = 2) -> None:
+    """A study's closing lines: its first `count` answers (the headline findings that are
+    not notes on the method, as its page states them) and where the page is."""
+    import json
+
+    records = json.loads((Path(page).parent / "findings.json").read_text(encoding="utf-8"))
+    answers = [r for r in records if r.get("headline") and r.get("kind") != "note"]
+    if answers:
+        typer.echo("Findings (the page states every one with its method):")
+        for record in answers[:count]:
+            typer.echo(f"- {record['text']}")
+        typer.echo("")
+    typer.echo(f"wrote {page} with its tables")
 
 
 def _console() -> Console:
@@ -353,13 +369,10 @@ def _cell(value: Any) -> str:
 
 @contextlib.contextmanager
 def _compile_notice() -> Iterator[None]:
-    """Say on stderr why the first run after install (or after a kernel change) is slow."""
-    (on_slow_compile,) = _lazy("ludosim.engine", "on_slow_compile")
-    message = (
-        "compiling the kernel for these rules and policies (only on first use after "
-        "install or a kernel change; 15-30 s) ..."
-    )
-    with on_slow_compile(lambda: typer.echo(message, err=True)):
+    """Say on stderr why the first run after install (or after a kernel change) is slow:
+    the kind of game compiling and its measured compile time (`ludosim.run.warm`)."""
+    compile_notice, notice_text = _lazy("ludosim.run.warm", "compile_notice", "notice_text")
+    with compile_notice(lambda kind: typer.echo(notice_text(kind), err=True)):
         yield
 
 
@@ -515,7 +528,9 @@ def play(
 ) -> None:
     """Play one game with the reference engine, turn by turn, then the final ranking.
 
-    The ranking gives each seat's turn-order position: position 0 moved first.
+    The ranking gives each seat's place in the turn order (seat order from the first
+    mover): 0 moved first, 1 next, and so on. --positions is another thing: the board
+    position before every turn.
 
     Example: ludosim play --preset killer --seed 7 --positions
     """
@@ -640,9 +655,15 @@ def compare(
         ),
     ] = 1_000_000,
     first_batch: Annotated[
-        int,
-        typer.Option("--first-batch", metavar="N", help="Games per rule set of the first batch."),
-    ] = 2_000,
+        int | None,
+        typer.Option(
+            "--first-batch",
+            metavar="N",
+            help="Games per rule set of the first batch, at most --max-games (default 2000, "
+            "or --max-games when fewer).",
+            show_default=False,
+        ),
+    ] = None,
     threads: ThreadsOpt = None,
     fmt: FormatOpt = "table",
     quiet: QuietOpt = False,
@@ -1025,7 +1046,7 @@ def skill(
         )  # fmt: skip
     with _playing("skill", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)
-    typer.echo(f"wrote {page} with its tables")
+    _study_written(page)
 
 
 @app.command(cls=_Command)
@@ -1101,7 +1122,7 @@ def unfold(
         )  # fmt: skip
     with _playing("unfold", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)
-    typer.echo(f"wrote {page} with its tables")
+    _study_written(page)
 
 
 def _study_rule_sets(
@@ -1605,35 +1626,59 @@ def design(
         ),
     ] = None,
     screen_games: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--screen-games",
             metavar="N",
-            help="Games per rule set of the screening, every seat random.",
+            help="Games per rule set of the screening, every seat random (default 40,000).",
         ),
-    ] = 40_000,
+    ] = None,
     skill_games: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--skill-games",
             metavar="N",
-            help="Games per rule set with a balanced seat against random ones.",
+            help="Games per rule set of each skill player (the optimal and the fictive), in "
+            "one seat against random ones (default 1,600).",
         ),
-    ] = 16_000,
+    ] = None,
     holdout: Annotated[
-        int, typer.Option("--holdout", metavar="N", help="Rule sets held out to check the model.")
-    ] = 8,
+        int | None,
+        typer.Option(
+            "--holdout", metavar="N", help="Rule sets held out to check the model (default 8)."
+        ),
+    ] = None,
     candidates: Annotated[
-        int, typer.Option("--candidates", metavar="N", help="Candidates confirmed on fresh games.")
-    ] = 4,
+        int | None,
+        typer.Option(
+            "--candidates", metavar="N", help="Candidates confirmed on fresh games (default 4)."
+        ),
+    ] = None,
     confirm_games: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--confirm-games",
             metavar="N",
-            help="Games per candidate in the confirmation (one look, fixed in advance).",
+            help="Games per candidate in the confirmation (one look, fixed in advance; "
+            "default 100,000).",
         ),
-    ] = 100_000,
+    ] = None,
+    optimal: Annotated[
+        str | None,
+        typer.Option(
+            "--optimal",
+            metavar="POLICY",
+            help="The relative skill level's optimal player (default expert:32:12).",
+        ),
+    ] = None,
+    fictive: Annotated[
+        str | None,
+        typer.Option(
+            "--fictive",
+            metavar="POLICY",
+            help="The relative skill level's fictive player, who knows the dice (default fictive).",
+        ),
+    ] = None,
     seed: StudySeedOpt = None,
     threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
@@ -1653,10 +1698,29 @@ def design(
     _require_extra("ludosim design", "design", "pydoe", "statsmodels", "scipy")
     if not out.strip():
         raise LudosimError("--out is empty; name the design's folder, e.g. --out runs/design")
+    # Only the options given: the study's own defaults (`DesignStudy`) stand for the rest.
+    given = {
+        "screen_games": screen_games,
+        "skill_games": skill_games,
+        "holdout": holdout,
+        "candidates": candidates,
+        "confirm_games": confirm_games,
+        "optimal": optimal,
+        "fictive": fictive,
+    }
     if study_file is not None:
-        if preset or sets or free or goals or limits or seed is not None:
+        if (
+            preset
+            or sets
+            or free
+            or goals
+            or limits
+            or seed is not None
+            or any(v is not None for v in given.values())
+        ):
             raise LudosimError(
-                "STUDY: the design file holds the preset, free rules, goals, limits and seed; "
+                "STUDY: the design file holds the preset, free rules, goals, limits, seed, sizes "
+                "and players; "
                 "give it alone or use the options without it"
             )
         study = load_study(study_file)
@@ -1666,12 +1730,11 @@ def design(
         _require_seed(seed)
         study = study_from_options(
             preset, seed, sets=sets or (), free=free or (), goals=goals or ("short",),
-            limits=limits or (), screen_games=screen_games, skill_games=skill_games,
-            holdout=holdout, candidates=candidates, confirm_games=confirm_games,
+            limits=limits or (), **{k: v for k, v in given.items() if v is not None},
         )  # fmt: skip
     with _playing("design", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)
-    typer.echo(f"wrote {page} with its tables")
+    _study_written(page)
 
 
 def command_names() -> list[str]:

@@ -17,7 +17,9 @@ from __future__ import annotations
 import math
 import os
 import sys
+import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TextIO
@@ -36,6 +38,8 @@ from rich.text import Text
 
 INTERVAL_ENV = "LUDOSIM_PROGRESS_SECONDS"
 DEFAULT_INTERVAL = 10.0
+# Seconds of reports the games/s and the ETA are measured over.
+RATE_WINDOW = 60.0
 BAR, LINES, OFF = "bar", "lines", "off"
 
 
@@ -88,9 +92,15 @@ class _RateColumn(ProgressColumn):
 class ProgressLines:
     """`progress(done, total)` as a plain line at most every `every` seconds.
 
-    The rate is measured from the first games done on, so the kernel's compile in
-    the first slice does not slow the figures down; a line is printed at the end too when any
-    was printed before, so a log shows how the run finished.
+    The rate is the games of the last `window` seconds of reports (a moving
+    window, weighted by time), counted from the first games done on, so the
+    kernel's compile in the first slice does not slow the figures down and a
+    change of speed (a slower rule set later in a sweep) moves the ETA over the
+    window instead of at once. The ETA counts down from the last report.
+    `tick()` prints the line when one is due even if no report came (a ticker
+    thread calls it, so a compile or a long slice still shows that the run
+    lives). A line is printed at the end too when any was printed before, so a
+    log shows how the run finished.
     """
 
     def __init__(
@@ -99,34 +109,73 @@ class ProgressLines:
         every: float,
         stream: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
+        window: float = RATE_WINDOW,
     ) -> None:
         self.label = label
         self.every = every
         self.stream = stream
         self.clock = clock
+        self.window = window
         self.started = clock()
         self.last_line = self.started
-        self.first: tuple[float, int] | None = None  # (time, games) of the first report
+        # (time, games) of the reports since the first games done, the oldest
+        # only as far back as the window needs.
+        self.samples: deque[tuple[float, int]] = deque()
         self.done = 0
         self.total = 0
         self.lines = 0
+        # Reports and the ticker come from different threads.
+        self._lock = threading.Lock()
 
     def __call__(self, done: int, total: int) -> None:
-        now = self.clock()
-        self.done, self.total = done, total
-        if self.first is None and done > 0:
-            # From the end of the first slice on: it holds the compile, if any.
-            self.first = (now, done)
-        if now - self.last_line >= self.every and done < total:
-            self.emit(now)
+        with self._lock:
+            now = self.clock()
+            self.done, self.total = done, total
+            if self.samples and done < self.samples[-1][1]:
+                self.samples.clear()  # counting starts again: the next stage of a study
+            if done > 0 and (not self.samples or done != self.samples[-1][1]):
+                self.samples.append((now, done))
+                # Keep one report at or before the window's start, so the rate
+                # spans the whole window.
+                while len(self.samples) > 2 and self.samples[1][0] <= now - self.window:
+                    self.samples.popleft()
+            if now - self.last_line >= self.every and (done < total or not total):
+                self.emit(now)
+
+    def tick(self) -> None:
+        """Print the line if one is due: the run is still going, whether games came or not."""
+        with self._lock:
+            now = self.clock()
+            if now - self.last_line >= self.every:
+                self.emit(now)
+
+    def rate(self) -> float:
+        """Games per second over the window of reports (0 before two reports with games)."""
+        if len(self.samples) < 2:
+            return 0.0
+        (t0, d0), (t1, d1) = self.samples[0], self.samples[-1]
+        return (d1 - d0) / (t1 - t0) if t1 > t0 else 0.0
 
     def line(self, now: float) -> str:
-        share = f" ({100 * self.done / self.total:.1f}%)" if self.total else ""
+        if not self.total:  # nothing reported yet, or a caller that does not know its total
+            if not self.done:
+                return f"{self.label}: starting, {duration(now - self.started)} so far"
+            rate = self.rate()
+            return f"{self.label}: {self.done:,} games" + (
+                f", {rate:,.0f} games/s" if rate > 0 else ""
+            )
+        share = f" ({100 * self.done / self.total:.1f}%)"
         text = f"{self.label}: {self.done:,}/{self.total:,} games{share}"
-        start_time, start_done = self.first or (now, self.done)
-        rate = (self.done - start_done) / (now - start_time) if now > start_time else 0.0
-        if rate > 0:
-            text += f", {rate:,.0f} games/s, ETA {duration((self.total - self.done) / rate)}"
+        rate = self.rate()
+        since = now - self.samples[-1][0] if self.samples else 0.0
+        if self.done >= self.total:
+            # Between a stage's last games and what comes next (tables, the next stage).
+            text += f", the last {duration(since)} ago"
+        elif rate > 0:
+            left = max(0.0, (self.total - self.done) / rate - since)
+            text += f", {rate:,.0f} games/s, ETA {duration(left)}"
+        else:
+            text += f", {duration(now - self.started)} so far"
         return text
 
     def emit(self, now: float) -> None:
@@ -135,14 +184,38 @@ class ProgressLines:
         self.lines += 1
 
     def close(self) -> None:
-        if self.lines and self.done:
-            now = self.clock()
-            seconds = now - self.started
-            print(
-                f"{self.label}: {self.done:,} games in {duration(seconds)}",
-                file=self.stream or sys.stderr,
-                flush=True,
-            )
+        with self._lock:
+            if self.lines and self.done:
+                now = self.clock()
+                seconds = now - self.started
+                print(
+                    f"{self.label}: {self.done:,} games in {duration(seconds)}",
+                    file=self.stream or sys.stderr,
+                    flush=True,
+                )
+
+
+class _Ticker:
+    """A daemon thread calling `lines.tick()` a few times per interval until stopped.
+
+    The kernel's parallel runs release the interpreter lock and a compile is
+    Python code, so the thread speaks on time during either.
+    """
+
+    def __init__(self, lines: ProgressLines) -> None:
+        self.lines = lines
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="ludosim-progress", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        poll = min(1.0, self.lines.every / 4)
+        while not self.stopped.wait(poll):
+            self.lines.tick()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join()
 
 
 class GameProgress:
@@ -160,6 +233,7 @@ class GameProgress:
         self.console = console
         self._bar: Progress | None = None
         self._lines: ProgressLines | None = None
+        self._ticker: _Ticker | None = None
         self._task: Any = None
 
     def __enter__(self) -> GameProgress:
@@ -180,6 +254,7 @@ class GameProgress:
             self._bar.__enter__()
         elif self.mode == LINES:
             self._lines = ProgressLines(self.label, interval())
+            self._ticker = _Ticker(self._lines)
         return self
 
     def __call__(self, done: int, total: int) -> None:
@@ -201,6 +276,9 @@ class GameProgress:
         if self._bar is not None:
             self._bar.__exit__(exc_type, exc, tb)
             self._bar = None
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
         if self._lines is not None:
             if exc_type is None:
                 self._lines.close()

@@ -24,7 +24,9 @@ from ludosim.reference.plans import (
     play_plan,
 )
 from ludosim.reference.position import Position
+from ludosim.rules import checks
 from ludosim.rules.board import YARD, Board
+from ludosim.rules.errors import RulesError
 from ludosim.rules.model import GLOBE, Rules
 from ludosim.rules.policies import PolicyError, parse_policy, resolve_policies
 from ludosim.rules.streams import Stream, normalise_seed
@@ -91,7 +93,7 @@ class Game:
         flow: bool = False,
         every: int = 0,
     ) -> None:
-        self.rules = rules
+        self.rules = checks.rules("rules", rules, error=RulesError)
         self.board = Board.from_rules(rules)
         self.pos = start.copy() if start is not None else Position.start(rules, self.board)
         self.stream = Stream(normalise_seed(seed), game)

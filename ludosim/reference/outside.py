@@ -40,6 +40,7 @@ from ludosim.reference.plans import Plan, PlanTree
 from ludosim.reference.position import Position
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
+from ludosim.rules.policies import PolicyError
 
 
 class OutsidePlayerError(LudosimError, ValueError):
@@ -85,8 +86,13 @@ def split_policies(
     """Policy names per seat (`random` stands in for outside seats) and the outside players."""
     if isinstance(policies, str) or callable(policies):
         seats = [policies] * players
-    else:
+    elif isinstance(policies, Sequence):
         seats = list(policies)
+    else:
+        raise PolicyError(
+            f"policies must be a policy name (e.g. 'random'), an outside player, or a list "
+            f"of one per seat, got {policies!r}"
+        )
     outside = {s: p for s, p in enumerate(seats) if callable(p)}
     names = ["random" if callable(p) else p for p in seats]
     return names, outside

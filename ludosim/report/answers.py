@@ -55,6 +55,11 @@ from ludosim.rules.policies import resolve_policies
 FORMATS = ("table", "json", "csv")
 ESTIMATE_COLUMNS = ("measure", "of", "estimate", "ci_low", "ci_high", "unit", "games")
 POSITIONS_NOTE = "Turn order: position 0 is the seat that moved first, (seat - first) mod n."
+# `play` prints board positions too (`--positions`): its ranking says "turn order" alone.
+TURN_ORDER_NOTE = (
+    "Turn order: 0 is the seat that moved first, 1 the next to move, and so on "
+    "((seat - first) mod n)."
+)
 
 
 @dataclass
@@ -90,9 +95,18 @@ class Answer:
         """The findings a reader sees first: each topic's headline, the page's notes too."""
         return [f for f in self.findings if f.headline]
 
-    def exploratory_note(self) -> str:
-        """The note that says why the run is exploratory ("" when it is not)."""
-        return exploratory_note(f.text for f in self.findings) if self.exploratory else ""
+    def told(self) -> list[Finding]:
+        """The headlines as the table format prints them: in the terminal's words
+        (`PageFindings.terminal`) where a page decided them."""
+        found = self.headlines()
+        return self.page.for_terminal(found) if self.page is not None else found
+
+    def exploratory_note(self, found: Sequence[Finding] | None = None) -> str:
+        """The note that says why the run is exploratory ("" when it is not), from
+        `found` (by default the answer's findings)."""
+        if not self.exploratory:
+            return ""
+        return exploratory_note(f.text for f in (self.findings if found is None else found))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: command, title, estimates (records), findings (`findings.json`'s
@@ -378,10 +392,13 @@ def sweep_answer(result: Any, report_command: str) -> Answer:
 
 def game_answer(rule_set: RuleSet, result: Any, policies: str | Sequence[str]) -> Answer:
     """`play`'s answer: the final ranking of one reference game (`analysis.ranking`),
-    titled by who won and when; the transcript travels in `details`."""
+    titled by who won and when; the transcript travels in `details`. Each seat's place in
+    the turn order is its `turn order` column: `play --positions` prints board positions,
+    so the ranking does not call turn order a position."""
     rules = rule_set.rules()
     names = resolve_policies(policies, rules.players)
     table = analysis.ranking(rules, result, names if len(set(names)) > 1 else None)
+    table = table.rename(columns={"position": "turn order"})
     ending = "stopped at max_turns" if result.truncated else "ended"
     winner = f"seat {result.winner} won" if result.winner >= 0 else "nobody finished"
     title = (
@@ -389,7 +406,7 @@ def game_answer(rule_set: RuleSet, result: Any, policies: str | Sequence[str]) -
         f"the game {ending} after {result.end_turns} turns"
     )
     details = {"transcript": list(result.transcript), "first": int(result.first)}
-    return Answer("play", title, table, [], [POSITIONS_NOTE], details)
+    return Answer("play", title, table, [], [TURN_ORDER_NOTE], details)
 
 
 def exact_answer(result: Any, quantiles: Sequence[float] = (0.05, 0.5, 0.95, 0.99)) -> Answer:
@@ -424,6 +441,7 @@ __all__ = [
     "ESTIMATE_COLUMNS",
     "FORMATS",
     "POSITIONS_NOTE",
+    "TURN_ORDER_NOTE",
     "Answer",
     "bench_answer",
     "cells_of",

@@ -294,6 +294,13 @@ def length_overlay(dist: pd.DataFrame, means: Mapping[str, float], xlabel: str) 
     return fig
 
 
+def percent_ticks() -> Any:
+    """Tick labels for shares (0.255 -> `25.5%`), the unit the page's text uses."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _: f"{100 * v:.10g}%")
+
+
 def rate_dots(tables: Sequence[tuple[pd.DataFrame, str, str]], labels: Mapping[str, str]) -> Figure:
     """Win rates with intervals for a few cells, one panel per (table, key, title).
 
@@ -323,7 +330,9 @@ def rate_dots(tables: Sequence[tuple[pd.DataFrame, str, str]], labels: Mapping[s
             ax.set(xlabel=key, title=title)
             ax.grid(axis="y", color="#e6e6e6", linewidth=0.6)
             ax.set_axisbelow(True)
-        axes[0].set_ylabel("win rate")
+        # The text states shares in %: the axis does too, not as fractions.
+        axes[0].yaxis.set_major_formatter(percent_ticks())
+        axes[0].set_ylabel("win rate (%)")
         fig.legend(loc="outside lower center", ncols=min(len(ids), 2), fontsize=FONT_SIZE,
                    frameon=False)  # fmt: skip
     return fig
@@ -399,7 +408,8 @@ def ranking(table: pd.DataFrame, label: str = "policy") -> Figure:
         ax.set_yticks(y, ordered[label].astype(str).tolist())
         ax.set_ylim(n - 0.5, -0.5)
         ax.set_xlim(0, max(float(ordered["ci_high"].max()) * 1.2, 0.05))
-        ax.set_xlabel("win rate (share of the games played in which it won; dashed: fair share)")
+        ax.xaxis.set_major_formatter(percent_ticks())
+        ax.set_xlabel("win rate (% of the games played in which it won; dashed: fair share)")
         ax.grid(axis="x", color="#e6e6e6", linewidth=0.6)
         ax.set_axisbelow(True)
     return fig

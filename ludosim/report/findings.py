@@ -37,6 +37,11 @@ How a page decides (docs/analysis.md, "Findings"):
   than that, without a precision target met, is marked exploratory.
 - **Practical size**: headlines say what an effect means at a table.
 
+**Two readers.** Every finding is worded twice from the same decisions: for the
+page (`PageFindings.findings`, which `findings.json` holds) and for the terminal
+(`PageFindings.terminal`, the same findings in the same order): no cell ids, no
+sections to point at, no page speaking of itself (`ludosim.report.wording.said`).
+
 `TITLES` names each topic for a reader. Numbers are written by
 `ludosim.report.wording`; toggle values and cell names in the spelling `--set`
 accepts (`ludosim.report.analysis.value_text`).
@@ -83,6 +88,9 @@ from ludosim.report.wording import (
     one_in,
     p_text,
     pct,
+    said,
+    speaking,
+    voice,
 )
 from ludosim.report.wording import ci as ci_text
 from ludosim.results.measures import FIRST, LENGTH, WIN, Measure, with_smallest
@@ -111,6 +119,8 @@ TITLES = {
     "interactions": "Interactions",
 }
 KINDS = ("value", "difference", "ranking", "note")
+# A count of pairs that differ names them up to this many (the statements below list all).
+NAMED_PAIRS = 4
 DIFFERENCES = "differences"  # the page's family of comparisons between cells
 VALUES = "values"  # the family of each cell against a fixed reference
 
@@ -159,13 +169,20 @@ class Finding:
 @dataclass
 class PageFindings:
     """Everything a page states: its findings, the families that decided them, the
-    cells merged as the same games, and whether the run is exploratory."""
+    cells merged as the same games, and whether the run is exploratory; `terminal`
+    holds the same findings, in their order, worded for the terminal."""
 
     findings: list[Finding]
     families: list[Family] = field(default_factory=list)
     merged: list[SameGames] = field(default_factory=list)
     exploratory: bool = False
     comparisons: pd.DataFrame = field(default_factory=pd.DataFrame)
+    terminal: list[Finding] = field(default_factory=list)
+
+    def for_terminal(self, found: Sequence[Finding]) -> list[Finding]:
+        """Each of `found` (findings of this page) in the terminal's words."""
+        words = {id(f): t for f, t in zip(self.findings, self.terminal, strict=False)}
+        return [words.get(id(f), f) for f in found]
 
     def family(self, name: str) -> Family | None:
         return next((f for f in self.families if f.name == name), None)
@@ -227,12 +244,19 @@ def page_findings(
             renders.append(render)
     for family in page.families:
         family.adjust()
-    out: list[Finding] = []
-    for render in renders:
-        out.extend(render())
-    notes = _notes(page, design.merged, target_met)
-    order = {t: i for i, t in enumerate(TOPICS)}
-    found = sorted([*notes, *out], key=lambda f: (order.get(f.topic, len(order)), not f.headline))
+
+    def worded() -> list[Finding]:
+        # Rendering only words what the families decided: once per reader, alike.
+        out = [f for render in renders for f in render()]
+        notes = _notes(page, design.merged, target_met)
+        order = {t: i for i, t in enumerate(TOPICS)}
+        return sorted(
+            [*notes, *out], key=lambda f: (order.get(f.topic, len(order)), not f.headline)
+        )
+
+    found = worded()
+    with speaking("terminal"):
+        terminal = [replace(f, text=t.text) for f, t in zip(found, worded(), strict=True)]
     table = pd.DataFrame(
         [
             {
@@ -250,7 +274,8 @@ def page_findings(
         ],
         columns=list(COMPARISON_COLUMNS),
     )
-    return PageFindings(found, page.families, list(design.merged), page.exploratory, table)
+    return PageFindings(found, page.families, list(design.merged), page.exploratory, table,
+                        terminal)  # fmt: skip
 
 
 # ----------------------------------------------------------------- the design
@@ -278,6 +303,7 @@ class PageDesign:
     bases: list[tuple[str, str, list[tuple[str, str]]]] = field(default_factory=list)
     strata: list[analysis.Stratum] = field(default_factory=list)
     seat0: bool = False
+    given_names: dict[str, str] = field(default_factory=dict)  # every cell, merged ones too
 
 
 def page_design(cells: pd.DataFrame) -> PageDesign:
@@ -290,6 +316,7 @@ def page_design(cells: pd.DataFrame) -> PageDesign:
     labels = {c: (c if names.get(c, c) == c else f"{c} ({names[c]})") for c in ids}
     short = {c: (names.get(c, c) if unique else labels[c]) for c in ids}
     design = PageDesign(kept, merged, ids, "single", short, labels, _noun(kept))
+    design.given_names = {str(k): v for k, v in _names(cells).items()}
     design.seat0 = "first_player" in kept.columns and bool(
         (kept["first_player"].astype(str) == "seat0").any()
     )
@@ -423,7 +450,14 @@ class _Page:
         return self.layout.names.get(str(cell), str(cell))
 
     def labels(self, cell: str) -> str:
+        """`c004 (killer)` on a page; the terminal shows no cell ids."""
+        if voice() == "terminal":
+            return self.names(cell)
         return self.layout.labels.get(str(cell), str(cell))
+
+    def one(self) -> str:
+        """What one cell is to a reader at the terminal: `rule set`, `seating`, `cell`."""
+        return {"rule sets": "rule set", "seatings": "seating"}.get(self.noun, "cell")
 
     def samples(self, measure: Measure) -> CellSamples:
         if measure.name not in self._samples:
@@ -521,7 +555,8 @@ def verdict(t: Test, smallest: float, unit: str) -> str:
         return said
     if t.ci_low > 0 or t.ci_high < 0:
         return (
-            f"not resolved once the page's comparisons are counted (Holm-adjusted "
+            f"not resolved once {_pages()} comparisons are counted "
+            f"(Holm-adjusted "
             f"{p_text(t.p_adjusted)}; the 95% interval, for this comparison alone, excludes 0); "
             f"{words}"
         )
@@ -696,7 +731,13 @@ def _needed_for(page: _Page, compared: Sequence[_Compared]) -> int | None:
 
 
 def _sizing_text(
-    title: str, smallest: float, unit: str, needed: int | None, have: int, what: str = "change"
+    title: str,
+    smallest: float,
+    unit: str,
+    needed: int | None,
+    have: int,
+    what: str = "change",
+    per: str = "cell",
 ) -> str:
     if needed is None:
         return ""
@@ -704,16 +745,18 @@ def _sizing_text(
     if needed <= have:
         return (
             f"This run has the games to detect a {what} of {size} in the {title} with "
-            f"{round(100 * POWER)}% power after the correction (about {needed:,} games per cell "
+            f"{round(100 * POWER)}% power after the correction (about {needed:,} games per {per} "
             f"needed; this run: {have:,})."
         )
     return (
         f"Detecting a {what} of {size} in the {title} with {round(100 * POWER)}% power after "
-        f"the correction needs about {needed:,} games per cell (this run: {have:,})."
+        f"the correction needs about {needed:,} games per {per} (this run: {have:,})."
     )
 
 
-def _sizing_of(compared: Sequence[_Compared], needed: int | None, have: int) -> str:
+def _sizing_of(
+    compared: Sequence[_Compared], needed: int | None, have: int, per: str = "cell"
+) -> str:
     if not compared:
         return ""
     held = _strictest(compared)
@@ -722,7 +765,7 @@ def _sizing_of(compared: Sequence[_Compared], needed: int | None, have: int) -> 
     if len(held) < len(compared):  # strata of several player counts: name the strictest
         players = round(c.measure.smallest / c.scale.smallest)
         title += f" (the smallest of interest with {players} players)"
-    return _sizing_text(title, c.scale.smallest, c.scale.unit, needed, have)
+    return _sizing_text(title, c.scale.smallest, c.scale.unit, needed, have, per=per)
 
 
 def _finding(
@@ -802,7 +845,11 @@ def _length(page: _Page) -> Callable[[], list[Finding]] | None:
         text = (
             f"Mean game length runs from {num(lo, 1)} to {num(hi, 1)} rounds over the "
             f"{len(page.ids)} {page.noun} ({each([len(page.rows_of[c]) for c in page.ids])}); "
-            f"which changes move it, with their intervals and the correction, is under {where}."
+            + said(
+                "which changes move it, with their intervals and the correction, is under "
+                f"{where}.",
+                "which changes move it is said above, with their intervals and the correction.",
+            )
         )
         if page.design == "skip":
             text = (
@@ -956,10 +1003,14 @@ def _pairs_ranking(page: _Page, measure: Measure) -> Callable[[], list[Finding]]
         differ = [c for c in compared if c.test.resolved]
         summary = (
             f"{_sentence(of(len(differ), len(compared)))} pairs of {page.noun} differ in the "
-            f"{measure.title} beyond chance."
+            f"{measure.title} beyond chance"
         )
+        # A count names what it counts: the pairs themselves, when they are few and not all.
+        if 0 < len(differ) < len(compared) and len(differ) <= NAMED_PAIRS:
+            summary += ": " + listing([c.label for c in differ])
+        summary += "."
         if not differ:
-            summary += " " + _sizing_of(compared, needed, page.per_cell_games())
+            summary += " " + _sizing_of(compared, needed, page.per_cell_games(), _per(page))
         out.append(Finding(topic, summary, True, headline=True, kind="note"))
         for c in sorted(differ, key=lambda x: -abs(x.test.estimate)):
             text = f"{c.label}: {measure.title} {_effect_text(c, _how(c))}; {_verdict(c)}"
@@ -1112,8 +1163,11 @@ def _first_headline(
         f"relative edges from {num(lo, 1, sign=True)}% to {num(hi, 1, sign=True)}% of a fair share"
     )
     if len(counts) == 1:
-        pp = [tests[c].estimate for c in ids]
-        span = f"{num(min(pp), 2, sign=True)} to {num(max(pp), 2, sign=True)} pp ({span})"
+        # Each end as its own estimate is written everywhere: to the digits of its interval.
+        low, high = (f(ids, key=lambda c: tests[c].estimate) for f in (min, max))
+        ends = [num(tests[c].estimate, digits_for(tests[c].ci_low, tests[c].ci_high), sign=True)
+                for c in (low, high)]  # fmt: skip
+        span = f"{ends[0]} to {ends[1]} pp ({span})"
     parts = []
     if plus:
         parts.append(f"more than a fair share under {of(len(plus), m)} {page.noun}")
@@ -1127,7 +1181,8 @@ def _first_headline(
     else:
         text = f"The first player's edge is not resolved under any of the {m} {page.noun}"
     text += (
-        f" (each against its fair share, Holm over the page's {page.values.size} tests against a "
+        f" (each against its fair share, Holm over {_pages('the')} "
+        f"{page.values.size} tests against a "
         f"fixed reference): {span}; {each([tests[c].games for c in ids])}."
     )
     # The largest edge relative to the fair share: points above 50% and above 25% do not
@@ -1307,7 +1362,8 @@ def _seat_findings(page: _Page, changes: Sequence[tuple[str, _Compared]]) -> lis
     text = (
         who[:1].upper() + who[1:] + " " + "; it ".join(parts)
         + f": changes from {num(lo, d, sign=True)} to {num(hi, d, sign=True)} pp of its win "
-        "share, each paired by game and decided with the page's other comparisons."
+        f"share, each paired by game and decided with {_pages()} "
+        "other comparisons."
     )  # fmt: skip
     resolved = all(t.resolved for t in tests)
     head = Finding("seat", text, resolved, None, True, "note", unit="pp", family=DIFFERENCES)
@@ -1343,7 +1399,7 @@ def _effects_of(
     m = len(compared)
     moving = sorted([c for c in compared if c.test.resolved], key=lambda c: -abs(c.test.estimate))
     needed = _needed_for(page, compared)
-    where = f"From the base {page.labels(base)}, {rule}"
+    where = said(f"From the base {page.labels(base)}, {rule}", f"From {page.labels(base)}")
     within = False
     if moving:
         listed = "; ".join(
@@ -1398,7 +1454,8 @@ def _effects_of(
                 if within
                 else f"Not resolved at this size: not every interval lies within "
                 f"±{amount(float(_size(small.smallest)), small.unit)}, so a change that "
-                f"matters is not ruled out. {_sizing_of(compared, needed, page.per_cell_games())}"
+                "matters is not ruled out. "
+                + _sizing_of(compared, needed, page.per_cell_games(), _per(page))
             )
         )
     settled = bool(moving) or within  # a size to detect is no question left open
@@ -1491,22 +1548,22 @@ def _factorial_findings(
     for c, _, where in compared:
         by_term.setdefault(c.label, []).append((c, where))
     g = len(next(iter(by_term.values())))
-    design = f"the 2^{len(factors)} design of {', '.join(factors)}"
+    design = said(f"the 2^{len(factors)} design of {', '.join(factors)}",
+                  f"every combination of {listing(factors)}")  # fmt: skip
     if strata_keys:
-        design += f", in each of the {g} strata of {' x '.join(strata_keys)}"
+        design += said(f", in each of the {g} strata of {' x '.join(strata_keys)}",
+                       f", for each of the {g} combinations of {listing(strata_keys)}")  # fmt: skip
     parts = []
     for label, items in by_term.items():
         told = [c for c, _ in items if c.test.resolved]
         if told:
-            lo = min(c.test.estimate for c in told)
-            hi = max(c.test.estimate for c in told)
-            unit = told[0].scale.unit
-            d = max(digits_for(c.test.ci_low, c.test.ci_high) for c in told)
-            size = num(lo, d, sign=True) if lo == hi else (
-                f"{num(lo, d, sign=True)} to {num(hi, d, sign=True)}"
-            )  # fmt: skip
+            # The smallest and the largest resolved effect, each with its own interval:
+            # a range of estimates alone would state a resolved effect without one.
+            ends = sorted(told, key=lambda c: c.test.estimate)
+            low, high = _effect_text(ends[0]), _effect_text(ends[-1])
+            size = low if low == high else f"from {low} to {high}"
             where = "" if g == 1 else f" in {of(len(told), g)} strata"
-            parts.append(f"{label} is resolved{where} ({size} {unit}{_sizes_note(told)})")
+            parts.append(f"{label} is resolved{where}, {size}{_sizes_note(told)}")
         else:
             parts.append(f"{label} is not resolved{'' if g == 1 else ' in any stratum'}")
     told_all = sum(c.test.resolved for c, _, _ in compared)
@@ -1516,7 +1573,9 @@ def _factorial_findings(
         f"{'is' if told_all == 1 else 'are'} resolved."
     )
     if told_all < len(compared):
-        text += " " + _sizing_of([c for c, _, _ in compared], needed, page.per_cell_games())
+        text += " " + _sizing_of(
+            [c for c, _, _ in compared], needed, page.per_cell_games(), _per(page)
+        )
     head = Finding(topic, text.strip(), told_all == len(compared),
                    None if told_all == len(compared) else needed, True, "note",
                    family=DIFFERENCES)  # fmt: skip
@@ -1627,15 +1686,16 @@ def _policies(page: _Page) -> Callable[[], list[Finding]] | None:
         needed = _needed(page, WIN.name, list(tests.values()), win.smallest, pooled=seatings)
         text = (
             f"{best['policy']} wins most often, "
-            f"{_share(best, d)}, "
-            f"{lead}; {worst['policy']} least, {pct(worst['win_rate'], d)}; fair share "
+            f"{_share(best, _digits_of(best))}, "
+            f"{lead}; {worst['policy']} least, {pct(worst['win_rate'], _digits_of(worst))}; "
+            "fair share "
             f"{pct(fair, d)}. {_sentence(of(apart, len(tests)))} pairs of policies differ beyond "
             f"chance; {games(len(page.df))} over {seatings} seatings."
             + _rotation_note(_seated(page.layout.cells))
         )
         if apart < len(tests):
             text += " " + _sizing_text(
-                "difference of win shares", win.smallest, "pp", needed, per_cell
+                "difference of win shares", win.smallest, "pp", needed, per_cell, per=_per(page)
             )
         lo, hi = sorted((sign * t.ci_low, sign * t.ci_high))
         head = Finding("policies", text, t.resolved, None, True, "ranking", sign * t.estimate,
@@ -1643,6 +1703,11 @@ def _policies(page: _Page) -> Callable[[], list[Finding]] | None:
         return [head, *details]
 
     return render
+
+
+def _digits_of(row: pd.Series) -> int:
+    """The decimals of a win share as its row of the estimates table writes it."""
+    return digits_for(100 * row["ci_low"], 100 * row["ci_high"])
 
 
 def _share(row: pd.Series, digits: int) -> str:
@@ -1715,7 +1780,7 @@ def _skip_cost(page: _Page) -> Callable[[], list[Finding]] | None:
             head = _skip_headline(curve, tests, seat)
             if not head.resolved:
                 sizing = _sizing_text("skipper's win share", win.smallest, "pp", needed,
-                                      page.per_cell_games())  # fmt: skip
+                                      page.per_cell_games(), per=_per(page))  # fmt: skip
                 head = replace(head, **{"text": f"{head.text} {sizing}".strip(),
                                   "games_needed": needed})  # fmt: skip
             out.append(head)
@@ -1777,6 +1842,21 @@ def _smallest_text(page: _Page) -> str:
     return f"Smallest effects of interest: {listing(parts)}."
 
 
+def _per(page: _Page) -> str:
+    """What a count of games is per: `cell` on a page, what a cell is at the terminal."""
+    return said("cell", page.one())
+
+
+def _pages(terminal: str = "all the") -> str:
+    """Whose comparisons: `the page's` on a page, `terminal` (`all the`) at the terminal."""
+    return said("the page's", terminal)
+
+
+def _given(page: _Page, cell: str) -> str:
+    """A cell as its merge note names it: its id on a page, its name at the terminal."""
+    return said(str(cell), page.layout.given_names.get(str(cell), page.names(cell)))
+
+
 # The measures that judge whether a page is exploratory, where it is about one of them: a
 # tournament and a skip-cost page answer with win shares, so the first player's edge
 # they also state cannot make them exploratory. Other pages are judged by every measure.
@@ -1797,12 +1877,16 @@ def _notes(
         out.append(
             Finding(
                 "about",
-                f"This page makes {m} comparison{'s' if m != 1 else ''} between "
+                said("This page makes ", "") + f"{m} comparison{'s' if m != 1 else ''} between "
                 f"{page.noun if page.design != 'tournament' else 'policies'}, each counted once "
                 f"and decided together by Holm's correction: the chance that any of them is a "
-                f"false claim of a difference is at most {round(100 * ALPHA)}%. Each cell "
-                f"against its fair share is a family of its own ({page.values.size} tests, "
-                f"Holm).",
+                f"false claim of a difference is at most {round(100 * ALPHA)}%. "
+                + said(
+                    "Each cell against its fair share is a family of its own",
+                    f"The tests of each {page.one()}'s turn order against its fair share are a "
+                    "family of their own",
+                )
+                + f" ({page.values.size} tests, Holm).",
                 True,
                 headline=True,
                 kind="note",
@@ -1813,8 +1897,9 @@ def _notes(
         out.append(
             Finding(
                 "about",
-                f"{listing(list(same.merged))} {'plays' if len(same.merged) == 1 else 'play'} "
-                f"the same games as {same.kept} ({why}): "
+                f"{listing([_given(page, c) for c in same.merged])} "
+                f"{'plays' if len(same.merged) == 1 else 'play'} "
+                f"the same games as {_given(page, same.kept)} ({why}): "
                 f"they are counted once, as {page.labels(same.kept)}.",
                 True,
                 headline=True,
@@ -1841,7 +1926,9 @@ def _notes(
         out.append(
             Finding(
                 "about",
-                f"Exploratory: this run has {have:,} games per cell and {target}; "
+                f"Exploratory: this run has {have:,} games"
+                + said(" per cell", "" if len(page.ids) == 1 else f" per {page.one()}")
+                + f" and {target}; "
                 f"detecting the smallest effect of interest in {what} with "
                 f"{round(100 * POWER)}% power after the correction needs about {needed:,}. "
                 "Read the findings on it as leads to confirm with a larger run, not as results "

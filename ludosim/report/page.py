@@ -37,6 +37,7 @@ import math
 import os
 import shlex
 import shutil
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,8 @@ from ludosim.report.findings import (
 )
 from ludosim.results import (
     FolderNotCreated,
+    IncompleteSweep,
+    ResultsError,
     ResultsKind,
     describe,
     load,
@@ -75,6 +78,7 @@ from ludosim.rules.policies import format_policies, resolve_policies
 from ludosim.run.simulate import simulate_command
 
 if TYPE_CHECKING:
+    from markupsafe import Markup
     from matplotlib.figure import Figure
 
 # Cells listed by name in a caption; more are summarised (cells.csv lists them all).
@@ -88,6 +92,10 @@ MAX_PANELS = 16
 # A topic's per-cell statements (and the precision table) are listed open up to this
 # many; more are folded under their headline, which answers the question for all.
 OPEN_DETAILS = 6
+# The answer box on a page's first screen holds at most this many statements.
+ANSWERS = 6
+# The topic of a page's method notes (families, sizes, seating): not an answer.
+METHOD_TOPIC = "about"
 # Below this a p-value is written `< 1e-16`: doubles cannot resolve it (it reads as 0).
 P_FLOOR = 1e-16
 # Beside every page: its findings as data, and every comparison its family decided.
@@ -289,8 +297,14 @@ def _read(path: Path, out: Path, stage: Path) -> _Results:
 def _read_sweep(kind: ResultsKind, out: Path, stage: Path) -> _Results:
     """A sweep folder or a part of it: the cells table, the design, and the command
     and sweep file the sweep recorded."""
-    # Summaries are added up per cell as they are; rows get each cell's labels.
-    df = load(kind.path) if kind.summary_only else load(kind.path, cells=True)
+    # Summaries are added up per cell as they are; rows get each cell's labels. A page of
+    # part of the games would state fewer games than the sweep has: it waits for them.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IncompleteSweep)
+        try:
+            df = load(kind.path) if kind.summary_only else load(kind.path, cells=True)
+        except IncompleteSweep as unfinished:
+            raise ResultsError(f"{unfinished}, then report it") from None
     cells = load_cells(kind.path)
     present = {str(c) for c in df["cell"].unique()}
     cells = cells[cells["cell"].astype(str).isin(present)].reset_index(drop=True)
@@ -447,6 +461,31 @@ def group_findings(found: Sequence[Finding], titles: Mapping[str, str]) -> list[
     return list(topics.values())
 
 
+def answer_findings(topics: Sequence[Topic], lead: str | None = None) -> list[Finding]:
+    """What a page answers, for the box on its first screen: an exploratory warning
+    first, then the first headline of every topic but the page's method notes
+    (`about`), the topic `lead` (what the page is about) before the others; at most
+    `ANSWERS` statements, so the box fits one screen."""
+    headlines = [t.headlines for t in topics if t.headlines]
+    warning = [f for h in headlines for f in h if f.text.startswith("Exploratory:")]
+    firsts = [h[0] for h in headlines if h[0].topic != METHOD_TOPIC]
+    firsts.sort(key=lambda f: f.topic != lead)  # stable: the others keep the page's order
+    return [*warning, *firsts][:ANSWERS]
+
+
+def _badge(f: Finding) -> Markup:
+    """The badge after an unresolved statement: `not resolved` for one claim, `not all
+    resolved` for a note that sums up several (some of which may be resolved)."""
+    from markupsafe import Markup
+
+    if f.resolved:
+        return Markup("")
+    words = "not all resolved" if f.kind == "note" else "not resolved"
+    return Markup(f' <span class="badge">{words}</span>')
+
+
+# A sweep run to a precision target is about the target's measure: its topic answers first.
+_TARGET_TOPIC = {"first_player_advantage": "first_player", "mean_turns": "length"}
 _MEASURE_TEXT = {
     "first_player_advantage": "the first-player advantage",
     "mean_turns": "the mean game length",
@@ -1123,6 +1162,12 @@ details summary { cursor: pointer; font-size: 0.9em; color: #444; }
 #findings p.note { color: #333; }
 #findings .exploratory { background: #fff6e5; border-left: 3px solid #c98a00;
                         padding: 0.4em 0.8em; }
+#answer { background: #f6f9f4; border: 1px solid #b9d3ad; border-radius: 4px;
+          padding: 0.2em 1em 0.4em; }
+#answer h2 { margin: 0.4em 0 0.2em; font-size: 1.2em; }
+#answer li { margin: 0.35em 0; }
+#answer li.exploratory { background: #fff6e5; border-left: 3px solid #c98a00;
+                         padding: 0.2em 0.6em; list-style: none; margin-left: -1em; }
 #glossary dt { font-weight: 600; margin-top: 0.5em; }
 #glossary dd { margin-left: 1.5em; font-size: 0.92em; }
 .badge { font-size: 0.8em; border: 1px solid #c98a00; border-radius: 3px; padding: 0 0.3em;
@@ -1132,6 +1177,20 @@ details summary { cursor: pointer; font-size: 0.9em; color: #444; }
 </head>
 <body>
 <h1>{{ title }}</h1>
+{% if answers %}
+<section id="answer">
+<h2>In short</h2>
+<ul>
+{% for f in answers %}
+<li class="answer {{ 'resolved' if f.resolved else 'unresolved' }} {{ f.kind }}
+{%- if f.text.startswith('Exploratory:') %} exploratory{% endif %}" data-topic="{{ f.topic }}">
+{{- f.text }}{{ badge(f) }}</li>
+{% endfor %}
+</ul>
+<p class="caption">The first statement of each topic below; every interval is 95%, and
+the sections that follow give the method, the precision and every statement behind these.</p>
+</section>
+{% endif %}
 <p>{{ intro }}</p>
 <p>Generated by <code>{{ command }}</code>. Every interval is 95%.
 Figures are also written as PNG and tables as CSV beside this page; the findings as data in
@@ -1152,7 +1211,7 @@ Figures are also written as PNG and tables as CSV beside this page; the findings
 <p class="finding headline {{ 'resolved' if f.resolved else 'unresolved' }} {{ f.kind }}
 {%- if f.text.startswith('Exploratory:') %} exploratory{% endif %}"
    data-topic="{{ f.topic }}" data-kind="{{ f.kind }}">
-{{- f.text }}{% if not f.resolved %} <span class="badge">not resolved</span>{% endif %}</p>
+{{- f.text }}{{ badge(f) }}</p>
 {% endfor %}
 {% if topic.details %}
 {% if topic.folded %}
@@ -1162,7 +1221,7 @@ Figures are also written as PNG and tables as CSV beside this page; the findings
 {% for f in topic.details %}
 <li class="finding {{ 'resolved' if f.resolved else 'unresolved' }} {{ f.kind }}"
     data-topic="{{ f.topic }}" data-kind="{{ f.kind }}">
-{{- f.text }}{% if not f.resolved %} <span class="badge">not resolved</span>{% endif %}</li>
+{{- f.text }}{{ badge(f) }}</li>
 {% endfor %}
 </ul>
 {% if topic.folded %}</details>{% endif %}
@@ -1237,7 +1296,9 @@ def _render(
         )
     command = f"ludosim report {shlex.quote(str(res.path))} --out {shlex.quote(str(out))}"
     found = res.found.findings if res.found is not None else []
-    return render_page(title, intro, command, _topics(found), sections, precision)
+    target = res.kind.precision
+    lead = _TARGET_TOPIC.get(target.measure) if target is not None else None
+    return render_page(title, intro, command, _topics(found), sections, precision, lead=lead)
 
 
 # The words a page's findings use, each once, as every page ends on them.
@@ -1352,8 +1413,10 @@ def render_page(
     sections: Sequence[PageSection],
     precision: _Precision | None = None,
     glossary: Sequence[tuple[str, str]] = GLOSSARY,
+    lead: str | None = None,
 ) -> str:
-    """The single-file HTML page: title, intro, the command that wrote it, findings,
+    """The single-file HTML page: title, the answer box (`answer_findings`; `lead`, the
+    topic the page is about, first), intro, the command that wrote it, findings,
     sections and the glossary of the words its findings use.
 
     `topics` are the findings grouped by `group_findings`; figures with an
@@ -1367,11 +1430,14 @@ def render_page(
         item.div = div
     # autoescape: captions hold toggle values and file names, not trusted HTML.
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    topics = list(topics)
     return env.from_string(_TEMPLATE).render(
         title=title,
         intro=intro,
         command=command,
-        topics=list(topics),
+        answers=answer_findings(topics, lead),
+        badge=_badge,
+        topics=topics,
         precision=precision,
         sections=sections,
         glossary=list(glossary),

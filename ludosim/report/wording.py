@@ -2,16 +2,30 @@
 
 Estimates are rounded to what their interval supports: one decimal for a
 half-width between 1 and 10, one more for each factor of ten narrower (a million
-games narrow intervals to hundredths), at most four. p-values get two
+games narrow intervals to hundredths), at most four, and more where an interval that
+excludes 0 would otherwise show a bound of 0. p-values get two
 significant figures, and below 1e-16 (where double precision ends) `p < 1e-16`.
 Game counts get thousands separators; "about N" counts two significant figures.
+A number is rounded as a decimal, half away from zero, from its first 12 significant
+digits: the same estimate computed two ways (a table's and a sentence's) differs in
+its last bits, and those must never decide a digit (0.95 is written `1.0` both times).
+
+Sentences are written for one of two readers (`VOICES`): a report page, which shows
+its cell ids and its sections and may speak of itself ("This page makes 2
+comparisons"), or the terminal, whose answer shows neither. A finding is worded once
+per reader; `speaking("terminal")` sets the reader while sentences are written, and
+the few words that differ are chosen by `said(page, terminal)`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
+from decimal import ROUND_HALF_UP, Decimal
 
+MAX_DIGITS = 6  # decimals enough to show the sign of any bound an interval is stated with
 P_FLOOR = 1e-16  # below this a p-value is written `< 1e-16`: doubles cannot resolve it
 
 
@@ -19,9 +33,17 @@ def num(x: float | None, digits: int = 1, sign: bool = False) -> str:
     """A rounded number, with its sign when asked; `n/a` when there is none."""
     if x is None or not math.isfinite(float(x)):
         return "n/a"
-    text = f"{float(x):{'+' if sign else ''}.{digits}f}"
+    text = f"{_decimal(float(x), digits):{'+' if sign else ''}.{digits}f}"
     # A value that rounds to zero carries no sign: `0.0`, not `+0.0` or `-0.0`.
     return text.lstrip("+-") if float(text) == 0 else text
+
+
+def _decimal(x: float, digits: int) -> Decimal | float:
+    """`x` rounded to `digits` decimals, half away from zero, from its first 12 significant
+    digits (see the module docstring); a number too large for that stays a float."""
+    if abs(x) >= 1e15:
+        return x
+    return Decimal(f"{x:.12g}").quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
 
 
 def digits_for(low: float, high: float) -> int:
@@ -29,7 +51,14 @@ def digits_for(low: float, high: float) -> int:
     half = (float(high) - float(low)) / 2.0
     if not math.isfinite(half) or half <= 0:
         return 1
-    return min(4, max(1, 1 - math.floor(math.log10(half))))
+    d = min(4, max(1, 1 - math.floor(math.log10(half))))
+    # An interval that excludes 0 is never written with a bound of 0 ("95% CI 0.00 to
+    # +0.34" would read as touching it): one more decimal until the bound shows its sign.
+    if low > 0 or high < 0:
+        near = float(low) if low > 0 else float(high)
+        while d < MAX_DIGITS and float(f"{near:.{d}f}") == 0:
+            d += 1
+    return d
 
 
 def pct(p: float, digits: int = 1) -> str:
@@ -139,8 +168,36 @@ def _round_count(k: float) -> int:
     return int(round(k / step) * step)
 
 
+# ---------------------------------------------------------------------- voice
+VOICES = ("page", "terminal")  # who reads the sentences: a report page or a command's answer
+_VOICE: ContextVar[str] = ContextVar("ludosim_voice", default="page")
+
+
+def voice() -> str:
+    """The reader the sentences now being written are for: one of `VOICES`."""
+    return _VOICE.get()
+
+
+@contextlib.contextmanager
+def speaking(to: str) -> Iterator[None]:
+    """Write the sentences of this block for `to` (one of `VOICES`)."""
+    if to not in VOICES:
+        raise ValueError(f"voice {to!r} is not one of {', '.join(VOICES)}")
+    token = _VOICE.set(to)
+    try:
+        yield
+    finally:
+        _VOICE.reset(token)
+
+
+def said(page: str, terminal: str) -> str:
+    """`page`'s words on a page, `terminal`'s at the terminal (`speaking`)."""
+    return terminal if _VOICE.get() == "terminal" else page
+
+
 __all__ = [
     "P_FLOOR",
+    "VOICES",
     "about",
     "ci",
     "digits_for",
@@ -153,4 +210,7 @@ __all__ = [
     "one_in",
     "p_text",
     "pct",
+    "said",
+    "speaking",
+    "voice",
 ]

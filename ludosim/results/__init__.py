@@ -31,8 +31,20 @@ from ludosim.results.chunks import Moments, chunk_moments
 from ludosim.results.failures import ResultsError
 from ludosim.results.folders import FolderNotCreated, output_folder
 from ludosim.results.kind import Precision, ResultsKind, describe, precision_status
-from ludosim.results.parquet import check_output_file, check_output_folder, write_parquet
-from ludosim.results.reader import CELL_INFO, load, load_cells, load_manifest, summaries
+from ludosim.results.parquet import (
+    check_output_file,
+    check_output_folder,
+    check_output_target,
+    write_parquet,
+)
+from ludosim.results.reader import (
+    CELL_INFO,
+    IncompleteSweep,
+    load,
+    load_cells,
+    load_manifest,
+    summaries,
+)
 from ludosim.results.schema import META_KEY, columns
 from ludosim.results.summary import Summary, summarize, summary_from_frame, summary_to_frame
 
@@ -40,6 +52,7 @@ __all__ = [
     "CELL_INFO",
     "META_KEY",
     "FolderNotCreated",
+    "IncompleteSweep",
     "Moments",
     "Precision",
     "ResultsError",
@@ -47,6 +60,7 @@ __all__ = [
     "Summary",
     "check_output_file",
     "check_output_folder",
+    "check_output_target",
     "chunk_moments",
     "columns",
     "describe",

@@ -61,8 +61,9 @@ class Measure:
     scale: float = 1.0
     about: str = ""
     # How a cell's value is taken over its per-game values: "mean", "p90" (the 90th
-    # percentile) or "imbalance" (over the turn-order positions); and which games:
-    # "random" (every seat random) or "skill" (one strong seat against random ones).
+    # percentile), "imbalance" (over the turn-order positions) or "relative_skill" (a
+    # ratio of two players' win shares); and which games: "random" (every seat random)
+    # or "skill" (one seat of a named player against random ones).
     statistic: str = "mean"
     source: str = "random"
 
@@ -116,15 +117,6 @@ WIN = Measure(
 )
 
 
-def skill_edge(rows: Any, players: int) -> np.ndarray:
-    """The strong seat's share over the fair share per game, in pp: 100 (won - 1/n).
-
-    The rows carry `strong_won` (1 when the strong seat won, 0 when another did,
-    NaN without a finisher), set by the study that seated the strong player.
-    """
-    return 100.0 * (np.asarray(rows["strong_won"], dtype=float) - 1.0 / max(players, 1))
-
-
 def comebacks(rows: Any, players: int) -> np.ndarray:
     """100 when the winner was last at mid-game, 0 otherwise (flow rows; docs/flow.md)."""
     last = np.asarray(rows["last_at_mid"], dtype=float)
@@ -169,15 +161,19 @@ IMBALANCE = Measure(
     about="how far the turn-order positions' win shares are from fair: the root mean "
     "square of (share - 1/n) over the positions, less its noise, in pp",
 )
+# The smallest difference of RS that matters is the skill page's
+# (`ludosim.studies.relative_skill.SMALLEST_RS`, docs/skill.md): a twentieth of the scale.
 SKILL = Measure(
     "skill",
-    "skill edge",
-    "pp",
-    smallest=1.0,
+    "relative skill",
+    "RS",
+    smallest=0.05,
     direction=1,
-    values=skill_edge,
+    statistic="relative_skill",
     source="skill",
-    about="how much more than a fair share `balanced` wins against random players, in pp",
+    about="the relative skill level RS of Dreef, Borm and van der Genugten (2004): "
+    "(W(optimal) - 1/n) / (W(fictive) - 1/n), W a player's win share in one rotated seat "
+    "against random players; 0 for pure chance, 1 for pure skill (docs/skill.md)",
 )
 COMEBACKS = Measure(
     "comebacks",

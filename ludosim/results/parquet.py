@@ -55,7 +55,29 @@ def check_output_folder(path: str | Path | None) -> Path:
     path = Path(path).expanduser()
     if path.exists() and not path.is_dir():
         raise ResultsError(f"--out {path} is a file; name a folder for the study's files")
-    existing = path
+    _check_writable_folder(path, path)
+    return path
+
+
+def check_output_target(path: str | Path | None, example: str = "tuned.toml") -> Path:
+    """The file `path`, after proving it can be written; creates nothing.
+
+    For commands that play first and write one file at the end (`tune`): a folder, a
+    path below a file, or a location that cannot be written fails at once, with one
+    line naming the path, instead of after the games.
+    """
+    if path is None or not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise ResultsError(f"--out must name a file, e.g. --out {example}; got {path!r}")
+    path = Path(path).expanduser()
+    if path.is_dir() or str(path).endswith(os.sep):
+        raise ResultsError(f"--out {path} is a folder; name a file, e.g. {path / example}")
+    _check_writable_folder(path, path.parent)
+    return path
+
+
+def _check_writable_folder(path: Path, folder: Path) -> None:
+    """`folder` (where `path` goes) is a folder that takes files, or can be made in one."""
+    existing = folder
     while not existing.exists():
         existing = existing.parent
     if not existing.is_dir():
@@ -64,7 +86,6 @@ def check_output_folder(path: str | Path | None) -> Path:
         probe_writable(existing / f".probe-{os.getpid()}")
     except OSError as exc:
         raise ResultsError(f"--out {path}: {existing} is not writable ({reason(exc)})") from None
-    return path
 
 
 def probe_writable(probe: Path) -> None:

@@ -16,6 +16,7 @@ A `summary_only` sweep keeps one row of additive totals per chunk
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import warnings
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ from ludosim.results.chunks import parse_stamp, stamp_problem
 from ludosim.results.failures import ResultsError, damage_message
 from ludosim.results.schema import META_KEY
 from ludosim.results.summary import Summary, summary_from_frame
+from ludosim.rules import checks
 from ludosim.rules.errors import LudosimError
 
 # Columns of cells.parquet that describe a cell but are not toggles.
@@ -64,6 +66,8 @@ def load(
     description of a `simulate --out` file (the first one of a folder) or the
     versions and spec of a sweep.
     """
+    cells = checks.flag("cells", cells, error=ResultsError)
+    columns = _columns_arg(columns)
     path = results_path(path)
     root = sweep_root(path)
     plan = _Plan.of(load_manifest(root)) if root is not None else None
@@ -157,14 +161,70 @@ def _cell_text(entry: tuple[str, ...]) -> str:
 
 
 def load_manifest(path: str | Path) -> dict[str, Any]:
-    """manifest.json of a sweep folder."""
+    """manifest.json of a sweep folder, refused when it was edited since the sweep wrote it
+    (`seal_problem`)."""
     root = sweep_root(results_path(path))
     if root is None:
         raise ResultsError(f"{path} is not a sweep folder (no {paths.MANIFEST})")
     try:
-        return json.loads((root / paths.MANIFEST).read_text(encoding="utf-8"))
+        manifest = json.loads((root / paths.MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ResultsError(f"cannot read {root / paths.MANIFEST}: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise ResultsError(f"cannot read {root / paths.MANIFEST}: it holds no JSON object")
+    problem = seal_problem(manifest)
+    if problem is not None:
+        raise ResultsError(manifest_edited(root, problem))
+    return manifest
+
+
+# The keys of manifest.json that say what the sweep computes; the sweep seals them
+# (`seal`) each time it writes the manifest, so an edit by hand is found on reading.
+SEALED = (
+    "format", "semantics_version", "spec_hash", "spec", "chunk_size", "summary_only",
+    "command", "spec_toml", "cells",
+)  # fmt: skip
+SEAL_KEY = "seal"
+
+
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def seal(manifest: dict[str, Any]) -> dict[str, Any]:
+    """`manifest` with its seal: a digest of each key of `SEALED`, as it holds them now."""
+    manifest[SEAL_KEY] = {key: _digest(manifest.get(key)) for key in SEALED if key in manifest}
+    return manifest
+
+
+def seal_problem(manifest: dict[str, Any]) -> str | None:
+    """Which sealed keys of `manifest` no longer match its seal, in words; None when all do.
+
+    A manifest written before sweeps sealed theirs has no seal and is taken as it is.
+    """
+    recorded = manifest.get(SEAL_KEY)
+    if recorded is None:
+        return None
+    if not isinstance(recorded, dict):
+        return "its seal is damaged"
+    edited = [
+        key
+        for key in SEALED
+        if (key in manifest or key in recorded) and recorded.get(key) != _digest(manifest.get(key))
+    ]
+    if not edited:
+        return None
+    return f"its {' and '.join(edited)} {'was' if len(edited) == 1 else 'were'} changed"
+
+
+def manifest_edited(root: Path, problem: str) -> str:
+    """The one line for a manifest edited by hand (`seal_problem`)."""
+    return (
+        f"{root / paths.MANIFEST} was edited after the sweep wrote it ({problem}), so it no "
+        "longer says what the chunks hold; restore it, or delete it and rerun the sweep's "
+        "command, which rebuilds it from the chunk stamps"
+    )
 
 
 def summaries(path: str | Path) -> dict[str, Summary]:
@@ -214,16 +274,27 @@ class _Plan:
     chunk_size: int
     pilot: int
     games: dict[str, int]
+    # Per cell, (start, stop) of the chunks the manifest records as finished.
+    done: dict[str, frozenset[tuple[int, int]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, manifest: dict[str, Any]) -> _Plan:
         spec = manifest.get("spec") or {}
+        chunks = manifest.get("chunks") or {}
         return cls(
             spec_hash=manifest.get("spec_hash"),
             summary_only=bool(manifest.get("summary_only")),
             chunk_size=int(manifest.get("chunk_size") or spec.get("chunk_size")),
             pilot=int(spec.get("pilot") or 0) if spec.get("precision") is not None else 0,
             games={str(c["id"]): int(c["games"]) for c in manifest.get("cells") or []},
+            done={
+                str(cell): frozenset(
+                    (int(start), int(state.get("stop", -1)))
+                    for start, state in states.items()
+                    if state.get("state") == "done"
+                )
+                for cell, states in chunks.items()
+            },
         )
 
     def stop(self, cell: str, start: int) -> int | None:
@@ -277,28 +348,64 @@ def _folder_files(path: Path, root: Path | None, plan: _Plan | None) -> list[_So
     ]
 
 
+class IncompleteSweep(UserWarning):
+    """A sweep folder is read before the sweep finished: some chunks are not computed yet."""
+
+
 def _sweep_files(root: Path, plan: _Plan) -> list[_Source]:
-    """Every complete chunk of a sweep; warns when the sweep is not complete.
+    """Every complete chunk of a sweep; warns (`IncompleteSweep`) when the sweep is not done.
 
     The expected chunks follow from each cell's games, the chunk size and the
-    precision pilot, so they are never listed in full.
+    precision pilot, so they are never listed in full. A chunk the manifest records
+    as finished must be there: a lost one (deleted, moved) is refused, as is a
+    manifest that records finished chunks its cells do not have (edited games), so
+    the rows are never silently fewer than the manifest says.
     """
-    files, missing = [], 0
+    files, pending, lost, total = [], [], [], 0
     for cell, games in plan.games.items():
         folder = paths.partition_dir(root, plan.summary_only, cell)
         present = {p.name for p in folder.glob("chunk-*.parquet")} if folder.is_dir() else set()
+        recorded = plan.done.get(cell, frozenset())
+        stray = sorted(
+            (start, stop)
+            for start, stop in recorded
+            if not paths.is_chunk(start, stop, games, plan.chunk_size, plan.pilot)
+        )
+        if stray:
+            raise ResultsError(
+                f"{root / paths.MANIFEST} records a finished chunk of cell {cell}, games "
+                f"{stray[0][0]}-{stray[0][1] - 1}, that its {games:,} games do not have: the "
+                "manifest was edited; restore it, or delete it and rerun the sweep's command, "
+                "which rebuilds it from the chunk stamps"
+            )
+        done = {start for start, _ in recorded}
         for start, stop in paths.chunk_ranges(games, plan.chunk_size, plan.pilot):
+            total += 1
             name = paths.chunk_name(start)
             if name in present:
                 expected = {"spec_hash": plan.spec_hash, "cell": cell, "start": start, "stop": stop}
                 files.append(_Source(cell, folder / name, expected, plan.summary_only))
             else:
-                missing += 1
-    if missing:
+                (lost if start in done else pending).append((folder / name, cell, start, stop))
+    if lost:
+        path, cell, start, stop = lost[0]
+        which = (
+            f"chunk {path.relative_to(root)} (cell {cell}, games {start}-{stop - 1}) is missing"
+            if len(lost) == 1
+            else f"{len(lost)} chunks are missing, the first {path.relative_to(root)} (cell "
+            f"{cell}, games {start}-{stop - 1})"
+        )
+        raise ResultsError(
+            f"{root}: {which}, though the sweep finished it; rerun the sweep's command to "
+            "compute it again (the sweep resumes and plays only what is missing)"
+        )
+    if pending:
+        path, cell, start, stop = pending[0]
         warnings.warn(
-            f"{root}: the sweep is not complete ({missing} chunks missing); "
-            "rerun its command to finish it",
-            UserWarning,
+            f"{root}: the sweep is not complete ({len(pending)} of {total} chunks not yet "
+            f"computed, the first cell {cell} games {start}-{stop - 1}); rerun its command "
+            "to finish it",
+            IncompleteSweep,
             stacklevel=4,
         )
     return files
@@ -330,14 +437,50 @@ def _load_file(path: Path, columns: Sequence[str] | None, plan: _Plan | None) ->
     return df
 
 
+def _columns_arg(columns: Any) -> list[str] | None:
+    """The `columns` argument of `load`: None (every column) or a list of names."""
+    if columns is None:
+        return None
+    if (
+        isinstance(columns, str)
+        or not isinstance(columns, Sequence)
+        or not all(isinstance(c, str) for c in columns)
+    ):
+        raise ResultsError(
+            f"columns must be a list of column names (e.g. ['winner', 'turns']) or None, "
+            f"got {columns!r}"
+        )
+    return list(columns) or None
+
+
+def _schema_names(item: _Source) -> list[str]:
+    try:
+        return list(pq.read_schema(item.path).names)
+    except Exception as exc:
+        raise ResultsError(damage_message(item.path, exc)) from None
+
+
+def _check_columns(files: Sequence[_Source], columns: Sequence[str], pool: Any) -> list[list[str]]:
+    """The asked columns each file holds; an asked column no file holds is refused.
+
+    Cells of different player counts hold different `place_<s>` columns: a column
+    some files lack is read from the others (and is null in the rows of these).
+    """
+    names = list(pool.map(_schema_names, files))
+    known = dict.fromkeys(n for listed in names for n in listed)
+    unknown = [c for c in columns if c not in known and c != "cell"]
+    if unknown:
+        where = files[0].path if len(files) == 1 else f"the {len(files)} files read"
+        raise ResultsError(
+            f"columns: no column {unknown[0]!r} in {where}; the rows have: {', '.join(known)}"
+        )
+    return [[c for c in columns if c in listed] or listed[:1] for listed in names]
+
+
 def _read_many(files: Sequence[_Source], columns: Sequence[str] | None) -> pd.DataFrame:
-    def read(item: _Source) -> pa.Table:
+    def read(item: _Source, wanted: list[str] | None) -> pa.Table:
         try:
-            table = pq.read_table(
-                item.path,
-                columns=list(columns) if columns else None,
-                page_checksum_verification=True,
-            )
+            table = pq.read_table(item.path, columns=wanted, page_checksum_verification=True)
         except Exception as exc:
             raise ResultsError(damage_message(item.path, exc)) from None
         # The stamp came with the footer: checking it reads nothing more. Outside a
@@ -347,11 +490,15 @@ def _read_many(files: Sequence[_Source], columns: Sequence[str] | None) -> pd.Da
             problem = stamp_problem(info, item.expected, table.num_rows, item.summary)
             if problem is not None:
                 raise ResultsError(_misplaced(item, problem))
+        if wanted is not None and columns is not None:
+            # A file that holds none of the asked columns still counts its rows.
+            table = table.select([c for c in wanted if c in columns])
         return table
 
     # Many small files: reading them side by side hides per-file latency.
     with ThreadPoolExecutor(max_workers=8) as pool:
-        tables = list(pool.map(read, files))
+        wanted = _check_columns(files, columns, pool) if columns else [None] * len(files)
+        tables = list(pool.map(read, files, wanted))
     if all(t.schema.equals(tables[0].schema) for t in tables[1:]):
         df = pa.concat_tables(tables).to_pandas()
     else:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ludosim.rules import tomlio
-from ludosim.rules.errors import RulesError
+from ludosim.rules.errors import RulesError, unknown_name
 from ludosim.rules.toggles import (
     D6_FACES,
     DEFAULT_FACES,
@@ -120,7 +120,7 @@ def parse_value(name: str, value: Any) -> Any:
     """Convert a raw value (from the CLI, TOML or Python) to the toggle's type, or raise."""
     toggle = TOGGLES.get(name)
     if toggle is None:
-        raise RulesError(f"unknown toggle {name!r}; known toggles: {', '.join(TOGGLES)}")
+        raise RulesError(unknown_name("toggle", name, TOGGLES, "known toggles"))
     if toggle.kind == "bool":
         return _parse_bool(name, value)
     if toggle.kind == "choice":
@@ -225,7 +225,7 @@ class Rules:
     def preset(cls, name: str) -> Rules:
         """The rules of a named seed rule set (see `presets()`)."""
         if not isinstance(name, str) or name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}; allowed values: {', '.join(PRESETS)}")
+            raise RulesError(unknown_name("preset", name, PRESETS, "allowed values"))
         return cls(**PRESETS[name].toggles)
 
     def replace(self, **changes: Any) -> Rules:
@@ -238,7 +238,7 @@ class Rules:
         """
         for name in changes:
             if name not in TOGGLES:
-                raise RulesError(f"unknown toggle {name!r}; known toggles: {', '.join(TOGGLES)}")
+                raise RulesError(unknown_name("toggle", name, TOGGLES, "known toggles"))
         values = self.to_dict()
         if "die" in changes and "die_faces" not in changes:
             die = parse_value("die", changes["die"])
@@ -268,7 +268,7 @@ class Rules:
             )
         unknown = [k for k in data if k not in TOGGLES]
         if unknown:
-            raise RulesError(f"unknown toggle {unknown[0]!r}; known toggles: {', '.join(TOGGLES)}")
+            raise RulesError(unknown_name("toggle", unknown[0], TOGGLES, "known toggles"))
         return cls(**data)
 
     def to_toml(self) -> str:
@@ -278,6 +278,11 @@ class Rules:
     @classmethod
     def from_toml(cls, text: str) -> Rules:
         """Rules from TOML text: either every toggle, or `preset = NAME` plus changes."""
+        if not isinstance(text, str):
+            raise RulesError(
+                f"text must be the TOML text as a str (e.g. Path('rules.toml').read_text()), "
+                f"got {type(text).__name__}"
+            )
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

@@ -49,7 +49,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ludosim.rules.errors import LudosimError
+from ludosim.rules.errors import LudosimError, close_names, did_you_mean, unknown_name
 
 BASE_FEATURES = ("progress", "enter", "capture", "finish", "safe", "exposed", "sent_home", "lead")
 LOOKAHEAD_FEATURES = ("danger", "chance")
@@ -347,7 +347,7 @@ def parse_policy(name: str) -> Policy:
         return Policy(text, NAMED[text][0])
     if text.startswith(TUNED_PREFIX):
         if text not in tuned_names():
-            raise PolicyError(f"unknown policy {name!r}; shipped tuned: {', '.join(tuned_names())}")
+            raise PolicyError(unknown_name("policy", name, tuned_names(), "shipped tuned"))
         return _tuned(text, str(_tuned_folder() / (text.removeprefix(TUNED_PREFIX) + ".toml")))
     kind, _, arg = text.partition(":")
     if kind == EXPERT:
@@ -396,7 +396,19 @@ def parse_policy(name: str) -> Policy:
             f"{f}={w / SCALE:g}" for f, w in zip(FEATURES, weights, strict=True) if w
         )
         return Policy(f"weights:{canonical}", weights)
-    raise PolicyError(f"unknown policy {name!r}; allowed: {ALLOWED}")
+    raise _unknown_policy(name)
+
+
+def _unknown_policy(name: str) -> PolicyError:
+    """An unknown policy: the close names (a misspelt kind keeps its argument:
+    `skiper:0.5` -> `skipper:0.5`), else every kind allowed."""
+    kinds = ("skipper", "weights", "tuned", EXPERT, FICTIVE)
+    kind, colon, arg = name.strip().partition(":")
+    close = close_names(kind, kinds) if colon else []
+    if close:
+        return PolicyError(f"unknown policy {name!r}; {did_you_mean(k + ':' + arg for k in close)}")
+    return PolicyError(unknown_name("policy", name, (), "allowed", ALLOWED,
+                                    suggest=[*NAMED, *tuned_names(), *kinds]))  # fmt: skip
 
 
 def split_policy_list(text: str) -> list[str]:

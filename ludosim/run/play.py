@@ -8,6 +8,7 @@ from typing import Any
 
 from ludosim.reference import Game, GameResult, Position
 from ludosim.results.schema import GAME_MAX, SEED_MAX
+from ludosim.rules import checks
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
 from ludosim.run.notation import GamePosition, format_position
@@ -51,6 +52,7 @@ def play(
     With `positions=True` every turn's heading is followed by the position
     before the turn, in the notation of `ludosim.run.notation`.
     """
+    rules = checks.rules("rules", rules, error=PlayError)
     seed = _check("seed", seed, SEED_MAX, "2**64-1")
     game = _check("game", game, GAME_MAX, "2**63-1")
     if isinstance(start, GamePosition):

@@ -141,13 +141,14 @@ class Comparison:
         estimates += self.differences.to_dict(orient="records")
         widest = self.looks[-1][1]
         status = "met" if self.met else f"not met within --max-games {self.games:,}"
+        batches = f"{len(self.looks)} batch{'es' if len(self.looks) != 1 else ''}"
         notes = [
             f"Paired games (the same seed, game g of each rule set from the same random "
-            f"stream); played in batches until the 95% interval of every difference in "
-            f"{self.target.measure} was at most {self.target.words()} wide each side: {status} "
-            f"(±{widest:.3g} after {self.games:,} games per rule set, {len(self.looks)} "
-            "looks). The stopping rule looks at the spread of the differences, never at "
-            "their size."
+            f"stream), played in batches until the 95% interval of every difference in "
+            f"{self.target.measure} was at most {self.target.words()} wide each side, checked "
+            f"after every batch: {status} after {batches} (±{widest:.3g} with "
+            f"{self.games:,} games per rule set). Play stops on the spread of the "
+            "differences, never on their size."
         ]
         if self.page.exploratory:
             # Say why a met target does not lift the page's Exploratory note.
@@ -189,11 +190,23 @@ def _next_total(games: int, half: float, target: float, first_batch: int, most: 
 
 
 def _checked(rule_sets: Sequence[RuleSet | str]) -> tuple[RuleSet, ...]:
+    if isinstance(rule_sets, str) or not isinstance(rule_sets, Sequence):
+        raise CompareError(
+            "rule_sets must be a list of two or more rule sets (RuleSet, or text such as "
+            f"'app+finish=bounce'), got {rule_sets!r}"
+        )
     if len(rule_sets) < 2:
         raise CompareError(f"RULESET: give at least two rule sets to compare ({GRAMMAR})")
     parsed = tuple(r if isinstance(r, RuleSet) else RuleSet.parse(r, "RULESET") for r in rule_sets)
     seen: dict[str, RuleSet] = {}
+    named: dict[str, RuleSet] = {}
     for rule_set in parsed:
+        other = named.setdefault(rule_set.label, rule_set)
+        if other is not rule_set:
+            raise CompareError(
+                f"RULESET: {other.text} and {rule_set.text} are both named {rule_set.label!r}; "
+                "give each rule set its own name (NAME=PRESET+...)"
+            )
         twin = seen.setdefault(rule_set.rules().hash(), rule_set)
         if twin is not rule_set:
             raise CompareError(
@@ -210,21 +223,32 @@ def compare(
     precision: str = DEFAULT_PRECISION,
     policies: str | Sequence[str] = "random",
     max_games: int = DEFAULT_MAX_GAMES,
-    first_batch: int = DEFAULT_FIRST_BATCH,
+    first_batch: int | None = None,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Comparison:
     """Play the rule sets on common random numbers until the target is met (module doc).
 
-    `progress(done, total)` counts games over all rule sets; its total is the plan
-    so far and grows with the batches.
+    `first_batch` (default `DEFAULT_FIRST_BATCH`, or `max_games` when that is fewer)
+    is part of the `max_games` and cannot exceed them. `progress(done, total)` counts
+    games over all rule sets; its total is the plan so far and grows with the batches.
     """
     chosen = _checked(rule_sets)
     target = parse_difference_target(precision)
-    for name, value, low in (("--max-games", max_games, 1), ("--first-batch", first_batch, 100)):
+    given = (("--max-games", max_games, 1), ("--first-batch", first_batch, 100))
+    for name, value, low in given:
+        if value is None and name == "--first-batch":
+            continue
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= GAMES_MAX:
             raise CompareError(f"{name} {value!r} is out of range; allowed: {low}..{GAMES_MAX}")
-    first_batch = min(first_batch, max_games)
+    if first_batch is None:
+        first_batch = min(DEFAULT_FIRST_BATCH, max_games)
+    elif first_batch > max_games:
+        raise CompareError(
+            f"--first-batch {first_batch} is more than --max-games {max_games}: the first "
+            f"batch is part of the games; give --first-batch at most {max_games}, or more "
+            "--max-games"
+        )
     rules = [r.rules() for r in chosen]
     players = {r.players for r in rules}
     if target.unit == "pp" and len(players) > 1:

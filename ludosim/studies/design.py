@@ -10,10 +10,12 @@ more skill, more comebacks, more captures) and what must hold (`limits`, such as
   are dropped, with the reason counted), and a two-level fractional factorial of
   resolution V over them (`pydoe.fracfact_by_res`: every main effect and two-toggle
   interaction is estimable, none aliased with another);
-- **play** (`play_study`): each stage is a sweep (`ludosim.sweep`), so it is
+- **play** (`play_study`): each stage is three sweeps (`ludosim.sweep`), so it is
   resumable and runs on one machine or a Dask cluster. Every rule set plays games
-  with every seat `random` (with the game-flow columns) and games with one
-  `balanced` seat against `random` ones, rotated through the seats. The stages:
+  with every seat `random` (with the game-flow columns), and games of the optimal
+  and of the fictive player of the relative skill level (Dreef, Borm and van der
+  Genugten 2004), each in one seat against `random` ones, rotated through the seats
+  (`DEFAULT_OPTIMAL`, `DEFAULT_FICTIVE`). The stages:
   `screen` (the factorial), `holdout` (rule sets outside it, to check the model)
   and `confirm` (candidates that may be best, drawn far apart, replayed once at a
   size fixed in advance); each stage on games no other stage played (`stage_seed`);
@@ -126,8 +128,20 @@ GOALS: dict[str, tuple[str, int]] = {
     "action": ("captures", 1),
 }
 MAX_FREE = 16  # a resolution V design of 16 two-level toggles has 256 rule sets
-STRONG = "balanced"  # the strong player of the skill games: a fixed, stated pair
-WEAK = "random"
+WEAK = "random"  # the beginner of the relative skill level, in every other seat
+# The optimal player of the relative skill level: the expert's 32 rollouts cut at 12
+# turns. Against three random players it wins as much as the full expert (32 x 24) under
+# danish and app (8,000 and 4,000 games: docs/design.md, "Skill") at twice its speed, so
+# the rule sets of a design can afford it; lighter experts (fewer rollouts) win less.
+DEFAULT_OPTIMAL = "expert:32:12"
+DEFAULT_FICTIVE = "fictive"  # the expert's search on the game's own future dice
+# The fictive player's games: the stage's seed mixed with this index (`player_seed`),
+# an index no stage uses, so its dice are independent of the optimal player's.
+FICTIVE_INDEX = 3
+# The pace a rules card turns rounds into minutes at: one player turn (its rolls and
+# moves) in this many seconds at a family table. An assumption the page states, not a
+# measurement.
+SECONDS_PER_TURN = 6.0
 # Every stage plays its own games: the stage's index mixed into the study's seed with the
 # streams' own mixer, so no stage replays another's dice (the screening keeps the seed).
 STAGE_INDEX = {"screen": 0, "holdout": 1, "confirm": 2}
@@ -143,6 +157,16 @@ def stage_seed(seed: int, stage: str) -> int:
 
     index = STAGE_INDEX[stage]
     return seed if index == 0 else mix64((seed + index * GOLDEN) & MASK64)
+
+
+def player_seed(seed: int) -> int:
+    """The master seed of a stage's fictive player's games, from the stage's seed: a
+    SplitMix64 mix with `FICTIVE_INDEX`, so the fictive player's dice are independent of
+    the optimal player's (the delta method's variance of RS assumes it) and of every
+    stage's."""
+    from ludosim.rules.streams import GOLDEN, MASK64, mix64
+
+    return mix64((seed + FICTIVE_INDEX * GOLDEN) & MASK64)
 
 
 class DesignError(LudosimError, ValueError):
@@ -187,8 +211,9 @@ class DesignStudy:
     `sets`: changes on top of the preset that every rule set keeps. `free`: the
     toggles that may change, each at two values (empty: every house rule of the
     preset's family, `default_free`). `goals`: names of `GOALS`; `limits`:
-    `Limit`s. Games per rule set: `screen_games` with random seats,
-    `skill_games` with a `balanced` seat (rotated through the seats);
+    `Limit`s. Games per rule set: `screen_games` with random seats, and
+    `skill_games` for each of the relative skill level's players, `optimal` and
+    `fictive`, in one seat against random ones (rotated through the seats);
     `holdout` rule sets check the model; `candidates` are confirmed, each on
     `confirm_games` games.
     """
@@ -200,11 +225,16 @@ class DesignStudy:
     goals: tuple[str, ...] = ("short",)
     limits: tuple[Limit, ...] = ()
     screen_games: int = 40_000
-    skill_games: int = 16_000
+    # The model pools the relative skill level over the screening's rule sets, so each
+    # needs far fewer games than a page about one rule set (docs/design.md, "Skill").
+    skill_games: int = 1_600
     holdout: int = 8
     candidates: int = 4
     confirm_games: int = 100_000
     name: str = ""
+    optimal: str = DEFAULT_OPTIMAL
+    fictive: str = DEFAULT_FICTIVE
+
     dropped: tuple[tuple[str, str], ...] = ()  # (toggle, why), filled by `plan_study`
 
     def base(self) -> Rules:
@@ -300,11 +330,14 @@ def _split_values(name: str, text: str) -> list[str]:
 
 
 def parse_limit(text: str) -> Limit:
-    """`length<=90 rounds`, `skill>=+5pp`, `imbalance<=0.3`: a measure, <= or >=, a number."""
+    """`length<=90 rounds`, `skill>=0.5 RS`, `imbalance<=0.3`: a measure, <= or >=, a
+    number, and optionally the measure's unit (in any case)."""
     import re
 
+    if not isinstance(text, str):
+        raise DesignError(f'limits: each limit is a text such as "length<=90 rounds", got {text!r}')
     match = re.fullmatch(
-        r"\s*([a-z_0-9]+)\s*(<=|>=)\s*([+-]?[0-9]*\.?[0-9]+)\s*([a-z% ]*?)\s*", text
+        r"\s*([a-z_0-9]+)\s*(<=|>=)\s*([+-]?[0-9]*\.?[0-9]+)\s*([a-zA-Z% ]*?)\s*", text
     )
     if not match:
         raise DesignError(
@@ -317,13 +350,16 @@ def parse_limit(text: str) -> Limit:
             f"limit {text!r}: unknown measure {name!r}; measures: {', '.join(DESIGN_MEASURES)}"
         )
     expected = MEASURES[name].unit
-    if unit and unit.replace(" ", "") not in (
-        expected.replace(" ", ""),
-        expected.split()[0],
-        "round",
-    ):
+    spellings = {expected.replace(" ", "").lower(), expected.split()[0].lower()}
+    if expected == "rounds":
+        spellings.add("round")
+    if unit and unit.replace(" ", "").lower() not in spellings:
         raise DesignError(f"limit {text!r}: {name} is in {expected}, not {unit!r}")
     return Limit(name, op, float(value))
+
+
+SIZES = ("screen_games", "skill_games", "holdout", "candidates", "confirm_games")
+PLAYERS = ("optimal", "fictive")
 
 
 def study_from_options(
@@ -334,14 +370,40 @@ def study_from_options(
     free: Sequence[str] = (),
     goals: Sequence[str] = ("short",),
     limits: Sequence[str] = (),
+    optimal: str = DEFAULT_OPTIMAL,
+    fictive: str = DEFAULT_FICTIVE,
     **sizes: int,
 ) -> DesignStudy:
-    """A study from command-line options (`ludosim design`)."""
-    if preset not in PRESETS:
+    """A study from command-line options (`ludosim design`). `sizes`: any of `SIZES`.
+
+    Every argument is checked before anything is planned: a wrong one is one
+    `DesignError` naming it and what it takes."""
+    unknown = sorted(set(sizes) - set(SIZES))
+    if unknown:
+        raise DesignError(f"unknown size {unknown[0]!r}; sizes: {', '.join(SIZES)}")
+    for key, value in sizes.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise DesignError(f"{key} must be a whole number of games or rule sets, got {value!r}")
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise DesignError(f"preset {preset!r} is unknown; presets: {', '.join(PRESETS)}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise DesignError(f"seed must be a whole number >= 0, got {seed!r}")
+    sets, free, goals, limits = (
+        _texts(key, value)
+        for key, value in (("sets", sets), ("free", free), ("goals", goals), ("limits", limits))
+    )
     for goal in goals:
         if goal not in GOALS:
             raise DesignError(f"goal {goal!r} is unknown; goals: {', '.join(GOALS)}")
+    players = {
+        key: _player(key, name) for key, name in (("optimal", optimal), ("fictive", fictive))
+    }
+    if players["optimal"] == players["fictive"]:
+        raise DesignError(
+            f"optimal and fictive are both {players['optimal']}; the relative skill level "
+            f"places the optimal player between random play and a player who knows the dice "
+            f"(e.g. optimal = {DEFAULT_OPTIMAL!r}, fictive = {DEFAULT_FICTIVE!r})"
+        )
     free_list = parse_free(free, preset, sets) if free else default_free(preset, sets)
     study = DesignStudy(
         preset=preset,
@@ -350,31 +412,53 @@ def study_from_options(
         free=tuple(free_list),
         goals=tuple(dict.fromkeys(goals)) or ("short",),
         limits=tuple(parse_limit(x) for x in limits),
+        optimal=players["optimal"],
+        fictive=players["fictive"],
         **sizes,
     )
     _check_sizes(study)
     return study
 
 
-_KEYS = {
-    "name",
-    "preset",
-    "seed",
-    "set",
-    "free",
-    "goals",
-    "limits",
-    "screen_games",
-    "skill_games",
-    "holdout",
-    "candidates",
-    "confirm_games",
-}
+def _texts(key: str, value: Any) -> tuple[str, ...]:
+    """A list of texts; one text alone is refused (it would be read letter by letter)."""
+    example = {"sets": '["finish=exact"]', "free": '["finish"]', "goals": '["short"]',
+               "limits": '["length<=90 rounds"]'}[key]  # fmt: skip
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise DesignError(f"{key} must be a list of texts, e.g. {key} = {example}; got {value!r}")
+    bad = next((v for v in value if not isinstance(v, str)), None)
+    if bad is not None:
+        raise DesignError(f"{key} must be a list of texts, e.g. {key} = {example}; got {bad!r}")
+    return tuple(value)
+
+
+def _player(key: str, name: Any) -> str:
+    """The canonical name of the optimal or the fictive player, checked."""
+    from ludosim.rules.policies import parse_policy
+
+    if not isinstance(name, str):
+        raise DesignError(f"{key} must be a policy name (e.g. {DEFAULT_OPTIMAL!r}), got {name!r}")
+    try:
+        canonical = parse_policy(name).name
+    except LudosimError as exc:
+        raise DesignError(f"{key}: {exc}") from None
+    if canonical == WEAK:
+        raise DesignError(
+            f"{key}: {WEAK} is the beginner the relative skill level measures from; name a "
+            f"stronger player (e.g. optimal = {DEFAULT_OPTIMAL!r}, fictive = {DEFAULT_FICTIVE!r})"
+        )
+    return canonical
+
+
+_KEYS = {"name", "preset", "seed", "set", "free", "goals", "limits", *SIZES, *PLAYERS}
 
 
 def load_study(path: str | Path, *, seed: int | None = None) -> DesignStudy:
     """A study file: `preset`, `seed`, `set = [...]`, `free = [...]`, `goals`, `limits`,
-    the sizes; any problem is one `DesignError` naming the file and the key."""
+    the sizes, `optimal` and `fictive`; any problem is one `DesignError` naming the file
+    and the key."""
+    if not isinstance(path, (str, Path)):
+        raise DesignError(f"load_study: path must be a design file's path, got {path!r}")
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -391,23 +475,23 @@ def load_study(path: str | Path, *, seed: int | None = None) -> DesignStudy:
         data["seed"] = seed
     if "seed" not in data or "preset" not in data:
         raise DesignError(f'{path}: preset and seed are required (e.g. preset = "app", seed = 1)')
-    sizes = {
-        k: int(data[k])
-        for k in _KEYS & set(data)
-        if k.endswith("_games") or k in ("holdout", "candidates")
-    }
+    sizes = {k: data[k] for k in SIZES if k in data}
+    players = {k: data[k] for k in PLAYERS if k in data}
     try:
         study = study_from_options(
-            str(data["preset"]),
-            int(data["seed"]),
-            sets=[str(s) for s in data.get("set", [])],
-            free=[str(s) for s in data.get("free", [])],
-            goals=[str(s) for s in data.get("goals", ["short"])],
-            limits=[str(s) for s in data.get("limits", [])],
+            data["preset"],
+            data["seed"],
+            sets=data.get("set", []),
+            free=data.get("free", []),
+            goals=data.get("goals", ["short"]),
+            limits=data.get("limits", []),
+            **players,
             **sizes,
         )
     except DesignError as exc:
-        raise DesignError(f"{path}: {exc}") from None
+        # The file spells the changes kept `set`; the options spell them `sets`.
+        message = str(exc).replace("sets must be", "set must be").replace("sets = [", "set = [")
+        raise DesignError(f"{path}: {message}") from None
     return replace(study, name=str(data.get("name") or path.stem))
 
 
@@ -416,8 +500,10 @@ def _check_sizes(study: DesignStudy) -> None:
     for key in ("screen_games", "skill_games", "confirm_games"):
         if getattr(study, key) < 20 * players:
             raise DesignError(f"{key} must be at least {20 * players} (20 games per seat)")
-    if study.holdout < 0 or study.candidates < 1:
-        raise DesignError("holdout must be >= 0 and candidates >= 1")
+    if study.holdout < 0:
+        raise DesignError(f"holdout must be >= 0 rule sets, got {study.holdout}")
+    if study.candidates < 1:
+        raise DesignError(f"candidates must be >= 1 rule set, got {study.candidates}")
 
 
 @dataclass(frozen=True)
@@ -516,7 +602,7 @@ def _inert_everywhere(plan: Plan) -> dict[str, str]:
                 rules = _rules(plan.study.preset, plan.study.sets, {**levels, f.toggle: other})
             except LudosimError as exc:
                 raise DesignError(f"the engines refuse rule set {plan.label(row)}: {exc}") from None
-            policies = policies or [STRONG] + [WEAK] * (rules.players - 1)
+            policies = policies or [plan.study.optimal] + [WEAK] * (rules.players - 1)
             why = inert_toggles(rules, policies).get(f.toggle)
             if why is None:
                 acting.add(f.toggle)
@@ -533,7 +619,8 @@ class Stage:
     name: str
     codes: np.ndarray  # rule sets x free toggles
     games: int  # random-seat games per rule set
-    skill_games: int  # games with the strong seat, over all its seats
+    skill_games: int  # games of each skill player (optimal, fictive), over all its seats
+
     seed: int
     ids: list[str] = field(default_factory=list)
 
@@ -561,34 +648,43 @@ def _typed(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _seatings(players: int) -> list[list[str]]:
-    """The strong seat in every position: `balanced,random,random,random` rotated."""
-    return [[STRONG if s == k else WEAK for s in range(players)] for k in range(players)]
+def _seatings(player: str, players: int) -> list[list[str]]:
+    """`player` in every position against random ones: `expert,random,random,random`
+    rotated."""
+    return [[player if s == k else WEAK for s in range(players)] for k in range(players)]
 
 
 def stage_specs(plan: Plan, stage: Stage) -> dict[str, Any]:
-    """The two sweeps of a stage: every seat random (with the game-flow columns), and
-    the strong seat in every position against random ones."""
+    """The three sweeps of a stage: every seat random (with the game-flow columns); the
+    optimal player and the fictive player each in every position against random ones,
+    the fictive player on dice of its own (`player_seed`)."""
     from ludosim.sweep import SweepSpec
 
-    players = plan.study.base().players
+    study = plan.study
+    players = study.base().players
     variants = _variants(plan, stage)
-    random = SweepSpec(
-        variants=variants,
-        policies=WEAK,
-        games=stage.games,
-        seed=stage.seed,
-        flow=True,
-        name=f"{stage.name}-random",
-    )
-    skill = SweepSpec(
-        variants=variants,
-        vary={"policies": [tuple(s) for s in _seatings(players)]},
-        games=max(1, stage.skill_games // players),
-        seed=stage.seed,
-        name=f"{stage.name}-skill",
-    )
-    return {"random": random, "skill": skill}
+    specs = {
+        "random": SweepSpec(
+            variants=variants,
+            policies=WEAK,
+            games=stage.games,
+            seed=stage.seed,
+            flow=True,
+            name=f"{stage.name}-random",
+        )
+    }
+    for kind, player, seed in (
+        ("optimal", study.optimal, stage.seed),
+        ("fictive", study.fictive, player_seed(stage.seed)),
+    ):
+        specs[kind] = SweepSpec(
+            variants=variants,
+            vary={"policies": [tuple(s) for s in _seatings(player, players)]},
+            games=max(1, stage.skill_games // players),
+            seed=seed,
+            name=f"{stage.name}-{kind}",
+        )
+    return specs
 
 
 def play_stage(
@@ -599,8 +695,8 @@ def play_stage(
     progress: Progress | None = None,
     **run: Any,
 ) -> tuple[pd.DataFrame, StageSamples]:
-    """Play (or resume) a stage's sweeps into `out/<stage>-random` and `-skill`; its
-    measures and the samples they come from."""
+    """Play (or resume) a stage's sweeps into `out/<stage>-random`, `-optimal` and
+    `-fictive`; its measures and the samples they come from."""
     from ludosim.sweep import run_sweep
 
     specs = stage_specs(plan, stage)
@@ -616,22 +712,23 @@ def measure_stage(plan: Plan, stage: Stage, out: Path) -> tuple[pd.DataFrame, St
     """Every design measure of every rule set of a played stage, with its 95% interval.
 
     Rule sets of a stage played the same games, so mean measures are `CellSamples`
-    (paired); the 90th percentile and the imbalance are `CellEstimates`.
+    (paired); the 90th percentile, the imbalance and the relative skill level are
+    `CellEstimates`.
     """
 
-    players = plan.study.base().players
+    study = plan.study
+    players = study.base().players
     columns = [
         *_RANDOM_COLUMNS,
         *(f"captures_{s}" for s in range(players)),
         *(f"place_{s}" for s in range(players)),
     ]
     random = _by_point(out / f"{stage.name}-random", columns)
-    skill = _by_point(
-        out / f"{stage.name}-skill",
-        ["game", "first", "winner", *(f"place_{s}" for s in range(players))],
-    )
-    skill = _pool_seatings(skill, players)
-    samples = stage_samples(random.assign(cell=random["point"]), skill)
+    seated = [
+        _seat_wins(_by_point(out / f"{stage.name}-{kind}", ["game", "winner"]), player, players)
+        for kind, player in (("optimal", study.optimal), ("fictive", study.fictive))
+    ]
+    samples = stage_samples(random.assign(cell=random["point"]), *seated)
     return measures_table(stage, samples), samples
 
 
@@ -647,26 +744,26 @@ def _by_point(folder: Path, columns: Sequence[str]) -> pd.DataFrame:
     return rows.assign(point=cell.map(variant), policies=cell.map(policies))
 
 
-def _pool_seatings(skill: pd.DataFrame, players: int) -> pd.DataFrame:
-    """One table per rule set: its seatings' games one after another, with `strong_won`.
+def _seat_wins(rows: pd.DataFrame, player: str, players: int) -> pd.DataFrame:
+    """One table per rule set of a player's games in every seat position: `cell` (the
+    rule set), `game` and `won` (1 when the player's seat won, 0 when another did, NaN
+    without a finisher). The k-th seating's game g becomes game k * G + g."""
+    from ludosim.rules.policies import format_policies
 
-    The k-th seating's game g becomes game k * G + g, so rule sets keep playing the
-    same games and pair.
-    """
-    seats = (
-        skill["policies"]
-        .astype(str)
-        .map(lambda text: [p.strip() for p in text.split(",")].index(STRONG))
-    )
-    per = int(skill.groupby(["point", "policies"], observed=True).size().max())
-    winner = skill["winner"].to_numpy(int)
-    won = (winner == seats.to_numpy(int)).astype(float)
+    seat_of = {format_policies(s): k for k, s in enumerate(_seatings(player, players))}
+    seats = rows["policies"].astype(str).map(seat_of)
+    if seats.isna().any():
+        raise DesignError(
+            f"a skill sweep holds seatings other than {player} against {WEAK} players; "
+            "delete the stage's -optimal and -fictive folders and rerun"
+        )
+    per = int(rows.groupby(["point", "policies"], observed=True).size().max())
+    seat = seats.to_numpy(np.int64)
+    winner = rows["winner"].to_numpy(np.int64)
+    won = (winner == seat).astype(float)
     won[winner < 0] = np.nan
-    return skill.assign(
-        cell=skill["point"],
-        game=skill["game"].to_numpy(np.int64) + seats.to_numpy(np.int64) * per,
-        strong_won=won,
-    )
+    game = rows["game"].to_numpy(np.int64) + seat * per
+    return pd.DataFrame({"cell": rows["point"].to_numpy(), "game": game, "won": won})
 
 
 @dataclass
@@ -676,21 +773,26 @@ class StageSamples:
     means: dict[str, CellSamples | CellEstimates]
 
 
-def stage_samples(random: pd.DataFrame, skill: pd.DataFrame) -> StageSamples:
+def stage_samples(
+    random: pd.DataFrame, optimal: pd.DataFrame, fictive: pd.DataFrame
+) -> StageSamples:
+    """The samples of every design measure: `random` holds every rule set's games with
+    every seat random (`cell`, the game columns); `optimal` and `fictive` each player's
+    games in one seat against random ones (`cell`, `game`, `won`: `_seat_wins`)."""
     rows = cell_rows(random)
-    skill_rows = cell_rows(skill, ["game", "first", "winner", "strong_won"])
     out: dict[str, CellSamples | CellEstimates] = {}
     for name in DESIGN_MEASURES:
         m = MEASURES[name]
         if m.statistic == "mean":
-            source = skill_rows if m.source == "skill" else rows
-            out[name] = CellSamples(source, lambda r, n, m=m: m.scale * m.values(r, n))
+            out[name] = CellSamples(rows, lambda r, n, m=m: m.scale * m.values(r, n))
         elif m.statistic == "p90":
             est, se, games = {}, {}, {}
             for cell, r in rows.items():
                 value, low, high = quantile_ci(m.values(r, r.players), 0.9)
                 est[cell], se[cell], games[cell] = value, (high - low) / (2 * Z95), len(r)
             out[name] = CellEstimates(est, se, games)
+        elif m.statistic == "relative_skill":
+            out[name] = relative_skill_estimates(optimal, fictive, rows)
         else:  # imbalance over the turn-order positions
             est, se, games = {}, {}, {}
             for i, (cell, r) in enumerate(rows.items()):
@@ -702,6 +804,39 @@ def stage_samples(random: pd.DataFrame, skill: pd.DataFrame) -> StageSamples:
                 games[cell] = int(done.sum())
             out[name] = CellEstimates(est, se, games)
     return StageSamples(out)
+
+
+def relative_skill_estimates(
+    optimal: pd.DataFrame, fictive: pd.DataFrame, rows: Mapping[str, Any]
+) -> CellEstimates:
+    """Each rule set's relative skill level with its delta-method standard error
+    (`ludosim.studies.relative_skill.RelativeSkill`, the skill page's measure): from the
+    optimal and the fictive player's decided games in one rotated seat against random
+    players, on independent dice. `rows`: the rule sets' random-seat rows (their players).
+    `games`: both players' decided games together."""
+    from ludosim.studies.relative_skill import RelativeSkill
+
+    def tally(frame: pd.DataFrame) -> dict[str, tuple[int, int]]:
+        won = frame["won"].to_numpy(float)
+        done = ~np.isnan(won)
+        cells = frame["cell"].astype(str).to_numpy()
+        wins = pd.Series(np.where(done, won, 0.0)).groupby(cells).sum()
+        decided = pd.Series(done.astype(np.int64)).groupby(cells).sum()
+        return {c: (int(wins[c]), int(decided[c])) for c in decided.index}
+
+    o, f = tally(optimal), tally(fictive)
+    est, se, games = {}, {}, {}
+    for cell, r in rows.items():
+        (wo, no), (wf, nf) = o.get(cell, (0, 0)), f.get(cell, (0, 0))
+        rs = RelativeSkill(wo, no, wf, nf, r.players)
+        if not (no and nf and rs.defined):
+            raise DesignError(
+                f"skill: under rule set {cell} the fictive player won {wf:,} of {nf:,} decided "
+                f"games against random players, no more than a random player's share, so its "
+                "relative skill level is undefined; name another fictive player"
+            )
+        est[cell], se[cell], games[cell] = rs.rs, rs.se, no + nf
+    return CellEstimates(est, se, games)
 
 
 MEASURE_COLUMNS = (
@@ -988,8 +1123,12 @@ def same_games_as(plan: Plan, codes: np.ndarray) -> list[str]:
     keys, changes = [], []
     for row in codes:
         rules = plan.rules(row)
-        skill = [STRONG] + [WEAK] * (rules.players - 1)
-        keys.append(same_game_key(rules, WEAK) + "/" + same_game_key(rules, skill))
+        seated = [
+            [player] + [WEAK] * (rules.players - 1)
+            for player in (plan.study.optimal, plan.study.fictive)
+        ]
+        keys.append("/".join(same_game_key(rules, p) for p in [WEAK, *seated]))
+
         changes.append(int(np.sum(np.asarray(row) > 0)))
     for i in sorted(range(len(codes)), key=lambda i: (changes[i], i)):
         first.setdefault(keys[i], i)
@@ -1183,7 +1322,8 @@ def confirm(
     """Replay the candidates and the preset's own rules, once, on games of their own.
 
     The confirmation is one look, sized before its first game (`confirm_games`
-    random-seat games per rule set, twice `skill_games` with the strong seat), on the
+    random-seat games per rule set, twice `skill_games` of each of the relative skill
+    level's players), on the
     confirmation's own stream (`stage_seed`): no game of the screening or the holdout
     is replayed, and every rule set of it plays the same games (paired). Nothing is
     dropped here: the page decides every comparison in its one family. Returns the
@@ -1438,8 +1578,10 @@ def play_study(
 
 
 def stages_table(stages: Sequence[Stage]) -> pd.DataFrame:
-    """Each stage's rule sets, games and master seed: the seeds differ, so no stage
-    replays another's games (each sweep's manifest.json records the same seed)."""
+    """Each stage's rule sets, games and master seeds: the seeds differ, so no stage
+    replays another's games (each sweep's manifest.json records the same seed). `seed`
+    is the random-seat and the optimal player's sweeps', `fictive_seed` the fictive
+    player's (`player_seed`); `skill_games` are each player's per rule set."""
     return pd.DataFrame(
         [
             {
@@ -1448,10 +1590,11 @@ def stages_table(stages: Sequence[Stage]) -> pd.DataFrame:
                 "games": st.games,
                 "skill_games": st.skill_games,
                 "seed": str(st.seed),
+                "fictive_seed": str(player_seed(st.seed)),
             }
             for st in stages
         ],
-        columns=["stage", "rule_sets", "games", "skill_games", "seed"],
+        columns=["stage", "rule_sets", "games", "skill_games", "seed", "fictive_seed"],
     )
 
 
@@ -1473,7 +1616,9 @@ def _checked(points: pd.DataFrame, confirmed: pd.DataFrame) -> dict[str, list[st
 
 
 def games_played(measures: pd.DataFrame) -> dict[str, int]:
-    """Games played per stage: every rule set's random-seat and skill games."""
+    """Games decided per stage: every rule set's random-seat games and both skill
+    players' games."""
+
     rows = measures[measures["measure"].isin(["length", "skill"])]
     return {str(k): int(v) for k, v in rows.groupby("stage", sort=False)["games"].sum().items()}
 
@@ -1510,6 +1655,8 @@ def study_dict(study: DesignStudy) -> dict[str, Any]:
         "holdout": study.holdout,
         "candidates": study.candidates,
         "confirm_games": study.confirm_games,
+        "optimal": study.optimal,
+        "fictive": study.fictive,
     }
 
 
@@ -1520,11 +1667,8 @@ def _value_text(toggle: str, value: Any) -> str:
 
 
 def study_from_dict(data: Mapping[str, Any]) -> DesignStudy:
-    sizes = {
-        k: int(data[k])
-        for k in ("screen_games", "skill_games", "holdout", "candidates", "confirm_games")
-        if k in data
-    }
+    sizes = {k: int(data[k]) for k in SIZES if k in data}
+    players = {k: str(data[k]) for k in PLAYERS if k in data}
     study = study_from_options(
         data["preset"],
         int(data["seed"]),
@@ -1532,8 +1676,10 @@ def study_from_dict(data: Mapping[str, Any]) -> DesignStudy:
         free=data.get("free", []),
         goals=data.get("goals", ["short"]),
         limits=data.get("limits", []),
+        **players,
         **sizes,
     )
+
     return replace(study, name=str(data.get("name") or ""))
 
 
@@ -1590,6 +1736,11 @@ def read_tables(folder: str | Path) -> DesignTables:
         raise DesignError(
             f"{folder} holds no design's tables ({exc}); run ludosim design"
         ) from None
+    if "optimal" not in data:
+        raise DesignError(
+            f"{folder / STUDY_FILE} holds a design whose skill measure is not the relative "
+            "skill level (written by an earlier ludosim); rerun ludosim design on the study"
+        )
     study = study_from_dict(data)
     plan = plan_study(study)
     if any("misfit" not in m for m in raw.values()):
@@ -1639,7 +1790,7 @@ def read_tables(folder: str | Path) -> DesignTables:
         frames["confirmed"],
         frames["comparisons"],
         {k: int(v) for k, v in data.get("games", {}).items()},
-        frames["stages"].astype({"seed": str}),
+        frames["stages"].astype({"seed": str, "fictive_seed": str}),
     )
 
 
@@ -1775,11 +1926,17 @@ def decide(tables: DesignTables) -> Any:
                 f"({listing([f.text(1) for f in plan.free], most=MAX_FREE)}, "
                 f"each against the preset's own value) in {len(plan.codes)} rule sets, a two-level "
                 f"fractional factorial of resolution V.{aliased} Every rule set plays games with "
-                f"every seat random and games with one {STRONG} seat against {WEAK} ones in every "
-                f"position: the skill edge is what {STRONG} wins over a fair share there (one "
-                "heuristic against random play, the same pair under every rule set). Each stage "
-                f"plays games of its own (stages.csv gives its seed): {stages}; {total:,} games "
-                f"in all.{dropped}"
+                f"every seat random, and games of two players each in one seat against {WEAK} "
+                "ones, the seat rotated through every position: the optimal player is "
+                f"{study.optimal}, the fictive player {study.fictive} (who knows the dice in "
+                "advance). Skill is their relative skill level RS = (W(optimal) - 1/n) / "
+                "(W(fictive) - 1/n) of Dreef, Borm and van der Genugten (2004), as on the skill "
+                "page, with its delta-method standard error, from "
+                f"{study.skill_games:,} games of each player per rule set (twice as many in the "
+                "confirmation): 0 where the optimal player wins no more than random play, 1 where "
+                "knowing the dice adds nothing. Each stage "
+                f"plays games of its own (stages.csv gives its seeds): {stages}; {total:,} games "
+                f"decided in all.{dropped}"
             ),
             True,
             headline=True,
@@ -1881,6 +2038,149 @@ def _secondary(row: Any, direction: int) -> str:
     return said
 
 
+# Plain words for the house rules, written from the toggle table's one-line descriptions
+# (`ludosim.rules.toggles.TOGGLES`): per toggle what the rule is about and, per value, what
+# it says. The rules card and the explorer's menus read them; a toggle without words here
+# falls back on its description and its value as the options spell it.
+RULE_WORDS: dict[str, tuple[str, dict[Any, str]]] = {
+    "start_attempts": ("With no piece in play", {
+        1: "you get one roll to bring a piece out",
+        3: "you get three rolls to bring a piece out"}),
+    "start_attempts_when": ("The three rolls to bring a piece out", {
+        "always": "apply whenever you have no piece in play",
+        "game_start": "apply only until your first piece has entered"}),
+    "bonus_on_six": ("A six", {
+        "always": "always earns another roll",
+        "unless_entered": "earns another roll unless it brought a piece out",
+        "never": "earns no extra roll"}),
+    "bonus_on_capture": ("Capturing a piece", {
+        True: "earns another roll", False: "earns no extra roll"}),
+    "bonus_on_finish": ("Bringing a piece to the goal", {
+        True: "earns another roll", False: "earns no extra roll"}),
+    "bonus_stacking": ("Bonus rolls", {
+        "stack": "one for each reason (a six, a capture, a piece home)",
+        "one": "at most one per move, whatever earned it"}),
+    "no_move_ends_turn": ("A roll with no legal move", {
+        True: "ends the turn, and any bonus roll is lost",
+        False: "does not end the turn: a bonus roll still comes"}),
+    "pass_own": ("Passing your own pieces", {
+        True: "is allowed", False: "is not allowed"}),
+    "pass_opponents": ("Passing opponent pieces", {
+        "all": "is allowed, even past a block",
+        "singles": "is allowed past single pieces; a block of two or more stops you",
+        "none": "is not allowed: any opponent piece blocks the way"}),
+    "safe_landing": ("Landing on a lone opponent on a safe square", {
+        "coexist": "both pieces share the square", "lander_home": "sends your piece home"}),
+    "capture_rule": ("Capturing", {
+        "lone_opponent": "takes a lone opponent even where your own pieces share its square",
+        "lone_piece": "takes only a piece that stands alone on its square"}),
+    "block_landing": ("Landing on two or more opponent pieces", {
+        "coexist": "your piece joins them on the square",
+        "lander_home": "sends your piece home",
+        "capture": "captures them all",
+        "forbidden": "is not allowed"}),
+    "start_capture": ("Entering onto an opponent on your start square", {
+        True: "captures it", False: "does not capture it"}),
+    "finish": ("Reaching the goal", {
+        "exact": "needs the exact roll",
+        "bounce": "a roll too high bounces back from the goal",
+        "bounce_on": "a roll too high bounces back, and the piece goes on backwards all turn"}),
+    "forced_capture": ("A capture that can be made", {
+        True: "must be made", False: "may be left"}),
+}  # fmt: skip
+_SAFE_WORDS = {"starts": "start squares", "globes": "globes", "stars": "stars"}
+_ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+GOAL_WORDS = {
+    "short": "a shorter game",
+    "fairness": "a fairer turn order",
+    "skill": "a game where skill pays more",
+    "drama": "more comebacks",
+    "action": "more captures",
+}
+
+
+def rule_words(toggle: str, value: Any) -> tuple[str, str]:
+    """(what the rule is about, what it says at `value`) in plain words: `("Reaching the
+    goal", "needs the exact roll")`."""
+    if toggle == "six_limit":
+        said = (
+            "have no limit"
+            if not value
+            else (
+                f"are limited: the {_ORDINALS[value]} six in a row is forfeited and ends the turn"
+            )
+        )
+        return "Sixes in a row", said  # fmt: skip
+    if toggle == "start_capacity":
+        said = (
+            "may hold any number of your pieces"
+            if not value
+            else (f"holds at most {value} of your pieces; no more enter while it is full")
+        )
+        return "Your start square", said  # fmt: skip
+    if toggle == "safe":
+        if not value:
+            return "Safe squares", "none: a lone piece can be captured anywhere"
+        kinds = listing([_SAFE_WORDS.get(v, str(v)) for v in value])
+        return "Safe squares", f"a lone piece cannot be captured on {kinds}"
+    topic, words = RULE_WORDS.get(toggle, ("", {}))
+    if value in words:
+        return topic, words[value]
+    description = TOGGLES[toggle].description
+    return description[0].upper() + description[1:], _spell(toggle, value)
+
+
+def rules_card(tables: DesignTables, pick: str, comparisons: pd.DataFrame) -> str:
+    """The recommendation as a family reads it at the table: one sentence per changed
+    rule, what the change does to a game in rounds and in minutes (at `SECONDS_PER_TURN`),
+    and the options that paste into any ludosim command."""
+    study, plan = tables.study, tables.plan
+    goal = study.goals[0]
+    players = study.base().players
+    points = tables.points.drop_duplicates("point").set_index("point")
+    codes = [float(x) for x in str(points.loc[pick, "codes"]).split()]
+    changed = [f for f, x in zip(plan.free, codes, strict=True) if x > 0]
+    sentences = []
+    for f in changed:
+        topic, now = rule_words(f.toggle, f.values[1])
+        _, was = rule_words(f.toggle, f.values[0])
+        sentences.append(f"{topic}: {now} (was: {was}).")
+    length = {p: float(_goal_value(tables, p, "length")["estimate"]) for p in (pick, "preset")}
+    minutes = {p: x * players * SECONDS_PER_TURN / 60 for p, x in length.items()}
+    pace = (
+        f"at {SECONDS_PER_TURN:g} seconds per player turn with {players} players (an assumed pace)"
+    )
+    if not changed:
+        others = len(tables.confirmed) - 1
+        return (
+            f"For {GOAL_WORDS[goal]}, keep {study.preset}'s own rules: none of the {others} "
+            "other candidates confirmed does better by the smallest difference that matters. "
+            f"A game lasts {length['preset']:.0f} rounds on average, about "
+            f"{minutes['preset']:.0f} minutes {pace}."
+        )
+    vs = comparisons[
+        (comparisons["kind"] == "vs preset") & (comparisons["point"] == pick)
+    ].set_index("measure")
+    row = vs.loc["length"]
+    change = estimate(row["estimate"], row["ci_low"], row["ci_high"], "rounds")
+    text = (
+        f"For {GOAL_WORDS[goal]}, play {study.preset} with {len(changed)} house "
+        f"rule{'s' if len(changed) > 1 else ''} changed. "
+        + " ".join(sentences)
+        + f" A game then lasts {length[pick]:.0f} rounds on average instead of "
+        f"{length['preset']:.0f} ({change}), about {minutes[pick]:.0f} minutes instead of "
+        f"{minutes['preset']:.0f} {pace}."
+    )
+    measure = GOALS[goal][0]
+    if measure != "length" and measure in vs.index:
+        m, r = MEASURES[measure], vs.loc[measure]
+        text += (
+            f" Its {m.title} moves by {estimate(r['estimate'], r['ci_low'], r['ci_high'], m.unit)}"
+            f" against {study.preset}'s own rules."
+        )
+    return text + f" Paste: ludosim simulate {_set_line(study, plan.label(codes))}"
+
+
 def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any]:
 
     study = tables.study
@@ -1979,12 +2279,10 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
         if costs
         else ". No other measure changes by an interval that clears its smallest effect."
     )
-    if pick != "preset":
-        text += f" Paste: ludosim simulate {_set_line(study, labels[pick])}"
     out = [
         Finding(
             "recommend",
-            text,
+            rules_card(tables, pick, comparisons),
             True,
             headline=True,
             kind="ranking",
@@ -1994,8 +2292,10 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
             unit=str(b["unit"]),
             family="differences",
             games=int(b["games"]),
-        )
+        ),
+        Finding("recommend", text, True, headline=True, kind="note"),
     ]
+
     for p, x in stand.items():
         parts = []
         for name in DESIGN_MEASURES:
@@ -2253,9 +2553,12 @@ GLOSSARY_TERMS = (
         "intervals: those that may be best.",
     ),
     (
-        "skill edge",
-        f"what {STRONG} wins over a fair share against {WEAK} players, the strong "
-        "seat rotated through every position, in pp.",
+        "relative skill",
+        "the relative skill level RS of Dreef, Borm and van der Genugten (2004): "
+        "(W(optimal) - 1/n) / (W(fictive) - 1/n), W a player's win share in one seat against "
+        f"{WEAK} players, rotated through every position; the optimal player is the strongest "
+        "play the design affords, the fictive player knows the dice in advance. 0 for a game "
+        "of pure chance, 1 for pure skill; differences in RS.",
     ),
     (
         "turn-order imbalance",
@@ -2280,12 +2583,14 @@ GLOSSARY_TERMS = (
 def confirmation_noise(study: DesignStudy, measures: pd.DataFrame) -> dict[str, float]:
     """The standard error of a confirmation's measurement, per measure: the screening's
     median per rule set (`measures`' screen stage), scaled down to the confirmation's
-    games. What a model's prediction interval adds for the noise of the games that
-    would measure a rule set, in the search and in the explorer alike."""
+    games (`confirm_games` random-seat games for `screen_games`; twice the skill games).
+    What a model's prediction interval adds for the noise of the games that would
+    measure a rule set, in the search and in the explorer alike."""
     screen = measures[measures["stage"] == "screen"]
+    ratio = {"random": study.screen_games / study.confirm_games, "skill": 0.5}
     return {
         name: float(np.median(screen.loc[screen["measure"] == name, "se"]))
-        * math.sqrt(study.screen_games / study.confirm_games)
+        * math.sqrt(ratio[MEASURES[name].source])
         for name in DESIGN_MEASURES
     }
 
@@ -2337,8 +2642,15 @@ def _measured_by_codes(tables: DesignTables) -> dict[str, dict[str, list[float]]
     return out
 
 
-def study_page(tables: DesignTables, out: str | Path, title: str | None = None) -> Path:
-    """Write `index.html`, its PNGs and `findings.json` beside the tables in `out`."""
+def study_page(
+    tables: DesignTables,
+    out: str | Path,
+    title: str | None = None,
+    played: str | Path | None = None,
+) -> Path:
+    """Write `index.html`, its PNGs and `findings.json` beside the tables in `out`;
+    `played` is the folder the stages' sweeps were played into (default `out`), for the
+    page's reproduce line."""
     from ludosim.report import figures
     from ludosim.report.explorer import explorer
     from ludosim.report.figures import Panel
@@ -2524,8 +2836,17 @@ def study_page(tables: DesignTables, out: str | Path, title: str | None = None) 
         + f": {len(plan.free)} free house rules, {sum(tables.games.values()):,} games, seed "
         f"{study.seed}."
     )
-    return write_study_page(folder, title or f"ludosim design: {name}", intro, _command(study),
-                            found.findings, TITLES, sections, GLOSSARY_TERMS)  # fmt: skip
+    command = _command(study, played or folder, folder)
+    return write_study_page(
+        folder,
+        title or f"ludosim design: {name}",
+        intro,
+        command,
+        found.findings,
+        TITLES,
+        sections,
+        GLOSSARY_TERMS,
+    )
 
 
 def _measured_frame(tables: DesignTables, x: str, y: str) -> pd.DataFrame:
@@ -2545,7 +2866,9 @@ def _measured_frame(tables: DesignTables, x: str, y: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _command(study: DesignStudy) -> str:
+def _command(study: DesignStudy, played: str | Path, page: str | Path) -> str:
+    """The command line that plays the study into `played` (and, where the page lies
+    elsewhere, the `ludosim report` that writes it into `page`)."""
     import shlex
 
     words = ["ludosim", "design", "--preset", study.preset, "--seed", str(study.seed)]
@@ -2561,10 +2884,14 @@ def _command(study: DesignStudy) -> str:
     for limit in study.limits:
         words += ["--limit", f"{limit.measure}{limit.op}{_num(limit.value)}"]
     defaults = DesignStudy(preset=study.preset, seed=study.seed)
-    for key in ("screen_games", "skill_games", "holdout", "candidates", "confirm_games"):
+    for key in (*SIZES, *PLAYERS):
         if getattr(study, key) != getattr(defaults, key):
             words += [f"--{key.replace('_', '-')}", str(getattr(study, key))]
-    return " ".join(shlex.quote(w) for w in words) + " --out OUT"
+    words += ["--out", str(played)]
+    line = " ".join(shlex.quote(w) for w in words)
+    if Path(played).resolve() != Path(page).resolve():
+        line += " && " + shlex.join(["ludosim", "report", str(played), "--out", str(page)])
+    return line
 
 
 def is_design(folder: str | Path) -> bool:
@@ -2577,7 +2904,7 @@ def report_study(folder: str | Path, out: str | Path, title: str | None = None) 
     stages' sweeps: `make reports` keeps those under runs/)."""
     tables = read_tables(folder)
     write_tables(tables, out)
-    return study_page(tables, out, title)
+    return study_page(tables, out, title, played=folder)
 
 
 def run_study(

@@ -53,7 +53,6 @@ from __future__ import annotations
 import functools
 import math
 import shlex
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,7 +93,7 @@ from ludosim.rules.policies import (
     tuned_names,
 )
 from ludosim.rules.streams import MASK64
-from ludosim.studies import ratings, relative_skill
+from ludosim.studies import ratings, relative_skill, studyfile
 from ludosim.studies.tournament import tournament
 
 Progress = Callable[[int, int], None]
@@ -258,28 +257,18 @@ def load_study(path: str | Path) -> Study:
     and optional `name`. `players` is a list of policy names (default:
     `default_players` of each rule set's preset).
     """
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise SkillError(f"study file {str(path)!r} cannot be read: {exc}") from None
-    unknown = set(data) - _STUDY_KEYS
-    if unknown:
-        raise SkillError(
-            f"study file {path}: unknown keys {', '.join(sorted(unknown))}; "
-            f"allowed: {', '.join(sorted(_STUDY_KEYS))}"
-        )
-    if "seed" not in data:
-        raise SkillError(f"study file {path}: needs a seed (a non-negative integer)")
-    sets = []
-    for item in data.get("rule_set", []):
-        if isinstance(item, dict) and "preset" not in item:
-            raise SkillError(f"study file {path}: every [[rule_set]] needs a preset")
-        # A table, or rule-set text (`rule_set = ["app", "app+finish=bounce"]`).
-        sets.append(RuleSet.from_item(item, f"study file {path}: rule_set"))
+    data = studyfile.read(path, _STUDY_KEYS, SkillError)
+    seed = studyfile.seed(path, data, SkillError)
+    # Tables, or rule-set texts (`rule_set = ["app", "app+finish=bounce"]`).
+    sets = studyfile.rule_set_items(path, data, "rule_set", SkillError)
     sizes = {k: data[k] for k in ("games", "match_games", "pair_games", "headline_games",
                                   "bootstrap", "resamples", "skill_games")
              if k in data}  # fmt: skip
-    players = tuple(data["players"]) if "players" in data else None
+    players = (
+        tuple(studyfile.policy_names(path, data, "players", SkillError))
+        if "players" in data
+        else None
+    )
     chosen: dict[str, Any] = {}
     if "optimal" in data:
         optimal = data["optimal"]
@@ -288,10 +277,14 @@ def load_study(path: str | Path) -> Study:
         chosen["optimal"] = tuple(optimal.items()) if isinstance(optimal, dict) else optimal
     if "fictive" in data:
         chosen["fictive"] = data["fictive"]
-    return Study(
-        tuple(sets), int(data["seed"]), players, data.get("strongest"),
-        name=data.get("name", "skill"), source=str(path), **sizes, **chosen,
-    )  # fmt: skip
+
+    def study() -> Study:
+        return Study(
+            tuple(sets), seed, players, data.get("strongest"),
+            name=data.get("name", "skill"), source=str(path), **sizes, **chosen,
+        )  # fmt: skip
+
+    return studyfile.build(path, SkillError, study)
 
 
 def default_players(preset: str) -> list[str]:

@@ -23,10 +23,29 @@ import pandas as pd
 from ludosim.report.analysis import policy_wins
 from ludosim.report.answers import Answer, cells_of, estimate_rows
 from ludosim.report.findings import page_findings
+from ludosim.results.schema import GAMES_MAX
+from ludosim.rules import checks
+from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet
-from ludosim.rules.policies import format_policies, resolve_policies
+from ludosim.rules.policies import format_policies, resolve_policies, split_policy_list
 from ludosim.run.simulate import simulate
+
+
+class TournamentError(LudosimError, ValueError):
+    """A bad tournament argument (rules, policies, games)."""
+
+
+def _policy_list(policies: Any) -> list[str]:
+    """The line-up: a list of names, or one comma-separated text of them."""
+    if isinstance(policies, str):
+        return split_policy_list(policies)
+    if not isinstance(policies, Sequence) or not all(isinstance(p, str) for p in policies):
+        raise TournamentError(
+            "policies must be a list of policy names, one per seat (e.g. "
+            f"['balanced', 'random', 'random', 'random']), got {policies!r}"
+        )
+    return list(policies)
 
 
 def rotations(policies: Sequence[str]) -> list[tuple[str, ...]]:
@@ -54,11 +73,13 @@ def play_rotations(
     """(seating, its rows) for every rotation: `games // players` games each."""
     if simulate_fn is None:
         simulate_fn = simulate
-    names = resolve_policies(list(policies), rules.players)
+    rules = checks.rules("rules", rules, error=TournamentError)
+    names = resolve_policies(_policy_list(policies), rules.players)
     n = rules.players
+    games = checks.integer("games", games, 1, GAMES_MAX, error=TournamentError)
+    if games < n:
+        raise TournamentError(f"games={games} is too few for {n} rotations; use at least {n}")
     per_rotation = games // n
-    if per_rotation < 1:
-        raise ValueError(f"games={games} is too few for {n} rotations; use at least {n}")
     played = per_rotation * n
     out = []
     for r, seating in enumerate(rotations(names)):
@@ -103,7 +124,7 @@ def tournament(
     the rotations are played.
     """
     seatings = play_rotations(rules, policies, games, seed, simulate_fn, threads, progress)
-    return _table(resolve_policies(list(policies), rules.players), seatings)
+    return _table(resolve_policies(_policy_list(policies), rules.players), seatings)
 
 
 def tournament_answer(
@@ -122,7 +143,7 @@ def tournament_answer(
     and states the game length over all seatings and the first player's edge.
     """
     rules = rule_set.rules()
-    names = resolve_policies(list(policies), rules.players)
+    names = resolve_policies(_policy_list(policies), rules.players)
     seatings = play_rotations(rules, names, games, seed, threads=threads, progress=progress)
     table = _table(names, seatings)
     per_rotation = len(seatings[0][1])

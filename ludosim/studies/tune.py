@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from ludosim.results.failures import ResultsError, write_error
+from ludosim.results.parquet import check_output_target, write_bytes_atomic
 from ludosim.results.stats import wilson_interval
 from ludosim.rules.errors import LudosimError, missing_extra
 from ludosim.rules.model import Rules
@@ -152,8 +154,12 @@ class TunedPolicy:
         )
 
     def write(self, out: str | Path) -> Path:
+        """Write the policy file atomically; `TuneError` naming the file when it cannot be."""
         path = Path(out)
-        path.write_text(self.to_toml(out), encoding="utf-8")
+        try:
+            write_bytes_atomic(path, self.to_toml(out).encode("utf-8"))
+        except OSError as exc:
+            raise TuneError(f"{write_error(exc, path)}; the policy file was not written") from None
         return path
 
 
@@ -257,6 +263,11 @@ def tune(
     except ImportError:
         raise TuneError(missing_extra("tuning", "cma", "skill")) from None
 
+    if out is not None:
+        try:
+            out = check_output_target(out)  # before any game, not after the whole search
+        except ResultsError as exc:
+            raise TuneError(str(exc)) from None
     rules = rules_from_options(preset, sets)
     field_names = _field(rules, field_policies)
     start, features, x0 = _start(start)

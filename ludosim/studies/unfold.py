@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import math
 import shlex
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +67,7 @@ from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet, study_options
 from ludosim.rules.policies import parse_policy
+from ludosim.studies import studyfile
 from ludosim.studies.leads import (
     BINS_PER_RACE,
     LeadTable,
@@ -195,6 +195,11 @@ class UnfoldStudy:
             raise UnfoldError(
                 f"every: must be a number of turns >= 1 (0: two rounds), got {self.every!r}"
             )
+        if not isinstance(self.policies, str):
+            raise UnfoldError(
+                f"policies: must be a policy name or a comma-separated line-up, got "
+                f"{self.policies!r}"
+            )
         for name in self.policies.split(","):
             parse_policy(name.strip())
         seen: dict[str, str] = {}
@@ -251,38 +256,20 @@ _STUDY_KEYS = {
 }  # fmt: skip
 
 
-def _rule_sets(path: Path, items: Any, key: str) -> tuple[RuleSet, ...]:
-    out = []
-    for item in items:
-        if isinstance(item, dict) and "preset" not in item:
-            raise UnfoldError(f"study file {path}: every [[{key}]] needs a preset")
-        # A table, or rule-set text (`rule_set = ["app", "app+finish=bounce"]`).
-        out.append(RuleSet.from_item(item, f"study file {path}: {key}"))
-    return tuple(out)
-
-
 def load_study(path: str | Path) -> UnfoldStudy:
     """A study from its TOML file: seed and sizes on top, `[[rule_set]]` and `[[race_check]]`."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise UnfoldError(f"study file {str(path)!r} cannot be read: {exc}") from None
-    unknown = set(data) - _STUDY_KEYS
-    if unknown:
-        raise UnfoldError(
-            f"study file {path}: unknown keys {', '.join(sorted(unknown))}; "
-            f"allowed: {', '.join(sorted(_STUDY_KEYS))}"
-        )
-    if "seed" not in data:
-        raise UnfoldError(f"study file {path}: needs a seed (a non-negative integer)")
-    sizes = {k: data[k] for k in ("games", "every", "race_games", "policies", "name") if k in data}
-    return UnfoldStudy(
-        _rule_sets(path, data.get("rule_set", []), "rule_set"),
-        int(data["seed"]),
-        race_check=_rule_sets(path, data.get("race_check", []), "race_check"),
-        source=str(path),
-        **sizes,
+    data = studyfile.read(path, _STUDY_KEYS, UnfoldError)
+    seed = studyfile.seed(path, data, UnfoldError)
+    # Tables, or rule-set texts (`rule_set = ["app", "app+finish=bounce"]`).
+    rule_sets = tuple(studyfile.rule_set_items(path, data, "rule_set", UnfoldError))
+    race_check = tuple(studyfile.rule_set_items(path, data, "race_check", UnfoldError))
+    sizes = {k: data[k] for k in ("games", "every", "race_games", "name") if k in data}
+    if "policies" in data:
+        sizes["policies"] = ",".join(studyfile.policy_names(path, data, "policies", UnfoldError))
+    return studyfile.build(
+        path,
+        UnfoldError,
+        lambda: UnfoldStudy(rule_sets, seed, race_check=race_check, source=str(path), **sizes),
     )
 
 

@@ -151,13 +151,24 @@ def _kernel() -> Callable[..., Any]:
     return simulate
 
 
-def compute_chunk(task: ChunkTask, threads: int | None = None) -> pd.DataFrame:
-    """Play one chunk; checks the kernel returned exactly games start..stop-1."""
+def compute_chunk(
+    task: ChunkTask,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> pd.DataFrame:
+    """Play one chunk; checks the kernel returned exactly games start..stop-1.
+
+    With `progress` (`progress(games_done, task.games)`) the kernel plays the
+    chunk in slices of about a second and reports after each; game g depends on
+    (seed, g) alone, so the chunk's rows are the same either way.
+    """
     kwargs: dict[str, Any] = {"summary": task.summary, "first_game": task.start}
     if task.flow:
         kwargs["flow"] = True
     if threads is not None:
         kwargs["threads"] = threads
+    if progress is not None:
+        kwargs["progress"] = progress
     policies: str | list[str] = list(task.policies)
     df = _kernel()(task.rules, task.games, task.seed, policies=policies, **kwargs)
     if task.summary:
@@ -237,7 +248,8 @@ def run_sweep(
     kernel's thread count per chunk (default: all cores of the machine, split
     between the workers of a LocalCluster). `progress`, if given, is called as
     `progress(games_done, games_total)` (over all cells, finished chunks on disk
-    included) at the start and after each chunk is written. Ctrl-C
+    included) at the start and after each chunk is written; run locally, also
+    while a chunk plays (games played so far, about every second). Ctrl-C
     (`KeyboardInterrupt`) or SIGTERM (`Terminated`, when called from the main
     thread) stops after the chunk being written; running the same call again
     resumes. A Dask cluster without a live worker is reported after
@@ -296,11 +308,32 @@ def _scheduler(dask: str | Any | None) -> Iterator[str | Any | None]:
     if not isinstance(dask, str) or dask == "local":
         yield dask
         return
-    client = _connect(dask)
+    with _quiet_distributed():
+        client = _connect(dask)
+        try:
+            yield client
+        finally:
+            client.close()
+
+
+@contextlib.contextmanager
+def _quiet_distributed() -> Iterator[None]:
+    """While the sweep's own client runs, `distributed` logs only critical records: a
+    lost worker or scheduler is the sweep's one line, not `distributed`'s tracebacks
+    (each of its loggers may have a level of its own, so each is set and restored)."""
+    _distributed()  # its import sets the levels of its loggers: first import, then set
+    names = ["distributed"] + [
+        name for name in list(logging.Logger.manager.loggerDict) if name.startswith("distributed.")
+    ]
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
     try:
-        yield client
+        yield
     finally:
-        client.close()
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def _distributed() -> Any:
@@ -542,6 +575,14 @@ def _run(
     lock = threading.Lock()
     last_save = [time.monotonic()]
     progress = execution.progress
+    # Run locally, the chunks report from inside (games played, written or not), so
+    # a long chunk is not a silent one; from Dask, each chunk when it is written.
+    playing: Callable[[int], None] | None = None
+    if progress is not None and execution.dask is None:
+        before = done_games[0]
+
+        def playing(games: int) -> None:
+            progress(before + games, total_games)
 
     def record(task: ChunkTask, df: pd.DataFrame, seconds: float) -> None:
         # Runs on the writer thread: the only place chunk states change during the loop.
@@ -566,7 +607,7 @@ def _run(
             if time.monotonic() - last_save[0] >= MANIFEST_INTERVAL_S:
                 folder.save_manifest()
                 last_save[0] = time.monotonic()
-        if progress is not None:
+        if progress is not None and playing is None:
             progress(done_games[0], total_games)
 
     status = "failed"
@@ -577,7 +618,9 @@ def _run(
         if progress is not None:
             progress(done_games[0], total_games)
         if todo:  # nothing to do: no cluster to start
-            _write_all(_execute(todo, execution), record)
+            _write_all(_execute(todo, execution, playing), record)
+            if playing is not None:
+                progress(done_games[0], total_games)
         status = "complete"
     except Terminated:
         status = "terminated"
@@ -646,21 +689,32 @@ def _write_all(
 
 
 def _execute(
-    tasks: Sequence[ChunkTask], execution: _Execution
+    tasks: Sequence[ChunkTask],
+    execution: _Execution,
+    playing: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
     if execution.dask is None:
-        return _run_local(tasks, execution.threads)
+        return _run_local(tasks, execution.threads, playing)
     return _run_dask(
         tasks, execution.dask, execution.workers, execution.threads, execution.dask_wait
     )
 
 
 def _run_local(
-    tasks: Iterable[ChunkTask], threads: int | None
+    tasks: Iterable[ChunkTask], threads: int | None, playing: Callable[[int], None] | None = None
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
+    """Each chunk in turn; `playing(games)`, if given, hears the games played so far."""
+    played = 0
     for task in tasks:
+        inside = None
+        if playing is not None:
+
+            def inside(done: int, _games: int, before: int = played) -> None:
+                playing(before + done)
+
         t0 = time.perf_counter()
-        df = compute_chunk(task, threads)
+        df = compute_chunk(task, threads, inside)
+        played += task.games
         yield task, df, time.perf_counter() - t0
 
 
@@ -690,7 +744,9 @@ def _run_dask(
     distributed = _distributed()
     cluster = None
     client = None
+    quiet = contextlib.ExitStack()
     try:
+        quiet.enter_context(_quiet_distributed())
         if address == "local":
             n = workers or min(4, os.cpu_count() or 1)
             try:
@@ -723,6 +779,7 @@ def _run_dask(
             client.close()
         if cluster is not None:
             cluster.close()
+        quiet.close()
 
 
 def _stream_dask(
@@ -760,22 +817,56 @@ def _stream_dask(
                     checked = time.monotonic()
                 continue
             future = next(stream)
-            task = in_flight.pop(future)
-            try:
-                df, seconds = future.result()
-            except LudosimError:
-                raise
-            except Exception as exc:
-                raise SweepError(
-                    f"cell {task.cell} games {task.start}..{task.stop - 1} failed on a Dask "
-                    f"worker: {type(exc).__name__}: {exc}"
-                ) from None
+            task = in_flight[future]
+            df, seconds = _chunk_result(client, future, task, watch)
+            del in_flight[future]
             future.release()
             submit_next()
             yield task, df, seconds
     finally:
-        if in_flight:
-            client.cancel(list(in_flight))
+        if in_flight and client.status == "running":
+            with contextlib.suppress(Exception):  # a lost scheduler has forgotten them
+                client.cancel(list(in_flight))
+
+
+def _chunk_result(
+    client: Any, future: Any, task: ChunkTask, watch: _WorkerWatch
+) -> tuple[pd.DataFrame, float]:
+    """The rows of a finished chunk, fetched from its worker.
+
+    Fetched in waits of `WORKER_CHECK_S`, each followed by a check of the cluster: a
+    result held by a worker that dies is computed again, and when no worker is left
+    the wait would never end; the watch stops it after `dask_wait`.
+    """
+    while True:
+        try:
+            return future.result(timeout=WORKER_CHECK_S)
+        except TimeoutError:
+            if future.done():  # the chunk itself raised TimeoutError
+                raise SweepError(_failed(task, future.exception())) from None
+            watch.check()
+        except LudosimError:
+            raise
+        except Exception as exc:
+            if _scheduler_gone(client, exc):
+                raise SweepError(watch.scheduler_lost()) from None
+            raise SweepError(_failed(task, exc)) from None
+
+
+def _failed(task: ChunkTask, exc: BaseException | None) -> str:
+    detail = " ".join(str(exc).split())[:200]
+    return (
+        f"cell {task.cell} games {task.start}..{task.stop - 1} failed on a Dask worker: "
+        f"{type(exc).__name__}: {detail}"
+    )
+
+
+def _scheduler_gone(client: Any, exc: BaseException) -> bool:
+    """The client lost its scheduler: its futures are cancelled for that reason."""
+    return getattr(exc, "reason", None) == "scheduler-connection-lost" or client.status not in (
+        "running",
+        "newly-created",
+    )
 
 
 class _WorkerWatch:
@@ -787,9 +878,21 @@ class _WorkerWatch:
         self.gone_since: float | None = None
         self.told = False
 
+    def scheduler_lost(self) -> str:
+        """The one line for a scheduler that went away while the sweep ran."""
+        address = getattr(getattr(self.client, "scheduler", None), "address", None)
+        where = f" at {address}" if isinstance(address, str) else ""
+        return (
+            f"lost the Dask scheduler{where}: the connection to it closed, so the chunks "
+            "being computed are gone; finished chunks are kept, rerun to resume once the "
+            "scheduler is back"
+        )
+
     def check(self) -> None:
+        if self.client.status not in ("running", "newly-created"):
+            raise SweepError(self.scheduler_lost())
         try:
-            alive = sum(self.client.nthreads().values())
+            alive = sum(self.client.nthreads(callback_timeout=WORKER_CHECK_S * 5).values())
         except (OSError, TimeoutError):
             alive = 0  # the scheduler itself is unreachable: no worker can deliver
         now = time.monotonic()

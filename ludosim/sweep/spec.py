@@ -21,6 +21,7 @@ import itertools
 import json
 import math
 import numbers
+import os
 import shlex
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,7 +33,7 @@ from ludosim.results.measures import MeasureError, with_smallest
 from ludosim.results.paths import chunk_count, chunk_ranges
 from ludosim.results.schema import GAMES_MAX, SEED_MAX, cell_row
 from ludosim.rules import tomlio
-from ludosim.rules.errors import LudosimError
+from ludosim.rules.errors import LudosimError, unknown_name
 from ludosim.rules.model import SEMANTICS_VERSION, TOGGLES, Rules, format_value, parse_value
 from ludosim.rules.options import POLICIES_AXIS, RuleSet, parse_sets, parse_vary
 from ludosim.rules.policies import format_policies, resolve_policies, split_policy_list
@@ -148,6 +149,11 @@ class SweepSpec:
         The file must give `seed` (results must be reproducible, as on the command
         line), unless `seed` is given here (`--seed`), which then replaces it.
         """
+        if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+            raise SweepError(
+                f"path must name a sweep file (a str or pathlib.Path), got {path!r}; "
+                "e.g. SweepSpec.from_toml('analyses/seeds.toml')"
+            )
         path = Path(path)
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -170,6 +176,11 @@ class SweepSpec:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SweepSpec:
         """The spec of a parsed TOML document (or an equivalent dict)."""
+        if not isinstance(data, Mapping):
+            raise SweepError(
+                f"data must be a dict of sweep keys (a parsed sweep file), got "
+                f"{type(data).__name__}; e.g. SweepSpec.from_dict({{'preset': 'app', 'seed': 1}})"
+            )
         allowed = {
             "name", "preset", "set", "vary", "mode", "variants", "policies", "games",
             "seed", "chunk_size", "summary_only", "out", "precision", "pilot", "max_games",
@@ -356,8 +367,14 @@ class SweepSpec:
         for key, values in self.vary.items():
             if key != POLICIES_KEY and key not in TOGGLES:
                 raise SweepError(
-                    f"vary.{key}: unknown toggle {key!r}; vary a toggle of `ludosim rules` "
-                    "or policies"
+                    f"vary.{key}: "
+                    + unknown_name(
+                        "toggle",
+                        key,
+                        [*TOGGLES, POLICIES_KEY],
+                        "vary",
+                        "a toggle of `ludosim rules` or policies",
+                    )
                 )
             if isinstance(values, str) or not isinstance(values, Sequence):
                 # A lone value is refused rather than guessed at: a string would
@@ -829,7 +846,8 @@ def _check_changes(where: str, changes: Mapping[str, Any]) -> None:
     for key, value in changes.items():
         if key not in TOGGLES:
             raise SweepError(
-                f"{where}.{key}: unknown toggle {key!r}; see `ludosim rules --preset NAME`"
+                f"{where}.{key}: "
+                + unknown_name("toggle", key, TOGGLES, "see", "`ludosim rules --preset NAME`")
             )
         try:
             parse_value(key, value)
@@ -943,6 +961,13 @@ def check_run_options(
         raise SweepError(
             f"--dask {dask!r} is not allowed; use local or a scheduler address "
             "such as tcp://host:8786"
+        )
+    # A `distributed.Client` (or a stand-in with its interface), known without importing it.
+    client = callable(getattr(dask, "submit", None)) and callable(getattr(dask, "nthreads", None))
+    if dask is not None and not isinstance(dask, str) and not client:
+        raise SweepError(
+            f"dask must be None, 'local', a scheduler address such as 'tcp://host:8786' or a "
+            f"distributed.Client, got {dask!r}"
         )
     for key, value, high in (("workers", workers, WORKERS_MAX), ("threads", threads, THREADS_MAX)):
         if value is None:

@@ -30,6 +30,7 @@ import contextlib
 import datetime as _dt
 import json
 import os
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,9 +51,25 @@ from ludosim.results.paths import (
     iter_chunk_files,
     partition_dir,
 )
-from ludosim.results.reader import cells_disagree, cells_problem
+from ludosim.results.reader import (
+    SEAL_KEY,
+    cells_disagree,
+    cells_problem,
+    manifest_edited,
+    seal,
+    seal_problem,
+)
+from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import SEMANTICS_VERSION
-from ludosim.sweep.spec import Cell, SweepError, SweepSpec, cells_frame, spec_command, spec_toml
+from ludosim.sweep.spec import (
+    Cell,
+    SweepError,
+    SweepSpec,
+    cells_frame,
+    spec_command,
+    spec_hash,
+    spec_toml,
+)
 
 if TYPE_CHECKING:
     pass
@@ -101,7 +118,7 @@ class Folder:
     def save_manifest(self) -> None:
         """Rewrite manifest.json atomically (temporary file, then rename)."""
         self.manifest["updated"] = now()
-        write_json_atomic(self.root / MANIFEST, self.manifest)
+        write_manifest(self.root, self.manifest)
 
     def close(self) -> None:
         if self._lock is not None:
@@ -159,7 +176,7 @@ def open_folder(
             manifest = _new_manifest(spec, cells, spec_id, version)
             if rebuilt:
                 manifest["rebuilt"] = {"at": now(), "why": rebuilt}
-            write_json_atomic(root / MANIFEST, manifest)
+            write_manifest(root, manifest)
             _write_cells(root, cells, spec, spec_id)
         else:
             # A folder written before sweeps recorded these gets them on resume.
@@ -263,6 +280,9 @@ def _mismatch(
         if (root / MANIFEST).exists():
             return f"{root} has a damaged {MANIFEST}; {hint}"
         return f"{root} is not empty and is not a sweep folder (no {MANIFEST}); {hint}"
+    edited = seal_problem(manifest) or _spec_problem(manifest)
+    if edited is not None:
+        return f"{manifest_edited(root, edited)}; or pass --new to move the folder aside"
     if manifest.get("semantics_version") != SEMANTICS_VERSION:
         return (
             f"{root} was made with simulation semantics version "
@@ -279,6 +299,22 @@ def _mismatch(
             f"created {manifest.get('created')}{what}); rerun the command that made it to "
             f"resume, {hint}"
         )
+    return None
+
+
+def _spec_problem(manifest: dict[str, Any]) -> str | None:
+    """For a manifest without a seal (written before sweeps sealed theirs): how its spec
+    disagrees with its spec hash, or None when the spec makes that hash."""
+    if SEAL_KEY in manifest:
+        return None
+    try:
+        # Read back as its sweep file reads (`spec_toml`), as a resume would.
+        spec = SweepSpec.from_dict(tomllib.loads(spec_toml(manifest.get("spec") or {})))
+        made = spec_hash(spec)
+    except (LudosimError, tomllib.TOMLDecodeError, TypeError, ValueError):
+        return None  # not a spec this ludosim reads back: the resume checks decide
+    if made != manifest.get("spec_hash"):
+        return f"its spec makes spec hash {made}, not the {manifest.get('spec_hash')} it records"
     return None
 
 
@@ -441,6 +477,11 @@ def record_plan(folder: Folder, spec: SweepSpec, cells: Sequence[Cell], spec_id:
     folder.manifest["complete"] = complete
     _write_cells(folder.root, cells, spec, spec_id)
     folder.save_manifest()
+
+
+def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
+    """Seal `manifest` (`ludosim.results.reader.seal`) and write it atomically."""
+    write_json_atomic(root / MANIFEST, seal(manifest))
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

@@ -1,0 +1,89 @@
+"""Reading a study file (`ludosim skill FILE`, `ludosim unfold FILE`): one wording for its faults.
+
+A study file is TOML: sizes, a seed and a line-up on top, one `[[rule_set]]` table
+(or rule-set text) per rule set. Every fault is one line that names the file and
+the key, raised as the study's own `LudosimError` subclass: a value of the wrong
+type is refused, never converted (`int("x")`) or read character by character (a
+text where a list belongs).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Collection
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ludosim.results.schema import SEED_MAX
+from ludosim.rules import checks
+from ludosim.rules.errors import LudosimError
+from ludosim.rules.options import RuleSet
+from ludosim.rules.policies import split_policy_list
+
+T = TypeVar("T")
+ErrorType = type[LudosimError]
+
+
+def read(path: Any, keys: Collection[str], error: ErrorType) -> dict[str, Any]:
+    """The study file's table, with only `keys` on top and a seed among them."""
+    if not isinstance(path, (str, Path)) or not str(path).strip():
+        raise error(f"the study file must be a path (str or pathlib.Path), got {path!r}")
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise error(f"study file {str(path)!r} cannot be read: {exc}") from None
+    unknown = set(data) - set(keys)
+    if unknown:
+        raise error(
+            f"study file {path}: unknown keys {', '.join(sorted(unknown))}; "
+            f"allowed: {', '.join(sorted(keys))}"
+        )
+    if "seed" not in data:
+        raise error(f"study file {path}: needs a seed (a non-negative integer)")
+    return data
+
+
+def seed(path: Any, data: dict[str, Any], error: ErrorType) -> int:
+    """The file's `seed`, an integer in 0..2**64-1."""
+    return checks.integer(
+        f"study file {path}: seed", data["seed"], 0, SEED_MAX, error=error, high_text="2**64-1"
+    )
+
+
+def rule_set_items(path: Any, data: dict[str, Any], key: str, error: ErrorType) -> list[RuleSet]:
+    """The rule sets under `key`: `[[key]]` tables with a preset, or a list of rule-set texts."""
+    items = data.get(key, [])
+    if not isinstance(items, list):
+        raise error(
+            f"study file {path}: {key} must be a list: [[{key}]] tables with a preset, or "
+            f'texts such as {key} = ["app", "app+finish=bounce"]; got {items!r}'
+        )
+    out = []
+    for item in items:
+        if isinstance(item, dict) and "preset" not in item:
+            raise error(f"study file {path}: every [[{key}]] needs a preset")
+        out.append(RuleSet.from_item(item, f"study file {path}: {key}"))
+    return out
+
+
+def policy_names(path: Any, data: dict[str, Any], key: str, error: ErrorType) -> list[str]:
+    """A line-up under `key`: a list of policy names, or one comma-separated text of them."""
+    value = data[key]
+    if isinstance(value, str):
+        return split_policy_list(value)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise error(
+            f"study file {path}: {key} must be a list of policy names (or one text of them, "
+            f"comma-separated), got {value!r}"
+        )
+    return list(value)
+
+
+def build(path: Any, error: ErrorType, make: Callable[[], T]) -> T:
+    """`make()`, with any fault it finds in the file's values said as the file's (`error`)."""
+    try:
+        return make()
+    except LudosimError as exc:
+        if str(exc).startswith("study file "):
+            raise
+        raise error(f"study file {path}: {exc}") from None
