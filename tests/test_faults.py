@@ -990,3 +990,17 @@ def test_a_lost_dask_scheduler_is_one_line_on_the_command_line(
         f"error: lost the Dask scheduler at {cluster.scheduler_address}"
     )
     assert len(list(out.rglob("chunk-*.parquet"))) >= 2  # kept for the resume
+
+
+@pytest.mark.parametrize(
+    ("item", "hint"), [("players=2", "plays one seat"), ("pieces=2", "--pieces")]
+)
+def test_exact_names_the_toggles_it_sets_itself(
+    item: str, hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The exact solver fixes players=1 and takes pieces from --pieces: a --set of either
+    is refused as such, not as a toggle "given twice"."""
+    code, err = _cli(["exact", "-p", "danish", "--set", item], capsys)
+    line = _one_line(err)
+    assert code == 2 and line.startswith(f"error: --set {item}: exact solves a solo race")
+    assert hint in line and "twice" not in line

@@ -1464,6 +1464,14 @@ def exact(
     """
     fmt = _format(fmt)
     solve, format_exact = _lazy("ludosim.reference.exact", "solve", "format_exact")
+    for item in sets or ():
+        key = item.split("=", 1)[0].strip()
+        if key in ("players", "pieces"):
+            hint = "the solver plays one seat" if key == "players" else "use --pieces"
+            raise LudosimError(
+                f"--set {item}: exact solves a solo race (players=1, pieces from --pieces); "
+                f"{hint}, leave {key} out of --set"
+            )
     chosen = rules_from_options(preset, [*(sets or ()), "players=1", f"pieces={pieces}"])
     result = solve(chosen, label=preset)
     if fmt == "table":
