@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pandas.testing as pdt
 import pytest
@@ -776,7 +777,62 @@ def _api_calls(tmp_path: Path) -> dict[str, tuple[object, str]]:
             lambda: plan(SweepSpec(preset="app", seed=1, vary={"six_limit": 3})),
             "vary.six_limit must be a list of values, got 3",
         ),
+        "from_toml(None)": (lambda: Rules.from_toml(None), "text must be the TOML text"),
+        "from_toml(bytes)": (lambda: Rules.from_toml(b"\x00"), "got bytes"),
+        "play(policies=7)": (lambda: ludosim.play(app, 1, policies=7), "policies must be"),
+        "play('nope')": (lambda: ludosim.play("nope", 1), "rules must be a ludosim.Rules"),
+        "play(None)": (lambda: ludosim.play(None, 1), "rules must be a ludosim.Rules"),
+        "summary='no'": (lambda: ludosim.simulate(app, 10, 1, summary="no"), "summary must be"),
+        "SweepSpec.from_dict(None)": (lambda: SweepSpec.from_dict(None), "data must be a dict"),
+        "SweepSpec.from_toml(None)": (lambda: SweepSpec.from_toml(None), "path must name"),
+        "compare(None)": (lambda: _study("compare").compare(None, 1), "rule_sets must be"),
+        "compare('app')": (lambda: _study("compare").compare("app", 1), "got 'app'"),
+        "tournament(policies=5)": (
+            lambda: _study("tournament").tournament(app, 5, 100, 1),
+            "policies must be a list of policy names",
+        ),
+        "design: bogus size": (
+            lambda: _study("design").study_from_options("app", 1, bogus_games=5),
+            "unknown size 'bogus_games'",
+        ),
+        "design: free as a text": (
+            lambda: _study("design").study_from_options("app", 1, free="finish"),
+            "free must be a list of texts",
+        ),
+        "load_study(None)": (lambda: _study("design").load_study(None), "path must be"),
+        "run_study(None)": (lambda: _study("design").run_study(None, out), "must be a DesignStudy"),
+        "run_study(out=5)": (
+            lambda: _study("design").run_study(_study("design").study_from_options("app", 1), 5),
+            "out must be a folder",
+        ),
+        "LudoEnv(seat='0')": (lambda: _env().LudoEnv(seat="0"), "seat must be an integer"),
+        "LudoEnv(seat=1.5)": (lambda: _env().LudoEnv(seat=1.5), "seat must be an integer"),
+        "LudoEnv(max_options='4')": (lambda: _env().LudoEnv(max_options="4"), "max_options"),
+        "LudoEnv(illegal_reward='x')": (
+            lambda: _env().LudoEnv(illegal_reward="x"),
+            "illegal_reward must be a finite number",
+        ),
+        "LudoEnv(opponents=5)": (lambda: _env().LudoEnv(opponents=5), "opponents must be"),
+        "env.step('a')": (lambda: _reset(_env().LudoEnv()).step("a"), "action must be"),
+        "env.step(None)": (lambda: _reset(_env().LudoEnv()).step(None), "action must be"),
+        "env.reset(seed=-1)": (lambda: _env().LudoEnv().reset(seed=-1), "seed must be"),
+        "AEC.observe('nope')": (
+            lambda: _reset(_aec().LudoAEC()).observe("nope"),
+            "agent must be one of",
+        ),
+        "AEC.step('a')": (lambda: _reset(_aec().LudoAEC()).step("a"), "action must be"),
     }
+
+
+def _study(name: str) -> Any:
+    import importlib
+
+    return importlib.import_module(f"ludosim.studies.{name}")
+
+
+def _reset(env: Any) -> Any:
+    env.reset(seed=1)
+    return env
 
 
 def _env() -> object:
@@ -1004,3 +1060,18 @@ def test_exact_names_the_toggles_it_sets_itself(
     line = _one_line(err)
     assert code == 2 and line.startswith(f"error: --set {item}: exact solves a solo race")
     assert hint in line and "twice" not in line
+
+
+def test_bench_refuses_a_negative_reference_count(capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused before anything is timed, in the command and in the library: a negative
+    count would otherwise drop the reference rows without a word."""
+    from ludosim.rules.errors import LudosimError
+    from ludosim.run.bench import run_bench
+
+    code, err = _cli(["bench", "--reference-games", "-1", "--games", "100"], capsys)
+    assert code == 2
+    assert (
+        _one_line(err) == "error: --reference-games must be 0 (no reference rows) or more, got -1"
+    )
+    with pytest.raises(LudosimError, match=r"^reference_games must be an integer >= 0, got -1$"):
+        run_bench(["app"], games=10, reference_games=-1)

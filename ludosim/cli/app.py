@@ -787,6 +787,10 @@ def bench(
     for name in names:
         Rules.preset(name)  # an unknown name fails before any timing starts
     timed = _policy_list(policy)  # so does an unknown policy
+    if reference_games < 0:
+        raise LudosimError(
+            f"--reference-games must be 0 (no reference rows) or more, got {reference_games}"
+        )
     run_bench, columns = _lazy("ludosim.run.bench", "run_bench", "COLUMNS")
     (bench_answer,) = _lazy("ludosim.report.answers", "bench_answer")
     kwargs: dict[str, Any] = {"presets": names, "games": games, "reference_games": reference_games}

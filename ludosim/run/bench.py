@@ -19,6 +19,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from ludosim.reference import play_game
+from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
 from ludosim.rules.policies import parse_policy
 from ludosim.run.simulate import simulate
@@ -121,6 +122,11 @@ def run_bench(
     """
     import numba
 
+    from ludosim.rules import checks
+
+    # Checked before anything is timed: a negative count would drop rows silently.
+    games = checks.integer("games", games, 1, error=LudosimError)
+    reference_games = checks.integer("reference_games", reference_games, 0, error=LudosimError)
     if threads is None:
         threads = sorted({1, numba.config.NUMBA_NUM_THREADS})
     names = ([PLAIN_APP] if include_plain_app and PLAIN_APP not in presets else []) + list(presets)

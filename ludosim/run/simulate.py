@@ -34,6 +34,7 @@ from ludosim.results.summary import (
     summary_from_frame,
     summary_to_frame,
 )
+from ludosim.rules import checks
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import SEMANTICS_VERSION, Rules
 from ludosim.rules.options import options_of
@@ -405,8 +406,8 @@ def simulate(
     """
     import numba
 
-    if not isinstance(flow, (bool, np.bool_)):
-        raise SimulationError(f"flow must be True or False, got {flow!r}")
+    flow = checks.flag("flow", flow, error=SimulationError)
+    summary = checks.flag("summary", summary, error=SimulationError)
     if flow and summary:
         raise SimulationError(
             "flow=True counts game-flow columns into per-game rows; summary=True keeps none"

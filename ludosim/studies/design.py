@@ -2916,6 +2916,13 @@ def run_study(
     **run: Any,
 ) -> Path:
     """plan -> play -> tables -> findings -> page, into `out`; the page's path."""
+    if not isinstance(study, DesignStudy):
+        raise DesignError(
+            f"run_study: study must be a DesignStudy (load_study or study_from_options), "
+            f"got {study!r}"
+        )
+    if not isinstance(out, (str, Path)) or not str(out).strip():
+        raise DesignError(f"run_study: out must be a folder's path, got {out!r}")
     tables = play_study(study, out, progress=progress, player=player, **run)
     write_tables(tables, out)
     return study_page(tables, out)
