@@ -304,7 +304,7 @@ def test_the_sweep_summary_states_the_findings_of_its_report(tmp_path: Path) -> 
         str(out),
         "-q",
     )  # fmt: skip  (resumed: nothing played)
-    assert f"report: ludosim report {out} --out {out / 'report'}" in table.stdout
+    assert f"to write its page: ludosim report {out} --out {out / 'report'}" in table.stdout
     assert "Findings" in table.stdout and "2 cells, 1,200 games" in table.stdout
 
 

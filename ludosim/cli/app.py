@@ -1397,7 +1397,7 @@ def sweep(
     report_command = shlex.join(["ludosim", "report", str(folder), "--out", str(folder / "report")])
     _emit(sweep_answer(result, report_command), fmt)
     if fmt == "table" and result.complete:
-        typer.echo(f"report: {report_command}")
+        typer.echo(f"to write its page: {report_command}")
 
 
 @app.command(cls=_Command)
