@@ -358,3 +358,128 @@ def test_the_model_check_is_per_measure_and_two_sided() -> None:
     assert by["length"].verdict == "too narrow"
     assert by["captures"].verdict == "consistent"
     assert by["captures"].low == pytest.approx(0.8316, abs=1e-3)  # (0.025)^(1/20)
+
+
+# ------------------------------------------------------------------------------ page
+def _page_text(page: Path) -> str:
+    """The page as a reader sees it: no scripts or styles, tags dropped, entities read."""
+    import html
+
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", page.read_text(), flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
+
+
+def test_the_explorers_menus_read_in_words(tables: d.DesignTables, tmp_path: Path) -> None:
+    page = d.study_page(tables, tmp_path).read_text()
+    for f in tables.plan.free:
+        toggle, topic, values = d.menu_words(f)
+        assert (toggle, topic) == (f.toggle, d.rule_words(f.toggle, f.values[0])[0])
+        assert values == [d.rule_words(f.toggle, v)[1] for v in f.values]
+        # Bokeh's document JSON: the menu's title and options in words, not the toggle.
+        menu = f'"title":{json.dumps(topic)},"options":{json.dumps(values, separators=(",", ":"))}'
+        assert menu in page
+        assert f'"title":"{f.toggle}"' not in page
+    # An empty set reads "none", never the command line's "{}", in the safe squares' own
+    # words and in the fallback of a toggle without words of its own.
+    for free in (d.Free("safe", ((), ("starts",))), d.Free("die_faces", ((), (1, 2, 3)))):
+        _, _, values = d.menu_words(free)
+        assert len(set(values)) == 2 and not any("{}" in v for v in values)
+    assert d.rule_words("die_faces", ())[1] == "none"
+
+
+def test_the_page_has_no_broken_image_or_link(tables: d.DesignTables, tmp_path: Path) -> None:
+    from html.parser import HTMLParser
+
+    class Refs(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.images: list[dict[str, str | None]] = []
+            self.refs: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            values = dict(attrs)
+            if tag == "img":
+                self.images.append(values)
+            self.refs += [v or "" for k, v in attrs if k in ("href", "src")]
+
+    d.write_tables(tables, tmp_path)  # the tables' CSVs the page links to
+    page = d.study_page(tables, tmp_path)
+    parser = Refs()
+    parser.feed(page.read_text())
+    assert parser.images and all(i.get("src") for i in parser.images)
+    local = [r for r in parser.refs if not re.match(r"(#|data:|[a-z][a-z0-9+.-]*:)", r)]
+    assert local and all((tmp_path / r).is_file() for r in local), local
+    # The explorer lives on the page only: no static image of it and no PNG link.
+    assert 'data-file="explorer"' not in page.read_text()
+
+
+def test_each_measure_has_one_unit_on_the_page(tables: d.DesignTables, tmp_path: Path) -> None:
+    text = _page_text(d.study_page(tables, tmp_path))
+    for name in d.DESIGN_MEASURES:
+        m = d.MEASURES[name]
+        # Column headings and axis labels: "first player's edge (% of a fair share)".
+        for unit in re.findall(rf"{re.escape(m.title)} \(([^)0-9]*)\)", text):
+            assert unit == m.unit, (m.title, unit)
+        # Stated values: "first player's edge 0.4 % of a fair share (95% CI ...)".
+        stated = list(re.finditer(rf"{re.escape(m.title)} [+-]?\d[\d.,]*\s*", text))
+        assert stated, m.title
+        for found in stated:
+            # "1 round" is the singular of rounds, the same unit.
+            said = text[found.end() : found.end() + 40]
+            assert said.startswith(m.unit.removesuffix("s")), (m.title, said)
+    # The glossary explains the first player's edge in the unit the page gives it, not pp.
+    glossary = text.split(" Glossary ", 1)[1]
+    edge = glossary.split("edge, relative edge", 1)[1].split(" round ", 1)[0]
+    assert "% of a fair share" in edge and "pp" not in edge
+
+
+def test_a_design_without_limits_says_none_were_asked(tmp_path: Path) -> None:
+    study = d.study_from_options(
+        "app",
+        5,
+        free=["finish", "pass_opponents", "six_limit"],
+        screen_games=400,
+        skill_games=400,
+        holdout=2,
+        candidates=2,
+        confirm_games=400,
+    )
+    found = d.play_study(study, tmp_path, player=double)
+    d.write_tables(found, tmp_path)
+    text = _page_text(d.study_page(found, tmp_path))
+    assert "no limits asked" in text
+    for said in ("meet no limits", "rule out none", "within the limits"):
+        assert said not in text, said
+    # The front's legend too: its grey points are every rule set, not those within limits.
+    from ludosim.report import figures
+
+    fig = figures.front(found.search, "length", "skill", "x", "y", limits=False)
+    legend = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    assert "every rule set (no limits asked)" in legend and "within the limits" not in legend
+
+
+def test_the_reproduce_line_runs_the_same_study(
+    tables: d.DesignTables, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import html
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from ludosim.cli.app import app
+
+    page = d.study_page(tables, tmp_path)
+    (line,) = re.findall(r"Generated by <code>(.*?)</code>", page.read_text(), re.S)
+    words = shlex.split(html.unescape(line))
+    assert words[0] == "ludosim" and "OUT" not in words and "&&" not in words
+    assert words[words.index("--out") + 1] == str(tmp_path)
+    played: list[d.DesignStudy] = []
+
+    def run_study(study: d.DesignStudy, out: Path, **_: object) -> Path:
+        played.append(study)
+        return page
+
+    monkeypatch.setattr(d, "run_study", run_study)
+    result = CliRunner().invoke(app, words[1:])
+    assert result.exit_code == 0, result.output
+    assert played == [tables.study]

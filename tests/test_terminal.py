@@ -155,6 +155,9 @@ def captured_unfold(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
     def run_study(study: Any, out: Path, **kwargs: Any) -> Path:
         studies.append(study)
+        # The findings file a run writes beside its page; the closing lines read it.
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "findings.json").write_text("[]", encoding="utf-8")
         return out / "index.html"
 
     monkeypatch.setattr(unfold, "run_study", run_study)

@@ -1632,7 +1632,7 @@ def design(
         typer.Option(
             "--limit",
             metavar="MEASURE<=X",
-            help='What must hold, e.g. "length<=90 rounds" or "skill>=5pp"; repeat for more '
+            help='What must hold, e.g. "length<=90 rounds" or "skill>=0.4 RS"; repeat for more '
             "(default: no limits).",
             show_default=False,
         ),

@@ -1,6 +1,6 @@
 """The explorer of a design's page: pick house rules, read what the model predicts.
 
-One menu per free toggle (its two values) and a table of every measure the model
+One menu per free toggle (its two values, in words) and a table of every measure the model
 predicts for the chosen rule set, with its 95% prediction interval; a rule set the
 design confirmed shows its measured values beside them, marked "measured". It is
 a Bokeh layout whose callback (`CustomJS`) evaluates the models in the browser from
@@ -128,22 +128,29 @@ def predictions_html(
 
 
 def explorer(
-    free: Sequence[tuple[str, Sequence[str]]],
+    free: Sequence[tuple[str, str, Sequence[str]]],
     models: Sequence[ModelData],
     measured: Mapping[str, Mapping[str, Sequence[float]]] | None = None,
 ) -> Any:
     """The Bokeh layout: a menu per free toggle, `name="free-<toggle>"`, and the table,
     `name="predictions"`, opening on every toggle at its first value.
 
-    `free`: (toggle, its two values as text), in the models' code order;
+    `free`: (toggle, its menu's title, its two values as the menu shows them), in the
+    models' code order: the menus read in words, so a family can use them, while the
+    toggle names the menu for scripts and tests;
     `measured`: codes as text ("-1 1 -1 ...") -> measure -> (estimate, low, high).
     """
     from bokeh.layouts import column, row
     from bokeh.models import CustomJS, Div, Select
 
+    for name, _, values in free:
+        # The callback reads a menu's code from which of its two options is chosen.
+        if len(values) != 2 or values[0] == values[1]:
+            raise ValueError(f"explorer: {name} needs two distinct values, got {values!r}")
+    # Values in words are whole clauses: two menus to a row leave room to read them.
     selects = [
-        Select(title=name, options=list(values), value=values[0], name=f"free-{name}", width=190)
-        for name, values in free
+        Select(title=title, options=list(values), value=values[0], name=f"free-{name}", width=440)
+        for name, title, values in free
     ]
     start = [-1.0] * len(free)
     div = Div(text=predictions_html(models, start, measured), name="predictions", width=900)
@@ -175,7 +182,7 @@ def explorer(
     )
     for select in selects:
         select.js_on_change("value", callback)
-    menus = [row(*selects[i : i + 4]) for i in range(0, len(selects), 4)]
+    menus = [row(*selects[i : i + 2]) for i in range(0, len(selects), 2)]
     return column(*menus, div)
 
 

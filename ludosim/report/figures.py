@@ -585,6 +585,8 @@ def front(
     xlabel: str,
     ylabel: str,
     measured: pd.DataFrame | None = None,
+    *,
+    limits: bool = True,
 ) -> Figure:
     """Predicted rule sets on two measures: every feasible one grey, the front with its
     95% prediction intervals, and the confirmed ones as measured (interval bars). The
@@ -593,7 +595,9 @@ def front(
 
     `space` has columns `x`, `y`, their `_low`/`_high`, `feasible` and `front` (and
     `same_as`: rows naming another rule set are left out);
-    `measured` one row per confirmed rule set with `x`, `y` and their `_low`/`_high`.
+    `measured` one row per confirmed rule set with `x`, `y` and their `_low`/`_high`;
+    `limits`: whether the study asked any (without, every rule set is feasible and the
+    legend names no limits).
     """
     import matplotlib as mpl
 
@@ -606,7 +610,8 @@ def front(
         others = space[~space["feasible"].astype(bool)]
         if len(others):
             ax.scatter(others[x], others[y], s=8, color="#dddddd", label="outside the limits")
-        ax.scatter(feasible[x], feasible[y], s=10, color="#999999", label="within the limits")
+        grey = "within the limits" if limits else "every rule set (no limits asked)"
+        ax.scatter(feasible[x], feasible[y], s=10, color="#999999", label=grey)
         edge = feasible[feasible["front"].astype(bool)].sort_values(x)
         if len(edge) <= FRONT_BARS:
             ax.errorbar(edge[x], edge[y], xerr=_bars(edge, x), yerr=_bars(edge, y), fmt="o",

@@ -112,7 +112,7 @@ class PageFigure:
     file: str
     title: str
     caption: str
-    src: str = ""  # the PNG as a data URI
+    src: str = ""  # the PNG as a data URI; empty for an interactive-only figure (no PNG)
     interactive: Any = None  # a Bokeh model drawn on the page above the PNG
     div: str = ""  # its HTML once embedded
     command: str = ""  # reproduces the results the figure shows
@@ -1238,15 +1238,18 @@ Figures are also written as PNG and tables as CSV beside this page; the findings
 <figure>
 {% if fig.div %}
 <div class="interactive">{{ fig.div | safe }}</div>
+{% if fig.src %}
 <details><summary>Static image ({{ fig.file }})</summary>
 <img src="{{ fig.src }}" data-file="{{ fig.file }}" alt="{{ fig.title }}">
 </details>
+{% endif %}
 {% else %}
 <img src="{{ fig.src }}" data-file="{{ fig.file }}" alt="{{ fig.title }}">
 {% endif %}
 <figcaption><b>{{ fig.title }}.</b> {{ fig.caption }}
 {% if fig.command %}Reproduce: <code>{{ fig.command }}</code>{% endif %}
-PNG: <a href="{{ fig.file }}">{{ fig.file }}</a></figcaption>
+{#- An interactive-only figure has no PNG: neither an image nor a link to show. #}
+{% if fig.src %}PNG: <a href="{{ fig.file }}">{{ fig.file }}</a>{% endif %}</figcaption>
 </figure>
 {% endfor %}
 {% for table in section.tables %}
@@ -1396,9 +1399,14 @@ def write_study_page(
 ) -> Path:
     """A study's page into `folder`: `index.html` (findings grouped under `titles`,
     then the sections, then the shared glossary and the study's own `glossary`
-    terms) and `findings.json` beside it. Returns the page's path."""
+    terms) and `findings.json` beside it. Returns the page's path.
+
+    A study's term named like a shared one replaces it in place: a study that states a
+    measure in its own unit explains that unit, not the shared pages' other one."""
+    own = dict(glossary)
+    shared = [(term, own.pop(term, text)) for term, text in GLOSSARY]
     html = render_page(title, intro, command, group_findings(found, titles), sections,
-                       glossary=(*GLOSSARY, *glossary))  # fmt: skip
+                       glossary=(*shared, *own.items()))  # fmt: skip
     page = folder / "index.html"
     page.write_text(html, encoding="utf-8")
     write_findings(folder / FINDINGS_FILE, found)

@@ -2127,7 +2127,23 @@ def rule_words(toggle: str, value: Any) -> tuple[str, str]:
     if value in words:
         return topic, words[value]
     description = TOGGLES[toggle].description
-    return description[0].upper() + description[1:], _spell(toggle, value)
+    # `{}` is the command line's empty set: a family reads "none".
+    said = "none" if value == () else _spell(toggle, value)
+    return description[0].upper() + description[1:], said
+
+
+def menu_words(free: Free) -> tuple[str, str, list[str]]:
+    """The explorer's menu of a free toggle: (toggle, the rule in words, its two values in
+    words). Values whose words coincide keep their spelling beside them, since the menu
+    tells its two values apart by their text."""
+    topic, first = rule_words(free.toggle, free.values[0])
+    _, second = rule_words(free.toggle, free.values[1])
+    if first == second:
+        first, second = (
+            f"{w} ({_spell(free.toggle, v)})"
+            for w, v in zip((first, second), free.values, strict=True)
+        )
+    return free.toggle, topic, [first, second]
 
 
 def rules_card(tables: DesignTables, pick: str, comparisons: pd.DataFrame) -> str:
@@ -2560,6 +2576,14 @@ GLOSSARY_TERMS = (
         "play the design affords, the fictive player knows the dice in advance. 0 for a game "
         "of pure chance, 1 for pure skill; differences in RS.",
     ),
+    # The shared pages' edge is in pp; this page states the first player's edge only
+    # relative to the fair share, so its glossary says that unit and no other.
+    (
+        "edge, relative edge",
+        "the first player's edge on this page is always its relative edge: its win share "
+        "over the fair share, minus one, in % of a fair share (25.67% against 25% is +2.7% "
+        "of a fair share), so that rule sets of different player counts compare.",
+    ),
     (
         "turn-order imbalance",
         "the root mean square, over the turn-order positions, of each "
@@ -2691,9 +2715,11 @@ def study_page(
         PageSection(
             "Recommended rule sets",
             text=(
-                "Candidates the model predicts may be best within the limits, drawn far apart, "
-                "replayed once with the preset's own rules on games no other stage played "
-                "(paired among themselves): measured values with 95% intervals."
+                "Candidates the model predicts may be best"
+                + (" within the limits" if study.limits else " (no limits asked)")
+                + ", drawn far apart, replayed once with the preset's own rules on games no "
+                "other stage played (paired among themselves): measured values with 95% "
+                "intervals."
             ),
             tables=[
                 PageTable(
@@ -2765,6 +2791,7 @@ def study_page(
         f"{MEASURES[x].title} ({MEASURES[x].unit})",
         f"{MEASURES[y].title} ({MEASURES[y].unit})",
         measured,
+        limits=bool(study.limits),
     )
     sections.append(
         PageSection(
@@ -2816,7 +2843,7 @@ def study_page(
             )
         )
     # The explorer
-    free = [(f.toggle, [_spell(f.toggle, v) for v in f.values]) for f in plan.free]
+    free = [menu_words(f) for f in plan.free]
     layout = explorer(free, explorer_models(tables), _measured_by_codes(tables))
     item = PageFigure(
         "explorer",
