@@ -31,7 +31,7 @@ FICTIVE_SHARE = 0.75
 
 
 def _seat_games(point: str, share: float, games: int, rng: np.random.Generator) -> pd.DataFrame:
-    """A skill player's games in one seat against random ones (`design._seat_wins`'s
+    """A skill player's games in one seat against random ones (`design.stages._seat_wins`'s
     columns): won with probability `share`."""
     won = rng.random(games) < share
     return pd.DataFrame({"cell": point, "game": np.arange(games), "won": won.astype(float)})

@@ -22,7 +22,9 @@ import pytest
 from design_helpers import stage_double
 
 from ludosim.report.explorer import predictions_html
+from ludosim.results.measures import DESIGN_MEASURES, MEASURES
 from ludosim.studies import design as d
+from ludosim.studies.design import studypage
 
 # The planted truth: rounds = 100 + 8 x_finish - 12 x_pass_opponents + 3 x_finish x_pass
 # (x = -1 at the preset's value, +1 at the alternative); the relative skill level
@@ -334,7 +336,7 @@ def test_the_explorer_predicts_in_the_browser(tables: d.DesignTables, tmp_path: 
     start = [-1.0] * k
     changed = list(start)
     changed[[f.toggle for f in tables.plan.free].index("finish")] = 1.0
-    measured = d._measured_by_codes(tables)
+    measured = studypage._measured_by_codes(tables)
     assert result["before"] == predictions_html(models, start, measured)
     expected = predictions_html(models, changed, measured)
     for got, want in zip(result["after"].split("<tr"), expected.split("<tr"), strict=True):
@@ -415,8 +417,8 @@ def test_the_page_has_no_broken_image_or_link(tables: d.DesignTables, tmp_path: 
 
 def test_each_measure_has_one_unit_on_the_page(tables: d.DesignTables, tmp_path: Path) -> None:
     text = _page_text(d.study_page(tables, tmp_path))
-    for name in d.DESIGN_MEASURES:
-        m = d.MEASURES[name]
+    for name in DESIGN_MEASURES:
+        m = MEASURES[name]
         # Column headings and axis labels: "first player's edge (% of a fair share)".
         for unit in re.findall(rf"{re.escape(m.title)} \(([^)0-9]*)\)", text):
             assert unit == m.unit, (m.title, unit)

@@ -231,7 +231,12 @@ def test_layout_lists_every_module_of_the_package() -> None:
     assert len(subpackages) <= 10
     for layer in ("rules", "run", "report", "studies", "adapters", "cli"):
         inside = {p.name for p in (package / layer).glob("*.py") if p.name != "__init__.py"}
-        assert listed(layer, indent=4) == inside, layer
+        opened = sorted(p.parent for p in (package / layer).glob("*/__init__.py"))
+        assert listed(layer, indent=4) == inside | {f"{p.name}/" for p in opened}, layer
+        # A layer's own packages (studies/design/) list every module too.
+        for sub in opened:
+            modules = {p.name for p in sub.glob("*.py") if p.name != "__init__.py"}
+            assert listed(sub.name, indent=6) == modules, f"{layer}/{sub.name}"
 
 
 def test_no_two_modules_share_a_name() -> None:
