@@ -625,14 +625,15 @@ def test_a_study_into_a_file_is_refused_before_any_game(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import ludosim.studies.skill
-    import ludosim.studies.unfold
+    import ludosim.studies.skill.skillpage
+    import ludosim.studies.unfold.unfoldpage
 
     def boom(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played before --out was checked")
 
-    monkeypatch.setattr(ludosim.studies.unfold, "play_study", boom)
-    monkeypatch.setattr(ludosim.studies.skill, "play_study", boom)
+    # Where each study's run_study looks play_study up.
+    monkeypatch.setattr(ludosim.studies.unfold.unfoldpage, "play_study", boom)
+    monkeypatch.setattr(ludosim.studies.skill.skillpage, "play_study", boom)
     blocker = tmp_path / "FILE"
     blocker.write_text("kept")
     args = [command, "--preset", "app", "--games", "10", "--seed", "1", "--out", str(blocker)]
