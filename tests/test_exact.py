@@ -450,6 +450,10 @@ FAMILY_CASES = [
     ("app", {"start_attempts": 3, "start_attempts_when": "game_start"}),
     ("app", {"six_limit": 2}),
     ("italian", {"bonus_stacking": "one"}),
+    # The rules most people play: pieces out at the start, and the first piece home wins.
+    ("app", {"start_out": 1}),
+    ("maedn", {"start_out": 1, "start_attempts": 1}),
+    ("italian", {"win_pieces": 1}),
 ]
 
 

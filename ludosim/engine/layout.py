@@ -59,7 +59,8 @@ if MAX_PLAYERS * MAX_ARM + TOGGLES["home_len"].high + 2 > STRIDE:
 _DERIVED_SLOTS = (
     "TRACK_LEN",  # arm_length * sides
     "GOAL",  # progress of a finished piece
-    "HOME_FROM",  # a seat has finished when every piece has at least this progress
+    "HOME_FROM",  # least progress of a piece that counts as home
+    "WIN_NEED",  # pieces at HOME_FROM or beyond that finish a seat (win_pieces, or all)
     "DETECT_MODE",  # DETECT_NEVER, DETECT_ALWAYS or DETECT_DRAW (from detect_skip)
     "DETECT_THRESHOLD",  # caught when (next64 >> 11) < threshold (see `detect_threshold`)
     "ENTERING_FACE",  # 6, or FACE_GLOBE on the star-globe die
@@ -155,6 +156,7 @@ def compile_rules(rules: Rules) -> np.ndarray:
     out[R.TRACK_LEN] = rules.track_len
     out[R.GOAL] = rules.goal
     out[R.HOME_FROM] = rules.home_from
+    out[R.WIN_NEED] = rules.win_need
     p = rules.detect_skip
     out[R.DETECT_MODE] = DETECT_ALWAYS if p >= 1.0 else (DETECT_NEVER if p <= 0.0 else DETECT_DRAW)
     out[R.DETECT_THRESHOLD] = detect_threshold(p)

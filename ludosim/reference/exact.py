@@ -140,6 +140,7 @@ class _SoloGame:
         self.entry = rules.entry
         self.goal = rules.goal
         self.home_from = rules.home_from
+        self.win_need = rules.win_need
         self.arm_length = rules.arm_length
         self.start_offset = rules.start_offset
         self.globes = frozenset(rules.globe_offsets)
@@ -318,7 +319,7 @@ class _SoloGame:
         return any(p != YARD and p != self.goal for p, _ in pos)
 
     def finished(self, pos: Pos) -> bool:
-        return all(p >= self.home_from for p, _ in pos)
+        return sum(p >= self.home_from for p, _ in pos) >= self.win_need
 
     def start_attempts(self, pos: Pos) -> int:
         """Start tries now (game.py `start_attempts`): alone on the board a piece never goes
@@ -564,7 +565,8 @@ class _Chain:
 def _build_chain(rules: Rules) -> _Chain:
     game = _SoloGame(rules)
     plans = _Plans(game) if rules.roll_then_move else None
-    start: State = (YARD,) * rules.pieces
+    # Sorted, as every state: the yard (-1) before the start square (0).
+    start: State = (YARD,) * (rules.pieces - rules.start_out) + (0,) * rules.start_out
     goal_state: State = (game.goal,) * rules.pieces
     index: dict[State, int] = {start: 0}
     states = [start]

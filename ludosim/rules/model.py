@@ -216,6 +216,11 @@ class Rules:
         return self.entry + 1 if self.finish_in_home else self.goal
 
     @property
+    def win_need(self) -> int:
+        """Pieces a seat must have home to finish: `win_pieces`, or all with 0."""
+        return self.win_pieces or self.pieces
+
+    @property
     def entering_face(self) -> int | str:
         """The face that brings a piece out of the yard: the globe on the star-globe die, else 6."""
         return GLOBE if self.die == "star-globe" else 6
@@ -390,6 +395,25 @@ def _validate(r: Rules) -> None:
         _refuse(
             "star_jump/star_offsets",
             f"star_jump={r.star_jump} needs stars on the board; set star_offsets or star_jump=none",
+        )
+    if r.start_out > r.pieces or r.win_pieces > r.pieces:
+        name = "start_out" if r.start_out > r.pieces else "win_pieces"
+        _refuse(
+            f"{name}/pieces",
+            f"{name}={getattr(r, name)} counts more pieces than a seat has; "
+            f"allowed values: 0..{r.pieces} for pieces={r.pieces}",
+        )
+    if r.start_capacity and r.start_out > r.start_capacity:
+        _refuse(
+            "start_out/start_capacity",
+            f"start_out={r.start_out} pieces do not fit on a start square that holds "
+            f"{r.start_capacity}; use start_out<={r.start_capacity} or start_capacity=0",
+        )
+    if r.start_out > 1 and not r.land_on_own:
+        _refuse(
+            "start_out/land_on_own",
+            f"start_out={r.start_out} puts pieces together on the start square, which "
+            "land_on_own=false forbids; use start_out=0 or 1, or land_on_own=true",
         )
     if r.finish_in_home and r.land_on_own:
         _refuse(

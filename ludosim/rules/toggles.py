@@ -280,6 +280,12 @@ TOGGLES: dict[str, Toggle] = {
         _toggle("finish_in_home", "bool", False,
                 "a seat has finished once every piece stands in its home column or goal, "
                 "one per square (needs land_on_own=false)", (), True),
+        _toggle("start_out", "int", 0,
+                "pieces of every seat that begin the game on their start square", (), True,
+                low=0, high=4),
+        _toggle("win_pieces", "int", 0,
+                "pieces a seat brings home to finish (0 = all its pieces)", (), True,
+                low=0, high=4),
     ]
 }  # fmt: skip
 
