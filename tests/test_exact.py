@@ -48,7 +48,7 @@ from ludosim.results.stats import chi2_sf
 from ludosim.rules.errors import LudosimError, RulesError
 from ludosim.rules.model import Rules
 
-PRESETS = ("app", "italian", "danish", "danish-globe", "killer", "maedn", "king")
+PRESETS = ("app", "italian", "danish", "danish-globe", "killer", "maedn", "maedn-2006", "king")
 
 CHI2_LEVEL = 1e-3
 Z_LIMIT = 3.0

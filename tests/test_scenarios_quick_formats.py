@@ -36,7 +36,7 @@ def _work(rules: Rules, start: np.ndarray | None) -> tuple[np.ndarray, np.ndarra
 def _opening(rules: Rules) -> list[list[int]]:
     """The opening position in both engines (which must agree)."""
     ref = Position.start(rules, Board.from_rules(rules)).progress
-    lay, w = _work(rules, None)
+    _, w = _work(rules, None)
     kernel = [
         [int(w[progress_at(s, i)]) for i in range(rules.pieces)] for s in range(rules.players)
     ]
@@ -88,9 +88,7 @@ def test_start_out_counts_as_entered_for_the_game_start_tries() -> None:
         ({"win_pieces": 3, "pieces": 2}, "win_pieces/pieces"),
     ],
 )
-def test_start_out_and_win_pieces_beyond_the_pieces_are_refused(
-    changes: dict, fields: str
-) -> None:
+def test_start_out_and_win_pieces_beyond_the_pieces_are_refused(changes: dict, fields: str) -> None:
     with pytest.raises(RulesError, match=f"^{fields}: .*allowed|^{fields}: .*use"):
         Rules.preset("app").replace(**changes)
 
@@ -146,6 +144,15 @@ def test_a_finished_seat_takes_its_track_pieces_off_the_board() -> None:
     for g in range(20):
         Game(rules, seed=9, game=g, record=False).play(after_turn=after_turn)
     assert seen > 0  # some seat finished while others played on
+
+
+# ------------------------------------------------------------------ the preset
+def test_maedn_2006_is_maedn_with_one_piece_out_and_one_throw() -> None:
+    """docs/rules.md section 6: the 2006 leaflet starts one piece of each player on its
+    start square and gives one throw a turn; everything else is `maedn`."""
+    leaflet = Rules.preset("maedn-2006")
+    assert leaflet == Rules.preset("maedn").replace(start_out=1, start_attempts=1)
+    assert _opening(leaflet) == [[0, Y, Y, Y]] * 4
 
 
 # ---------------------------------------------------------------- whole games

@@ -489,6 +489,21 @@ _DANISH = dict(
     scoring="none", **_DANISH_BOARD,
 )  # fmt: skip
 
+# Mensch ärgere Dich nicht's board and moves, shared by its two presets (`maedn`,
+# `maedn-2006`), which differ in the opening and the start tries.
+_MAEDN = dict(
+    players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
+    bonus_on_six="always", start_capacity=0,
+    bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
+    no_move_ends_turn=False, roll_then_move=False, pass_own=True,
+    pass_opponents="all", safe=(), safe_landing="coexist",
+    capture_rule="lone_opponent", block_landing="capture", start_capture=False,
+    star_jump="none", finish="exact", forced_capture=False, play_to_end=False,
+    scoring="none", die_faces=D6_FACES, entry=39, home_len=3,
+    globe_offsets=(), star_offsets=(), arm_length=10, start_offset=0,
+    land_on_own=False, must_enter=True, clear_start=True, finish_in_home=True,
+)  # fmt: skip
+
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in [
@@ -555,20 +570,18 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "maedn",
             (),
-            "Mensch ärgere Dich nicht, the rules sold with the game (Schmidt Spiele): "
-            "40 squares, enter and clear the start, no landing on own pieces",
-            dict(
-                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
-                start_attempts=3, bonus_on_six="always", start_capacity=0,
-                bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
-                no_move_ends_turn=False, roll_then_move=False, pass_own=True,
-                pass_opponents="all", safe=(), safe_landing="coexist",
-                capture_rule="lone_opponent", block_landing="capture", start_capture=False,
-                star_jump="none", finish="exact", forced_capture=False, play_to_end=False,
-                scoring="none", die_faces=D6_FACES, entry=39, home_len=3,
-                globe_offsets=(), star_offsets=(), arm_length=10, start_offset=0,
-                land_on_own=False, must_enter=True, clear_start=True, finish_in_home=True,
-            ),
+            "Mensch ärgere Dich nicht as most families play it: every piece starts in the "
+            "yard, three throws to bring one out; 40 squares, enter and clear the start, "
+            "no landing on own pieces",
+            dict(**_MAEDN, start_attempts=3),
+        ),
+        Preset(
+            "maedn-2006",
+            (),
+            "Mensch ärgere Dich nicht as Schmidt Spiele's 2006 leaflet prints it: one piece "
+            "of each player starts on its start square, one throw a turn (three only as a "
+            "variant)",
+            dict(**_MAEDN, start_attempts=1, start_out=1),
         ),
         Preset(
             "king",
