@@ -1,6 +1,7 @@
-"""Pieces that begin on the board (`start_out`) and quick wins (`win_pieces`).
+"""Pieces that begin on the board (`start_out`), other entering faces (`enter_faces`)
+and quick wins (`win_pieces`).
 
-docs/rules.md section 2 ("Pieces out at the start") and section 6 ("Quick wins"):
+docs/rules.md section 2 ("Pieces out at the start", "Entering faces", "Quick wins"):
 each reading pinned on a hand-built position in both engines, the refusals named,
 and whole games played alike by the kernel and the reference engine.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scenario_helpers import kernel_targets, reference_targets
 from test_kernel_agreement import VERIFY, assert_same_games
 
 from ludosim.engine import compile_layout, new_work
@@ -99,6 +101,62 @@ def test_start_out_above_one_needs_pieces_to_share_the_start_square() -> None:
     assert Rules.preset("maedn").replace(start_out=1).start_out == 1
 
 
+# ----------------------------------------------------------------- enter_faces
+def _both(rules: Rules, placed: dict[int, list[int]], face: int, seat: int = 0) -> dict:
+    """{piece: landing} of the legal moves; both engines must list the same."""
+    ref = reference_targets(rules, placed, seat, face)
+    assert kernel_targets(rules, placed, seat, face) == ref
+    return ref
+
+
+def test_every_entering_face_brings_a_piece_out_and_keeps_its_own_move() -> None:
+    """Fia med knuff's 1 and 6: a 1 enters or moves a piece one square; a 5 never enters."""
+    fia = Rules.preset("danish").replace(enter_faces=(1, 6))
+    placed = {0: [20, Y, Y, Y]}
+    assert _both(Rules.preset("danish"), placed, 1) == {0: 21}
+    assert _both(fia, placed, 1) == {0: 21, 1: 0, 2: 0, 3: 0}
+    assert _both(fia, placed, 6) == {0: 26, 1: 0, 2: 0, 3: 0}
+    assert _both(fia, placed, 5) == {0: 25}
+    five = Rules.preset("danish").replace(enter_faces=(5,))  # a Parchis-like 5 only
+    assert _both(five, placed, 5) == {0: 25, 1: 0, 2: 0, 3: 0}
+    assert _both(five, placed, 6) == {0: 26}
+
+
+def test_must_enter_holds_for_every_entering_face() -> None:
+    rules = Rules.preset("maedn").replace(enter_faces=(1, 6), start_out=0)
+    assert _both(rules, {0: [20, Y, Y, Y]}, 1) == {1: 0, 2: 0, 3: 0}
+
+
+def test_the_start_tries_end_on_any_entering_face() -> None:
+    """Three tries with every piece in the yard: a 1 ends them under enter_faces = 1,6
+    and its move is played (docs/rules.md section 2)."""
+    rules = Rules.preset("danish").replace(enter_faces=(1, 6), players=2)
+    ones = 0
+    for g in range(40):
+        game = Game(rules, seed=11, game=g)
+        face, _ = game.start_tries(0)
+        assert face in (1, 6, None)
+        ones += face == 1
+    assert ones > 0
+
+
+def test_an_entering_one_earns_no_bonus_roll() -> None:
+    game = Game(Rules.preset("danish").replace(enter_faces=(1, 6)), seed=1)
+    assert game.face_bonus(1, entered=True) == 0
+    assert game.face_bonus(6, entered=True) == 1
+
+
+def test_entering_faces_must_be_faces_of_the_die() -> None:
+    with pytest.raises(RulesError, match=r"^enter_faces/die_faces: .*allowed values"):
+        Rules.preset("danish").replace(enter_faces=("globe",))
+    with pytest.raises(RulesError, match=r"^enter_faces/die_faces: "):
+        Rules.preset("danish-globe").replace(enter_faces=(5,))  # no 5 on that die
+    assert Rules.preset("danish-globe").replace(enter_faces=("globe", 1)).entering_faces == (
+        1,
+        "globe",
+    )
+
+
 # ------------------------------------------------------------------ win_pieces
 def test_win_pieces_a_seat_finishes_with_that_many_pieces_home() -> None:
     danish = Rules.preset("danish")
@@ -164,11 +222,15 @@ VARIANTS = {
     "killer-two-out-three-home": ("killer", {"start_out": 2, "win_pieces": 3}),
     "italian-first-home-play-on": ("italian", {"win_pieces": 1, "play_to_end": True}),
     "globe-all-out": ("danish-globe", {"start_out": 4, "start_attempts_when": "game_start"}),
+    "fia-one-or-six": ("danish", {"enter_faces": (1, 6)}),
+    "parchis-five-all-out": ("app", {"enter_faces": (5,), "start_out": 2}),
+    "killer-one-or-six": ("killer", {"enter_faces": (1, 6)}),
+    "globe-or-one": ("danish-globe", {"enter_faces": (1, "globe"), "win_pieces": 2}),
 }
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_kernel_agrees_with_reference_on_pieces_out_and_quick_wins(variant: str) -> None:
+def test_kernel_agrees_with_reference_on_the_rules_most_people_play(variant: str) -> None:
     preset, changes = VARIANTS[variant]
     rules = Rules.preset(preset).replace(**changes)
     games = 400 if VERIFY else (20 if preset == "killer" else 60)

@@ -160,6 +160,9 @@ def parse_value(name: str, value: Any) -> Any:
         if len(faces) != 6:
             raise RulesError(f"{name} has {len(faces)} faces; allowed values: {toggle.allowed()}")
         return faces
+    if toggle.kind == "face_set":
+        faces = {_parse_face(name, v) for v in _split(value)}
+        return tuple(f for f in (*D6_FACES, GLOBE, STAR) if f in faces)
     if toggle.kind == "ints":
         numbers = []
         for item in _split(value):
@@ -222,8 +225,13 @@ class Rules:
 
     @property
     def entering_face(self) -> int | str:
-        """The face that brings a piece out of the yard: the globe on the star-globe die, else 6."""
+        """The die's own entering face: the globe on the star-globe die, else 6."""
         return GLOBE if self.die == "star-globe" else 6
+
+    @property
+    def entering_faces(self) -> tuple[int | str, ...]:
+        """The faces that bring a piece out of the yard: `enter_faces`, or the die's own."""
+        return self.enter_faces or (self.entering_face,)
 
     # ------------------------------------------------------------- construction
     @classmethod
@@ -384,6 +392,13 @@ def _validate(r: Rules) -> None:
         _refuse(
             "die/die_faces",
             f"die=star-globe needs a globe face to enter pieces, got {format_value(r.die_faces)}",
+        )
+    strange = [f for f in r.enter_faces if f not in r.die_faces]
+    if strange:
+        _refuse(
+            "enter_faces/die_faces",
+            f"enter_faces={format_value(r.enter_faces)} names {strange[0]!r}, not a face of "
+            f"the die ({format_value(r.die_faces)}); allowed values: faces of the die",
         )
     if STAR in r.die_faces and not r.star_offsets:
         _refuse(
