@@ -48,7 +48,7 @@ from ludosim.results.stats import chi2_sf
 from ludosim.rules.errors import LudosimError, RulesError
 from ludosim.rules.model import Rules
 
-PRESETS = ("app", "italian", "danish", "danish-globe", "killer", "maedn", "king")
+PRESETS = ("app", "italian", "danish", "danish-globe", "killer", "maedn", "maedn-2006", "king")
 
 CHI2_LEVEL = 1e-3
 Z_LIMIT = 3.0
@@ -450,6 +450,12 @@ FAMILY_CASES = [
     ("app", {"start_attempts": 3, "start_attempts_when": "game_start"}),
     ("app", {"six_limit": 2}),
     ("italian", {"bonus_stacking": "one"}),
+    # The rules most people play: pieces out at the start, and the first piece home wins.
+    ("app", {"start_out": 1}),
+    ("maedn", {"start_out": 1, "start_attempts": 1}),
+    ("italian", {"win_pieces": 1}),
+    ("app", {"enter_faces": (1, 6)}),
+    ("italian", {"enter_faces": (5,)}),
 ]
 
 
@@ -465,6 +471,18 @@ def test_kernel_agrees_with_exact_solution_on_family_toggles(name: str, changes:
         _solo(name, pieces=2, **{k: v for k, v in changes.items() if k == "start_attempts"})
     )
     assert abs(exact.mean_turns - base.mean_turns) > 0.01  # the toggle changes the race
+    df = simulate(rules, games=50_000, seed=2026)
+    _check_agreement(exact, df["turns"].to_numpy(), df["rolls"].to_numpy())
+
+
+def test_kernel_agrees_with_exact_solution_on_killer_entering_with_one_or_six() -> None:
+    """Roll then move with `enter_faces = 1,6`: a start try on a 1 ends the rolling at
+    once, one on a 6 rolls on (docs/rules.md section 2). One piece, 50,000 kernel games."""
+    from ludosim.run.simulate import simulate
+
+    rules = _solo("killer", pieces=1, enter_faces=(1, 6))
+    exact = solve(rules)
+    assert abs(exact.mean_turns - solve(_solo("killer", pieces=1)).mean_turns) > 0.01
     df = simulate(rules, games=50_000, seed=2026)
     _check_agreement(exact, df["turns"].to_numpy(), df["rolls"].to_numpy())
 

@@ -223,6 +223,9 @@ def _values(toggle: Toggle) -> st.SearchStrategy:
         return st.sampled_from(FLOAT_VALUES)
     if toggle.kind == "set":
         return st.lists(st.sampled_from(toggle.choices), unique=True).map(tuple)
+    if toggle.kind == "face_set":
+        # The die's own, Fia med knuff's 1 and 6, a Parchis-like 5, and with the globe.
+        return st.sampled_from([(), (1, 6), (5,), (1, "globe")])
     raise AssertionError(f"no values drawn for {toggle.name} ({toggle.kind})")
 
 

@@ -54,6 +54,8 @@ def _candidates(toggle: Toggle) -> list[Any]:
         values = [(kind,) for kind in toggle.choices]
     elif toggle.kind == "faces":
         values = [(1, 2, 3, 4, 6, 6), (1, 2, "globe", 4, 5, 6)]
+    elif toggle.kind == "face_set":
+        values = [(1, 6), (5,)]
     elif toggle.kind == "ints":
         values = [(0, 1), (2,), (1, 3)]
     else:

@@ -46,6 +46,7 @@ from ludosim.engine.state import (
     counter_at,
     expert_at,
     finished,
+    leave_board,
     progress_at,
     reset_state,
     result_at,
@@ -244,6 +245,8 @@ def _whole_game(
             w[seat_list_at(SB_DONE, seat)] = 1
             w[seat_list_at(SB_ORDER, nfin)] = seat
             nfin += 1
+            if lay[R.PLAY_TO_END]:
+                leave_board(lay, w, seat)
             if nfin == 1:
                 w[result_at(H_TURNS)] = turns
                 w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]

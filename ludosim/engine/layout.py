@@ -59,10 +59,11 @@ if MAX_PLAYERS * MAX_ARM + TOGGLES["home_len"].high + 2 > STRIDE:
 _DERIVED_SLOTS = (
     "TRACK_LEN",  # arm_length * sides
     "GOAL",  # progress of a finished piece
-    "HOME_FROM",  # a seat has finished when every piece has at least this progress
+    "HOME_FROM",  # least progress of a piece that counts as home
+    "WIN_NEED",  # pieces at HOME_FROM or beyond that finish a seat (win_pieces, or all)
     "DETECT_MODE",  # DETECT_NEVER, DETECT_ALWAYS or DETECT_DRAW (from detect_skip)
     "DETECT_THRESHOLD",  # caught when (next64 >> 11) < threshold (see `detect_threshold`)
-    "ENTERING_FACE",  # 6, or FACE_GLOBE on the star-globe die
+    "ENTER_MASK",  # bit `face_code(f)` set for every face f that brings a piece out
     # 1 when no square, on the path or where it lands, can bar a move and no
     # compulsory rule limits the moves: path checks are skipped, and a roll's
     # moves are `free_movers`
@@ -111,6 +112,7 @@ COMPILED_ELSEWHERE = {
     "safe": "the SAFE section (`compile_board`)",
     "detect_skip": "R.DETECT_MODE and R.DETECT_THRESHOLD",
     "die_faces": "R.FACE0 .. R.FACE0 + 5",
+    "enter_faces": "R.ENTER_MASK",
     "seating": "the SQUARE section (`compile_board`)",
     "globe_offsets": "the TABLE and SAFE sections (`compile_board`)",
     "star_offsets": "the TABLE and SAFE sections (`compile_board`)",
@@ -155,10 +157,11 @@ def compile_rules(rules: Rules) -> np.ndarray:
     out[R.TRACK_LEN] = rules.track_len
     out[R.GOAL] = rules.goal
     out[R.HOME_FROM] = rules.home_from
+    out[R.WIN_NEED] = rules.win_need
     p = rules.detect_skip
     out[R.DETECT_MODE] = DETECT_ALWAYS if p >= 1.0 else (DETECT_NEVER if p <= 0.0 else DETECT_DRAW)
     out[R.DETECT_THRESHOLD] = detect_threshold(p)
-    out[R.ENTERING_FACE] = face_code(rules.entering_face)
+    out[R.ENTER_MASK] = sum(1 << face_code(f) for f in rules.entering_faces)
     out[R.PASS_ALL] = (
         rules.pass_own
         and rules.pass_opponents == "all"

@@ -232,13 +232,19 @@ def move_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int
 
 
 @njit(**HOT, inline="always")
+def is_entering_face(lay: np.ndarray, face: int) -> bool:
+    """The face brings a piece out of the yard (`enter_faces`, as `moves.is_entering_face`)."""
+    return (lay[R.ENTER_MASK] >> face) & 1 == 1
+
+
+@njit(**HOT, inline="always")
 def _reach(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> tuple:
     """`move_target` before the landing rule of `land_on_own`."""
     p = w[progress_at(seat, piece)]
     if p == lay[R.GOAL]:
         return NONE, 0
     if p == YARD:
-        if face != lay[R.ENTERING_FACE] or not _can_enter(lay, w, seat):
+        if not is_entering_face(lay, face) or not _can_enter(lay, w, seat):
             return NONE, 0
         return 0, ENTERING
     if face <= 6:
@@ -322,7 +328,7 @@ def free_movers(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     to roll, so the loop has no branch on it.
     """
     last = lay[R.GOAL] - face  # the furthest progress that still moves
-    enter = face == lay[R.ENTERING_FACE] and _can_enter(lay, w, seat)
+    enter = is_entering_face(lay, face) and _can_enter(lay, w, seat)
     mask = 0
     for piece in range(lay[R.PIECES]):
         p = w[progress_at(seat, piece)]

@@ -727,11 +727,15 @@ def square_of(lay: np.ndarray, seat: int, p: int) -> int:
 
 @njit(**HOT)
 def reset_state(lay: np.ndarray, w: np.ndarray, has_start: bool) -> None:
-    """Every piece in its yard, or on the run's start position; counters and stats zeroed."""
+    """The opening position (`start_out` pieces of every seat on its start square, the
+    others in the yard), or the run's start position; counters and stats zeroed."""
     w[PROGRESS:DUMMY] = 0  # the position, the counters and the statistics
     for seat in range(lay[R.PLAYERS]):
         for piece in range(lay[R.PIECES]):
-            p = w[start_at(seat, piece)] if has_start else YARD
+            if has_start:
+                p = w[start_at(seat, piece)]
+            else:
+                p = 0 if piece < lay[R.START_OUT] else YARD
             w[progress_at(seat, piece)] = p
             sq = square_of(lay, seat, p)
             if sq >= 0:
@@ -806,9 +810,21 @@ def in_play(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
 
 @njit(**HOT)
 def finished(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
-    """Every piece of `seat` is home: in the goal, or with `finish_in_home` past its entry."""
+    """`seat` has `win_pieces` (all, by default) home: in the goal, or with
+    `finish_in_home` past its entry."""
     home_from = lay[R.HOME_FROM]
+    home = 0
     for piece in range(lay[R.PIECES]):
-        if w[progress_at(seat, piece)] < home_from:  # YARD (-1) is below any
-            return False
-    return True
+        home += w[progress_at(seat, piece)] >= home_from  # YARD (-1) is below any
+    return home >= lay[R.WIN_NEED]
+
+
+@njit(**HOT)
+def leave_board(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
+    """A finished seat's pieces still on the track leave it for good (as
+    `Game.leave_board`); pieces in its home column stay."""
+    entry = lay[R.ENTRY]
+    for piece in range(lay[R.PIECES]):
+        p = w[progress_at(seat, piece)]
+        if 0 <= p <= entry:
+            put(lay, w, seat, piece, YARD)

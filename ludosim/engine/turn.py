@@ -43,6 +43,7 @@ from ludosim.engine.moves import (
     apply_move_inline,
     free_movers,
     free_target,
+    is_entering_face,
     legal_target,
 )
 from ludosim.engine.plans import pieces_at_risk
@@ -163,13 +164,12 @@ def _start_tries(
     now (`Game.start_tries`): a face that cannot is a failed try and earns
     nothing.
     """
-    entering = lay[R.ENTERING_FACE]
     piece = 0  # every piece is in the yard or the goal: the first in the yard enters
     while piece < lay[R.PIECES] - 1 and w[progress_at(seat, piece)] != YARD:
         piece += 1
     for tries in range(attempts):
         face = roll(lay, w, stream)
-        if face == entering and legal_target(lay, w, seat, piece, face)[0] != NONE:
+        if is_entering_face(lay, face) and legal_target(lay, w, seat, piece, face)[0] != NONE:
             return face, tries
     return -1, attempts
 

@@ -140,11 +140,12 @@ class _SoloGame:
         self.entry = rules.entry
         self.goal = rules.goal
         self.home_from = rules.home_from
+        self.win_need = rules.win_need
         self.arm_length = rules.arm_length
         self.start_offset = rules.start_offset
         self.globes = frozenset(rules.globe_offsets)
         self.stars = frozenset(rules.star_offsets)
-        self.entering = rules.entering_face
+        self.entering = frozenset(rules.entering_faces)
         self._moves: dict[tuple[Pos, int | str], list[tuple[Pos, bool, bool]]] = {}
 
     # --------------------------------------------------------------- squares
@@ -270,7 +271,7 @@ class _SoloGame:
             if p == self.goal:
                 continue
             if p == YARD:
-                if face != self.entering:
+                if face not in self.entering:
                     continue
                 if rules.start_capacity:
                     # Counted by square: Killer's progress track_len is the start square too.
@@ -318,7 +319,7 @@ class _SoloGame:
         return any(p != YARD and p != self.goal for p, _ in pos)
 
     def finished(self, pos: Pos) -> bool:
-        return all(p >= self.home_from for p, _ in pos)
+        return sum(p >= self.home_from for p, _ in pos) >= self.win_need
 
     def start_attempts(self, pos: Pos) -> int:
         """Start tries now (game.py `start_attempts`): alone on the board a piece never goes
@@ -387,7 +388,8 @@ def _single_roll_turn(game: _SoloGame, state: State) -> Outcomes:
     """
     rules = game.rules
     faces = _faces(rules)
-    p_enter = sum(p for f, p in faces if f == game.entering)
+    enter = [(f, p) for f, p in faces if f in game.entering]
+    p_enter = sum(p for _, p in enter)
     out: Outcomes = defaultdict(float)
     frontier: dict[int, dict[tuple[Pos, int, int], float]] = defaultdict(lambda: defaultdict(float))
     frontier[0][(_pos(state), 1, 0)] = 1.0
@@ -400,7 +402,7 @@ def _single_roll_turn(game: _SoloGame, state: State) -> Outcomes:
             # (game.py `start_tries`). Failed tries end the turn.
             q = 1.0 - p_enter
             k = game.start_attempts(pos)
-            rolls = [(game.entering, t, q ** (t - 1) * p_enter) for t in range(1, k + 1)]
+            rolls = [(f, t, q ** (t - 1) * p) for t in range(1, k + 1) for f, p in enter]
             out[(_state(pos), n + k)] += w * q**k
         else:
             rolls = [(f, 1, p) for f, p in faces]
@@ -513,18 +515,27 @@ def _plan_turn(game: _SoloGame, plans: _Plans, state: State) -> Outcomes:
     faces = _faces(rules)
     p6 = sum(p for f, p in faces if f == 6)
     others = [(int(f), p) for f, p in faces if f != 6]
+    enter = [(int(f), p) for f, p in faces if f in game.entering]
+    p_enter = sum(p for _, p in enter)
     out: Outcomes = defaultdict(float)
     frontier: dict[int, dict[tuple[Pos, int], float]] = defaultdict(lambda: defaultdict(float))
     frontier[0][(_pos(state), 1)] = 1.0
     for n, (pos, pending), w in _branches(frontier):
         pending -= 1
         home = sum(p == game.goal for p, _ in pos)
+        # The turn's roll sequences: (rolls, rolls used in the turn, probability).
+        sequences: list[tuple[tuple[int, ...], int, float]] = []
         # Starts of the six run: (sixes already in hand, rolls used, probability).
         starts: list[tuple[int, int, float]] = []
         if not game.in_play(pos):
-            q = 1.0 - p6
+            q = 1.0 - p_enter
             k = game.start_attempts(pos)
-            starts = [(1, t, q ** (t - 1) * p6) for t in range(1, k + 1)]
+            for t in range(1, k + 1):
+                for f, pf in enter:
+                    if f == 6:
+                        starts.append((1, t, q ** (t - 1) * pf))
+                    else:  # another entering face ends the rolling at once
+                        sequences.append(((f,), n + t, q ** (t - 1) * pf))
             out[(_state(pos), n + k)] += w * q**k  # the tries failed: the turn ends
         else:
             starts = [(0, 0, 1.0)]
@@ -533,17 +544,17 @@ def _plan_turn(game: _SoloGame, plans: _Plans, state: State) -> Outcomes:
             j, wj = 0, w0
             while wj > TURN_EPS and j <= MAX_ROLLS_PER_TURN:
                 for x, px in others:
-                    rolls = (6,) * (sixes0 + j) + (x,)
-                    m = n + used0 + j + 1
-                    for end, p in plans.outcome(pos, rolls):
-                        finished = sum(e == game.goal for e, _ in end) - home
-                        left = pending + (finished if rules.bonus_on_finish else 0)
-                        if left > 0 and not game.finished(end):
-                            frontier[m][(end, left)] += w * wj * px * p
-                        else:
-                            out[(_state(end), m)] += w * wj * px * p
+                    sequences.append(((6,) * (sixes0 + j) + (x,), n + used0 + j + 1, wj * px))
                 j += 1
                 wj *= p6
+        for rolls, m, weight in sequences:
+            for end, p in plans.outcome(pos, rolls):
+                finished = sum(e == game.goal for e, _ in end) - home
+                left = pending + (finished if rules.bonus_on_finish else 0)
+                if left > 0 and not game.finished(end):
+                    frontier[m][(end, left)] += w * weight * p
+                else:
+                    out[(_state(end), m)] += w * weight * p
     return out
 
 
@@ -564,7 +575,8 @@ class _Chain:
 def _build_chain(rules: Rules) -> _Chain:
     game = _SoloGame(rules)
     plans = _Plans(game) if rules.roll_then_move else None
-    start: State = (YARD,) * rules.pieces
+    # Sorted, as every state: the yard (-1) before the start square (0).
+    start: State = (YARD,) * (rules.pieces - rules.start_out) + (0,) * rules.start_out
     goal_state: State = (game.goal,) * rules.pieces
     index: dict[State, int] = {start: 0}
     states = [start]

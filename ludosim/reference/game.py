@@ -218,6 +218,8 @@ class Game:
             if self.pos.finished(seat) and seat not in self.finish_order:
                 self.finish_order.append(seat)
                 self.log(PlayerDone(seat, len(self.finish_order)))
+                if rules.play_to_end:
+                    self.leave_board(seat)
                 if len(self.finish_order) == 1:
                     self.win_turns, self.win_rolls = self.turns, self.rolls
             if self.finish_order and not rules.play_to_end:
@@ -226,6 +228,14 @@ class Game:
                 break
             seat = self.next_seat(seat)
         return self.result(first, truncated)
+
+    def leave_board(self, seat: int) -> None:
+        """A seat that finished with pieces still on the track (`win_pieces` below
+        `pieces`) takes them off the board for good, so the seats playing on meet
+        them no more; pieces in its home column stay (docs/rules.md, quick wins)."""
+        for piece, p in enumerate(self.pos.progress[seat]):
+            if self.board.on_track(p):
+                self.pos.put(seat, piece, YARD)
 
     def next_seat(self, seat: int) -> int:
         """The next seat in play order (`seating`) that has not finished."""

@@ -51,8 +51,8 @@ class MoveResult:
 
 
 def is_entering_face(rules: Rules, face: int | str) -> bool:
-    """The face brings a piece out of the yard."""
-    return face == rules.entering_face
+    """The face brings a piece out of the yard (`enter_faces`, or the die's own)."""
+    return face in rules.entering_faces
 
 
 def is_six_like(face: int | str) -> bool:

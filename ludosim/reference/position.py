@@ -39,8 +39,10 @@ class Position:
 
     @classmethod
     def start(cls, rules: Rules, board: Board) -> Position:
-        """Every piece in its yard."""
-        return cls(board, [[YARD] * rules.pieces for _ in range(rules.players)])
+        """The opening position: `start_out` pieces of every seat on its start square
+        (progress 0), the others in the yard."""
+        row = [0] * rules.start_out + [YARD] * (rules.pieces - rules.start_out)
+        return cls(board, [row for _ in range(rules.players)])
 
     @classmethod
     def from_progress(cls, rules: Rules, progress: Sequence[Sequence[int]]) -> Position:
@@ -73,8 +75,10 @@ class Position:
         return any(p != YARD and p != self.goal for p in self.progress[seat])
 
     def finished(self, seat: int) -> bool:
-        """Every piece of `seat` is home: in the goal, or with `finish_in_home` past its entry."""
-        return all(p >= self.board.home_from for p in self.progress[seat])
+        """`seat` has `win_pieces` (all, by default) home: in the goal, or with
+        `finish_in_home` past its entry."""
+        home = sum(p >= self.board.home_from for p in self.progress[seat])
+        return home >= self.board.win_need
 
     def pieces_home(self, seat: int) -> int:
         """Pieces of `seat` in the goal."""

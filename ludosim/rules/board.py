@@ -43,7 +43,8 @@ class Board:
     entry: int
     home_len: int
     goal: int
-    home_from: int  # a seat whose pieces all have this progress has finished (`Rules.home_from`)
+    home_from: int  # least progress of a piece that counts as home (`Rules.home_from`)
+    win_need: int  # pieces at home_from or beyond that finish a seat (`Rules.win_need`)
     arm_length: int
     start_offset: int
     globe_offsets: tuple[int, ...]
@@ -90,6 +91,7 @@ class Board:
             home_len=rules.home_len,
             goal=rules.goal,
             home_from=rules.home_from,
+            win_need=rules.win_need,
             arm_length=arm_len,
             start_offset=rules.start_offset,
             globe_offsets=rules.globe_offsets,

@@ -160,6 +160,9 @@ def parse_value(name: str, value: Any) -> Any:
         if len(faces) != 6:
             raise RulesError(f"{name} has {len(faces)} faces; allowed values: {toggle.allowed()}")
         return faces
+    if toggle.kind == "face_set":
+        faces = {_parse_face(name, v) for v in _split(value)}
+        return tuple(f for f in (*D6_FACES, GLOBE, STAR) if f in faces)
     if toggle.kind == "ints":
         numbers = []
         for item in _split(value):
@@ -216,9 +219,19 @@ class Rules:
         return self.entry + 1 if self.finish_in_home else self.goal
 
     @property
+    def win_need(self) -> int:
+        """Pieces a seat must have home to finish: `win_pieces`, or all with 0."""
+        return self.win_pieces or self.pieces
+
+    @property
     def entering_face(self) -> int | str:
-        """The face that brings a piece out of the yard: the globe on the star-globe die, else 6."""
+        """The die's own entering face: the globe on the star-globe die, else 6."""
         return GLOBE if self.die == "star-globe" else 6
+
+    @property
+    def entering_faces(self) -> tuple[int | str, ...]:
+        """The faces that bring a piece out of the yard: `enter_faces`, or the die's own."""
+        return self.enter_faces or (self.entering_face,)
 
     # ------------------------------------------------------------- construction
     @classmethod
@@ -380,6 +393,13 @@ def _validate(r: Rules) -> None:
             "die/die_faces",
             f"die=star-globe needs a globe face to enter pieces, got {format_value(r.die_faces)}",
         )
+    strange = [f for f in r.enter_faces if f not in r.die_faces]
+    if strange:
+        _refuse(
+            "enter_faces/die_faces",
+            f"enter_faces={format_value(r.enter_faces)} names {strange[0]!r}, not a face of "
+            f"the die ({format_value(r.die_faces)}); allowed values: faces of the die",
+        )
     if STAR in r.die_faces and not r.star_offsets:
         _refuse(
             "die_faces/star_offsets",
@@ -390,6 +410,25 @@ def _validate(r: Rules) -> None:
         _refuse(
             "star_jump/star_offsets",
             f"star_jump={r.star_jump} needs stars on the board; set star_offsets or star_jump=none",
+        )
+    if r.start_out > r.pieces or r.win_pieces > r.pieces:
+        name = "start_out" if r.start_out > r.pieces else "win_pieces"
+        _refuse(
+            f"{name}/pieces",
+            f"{name}={getattr(r, name)} counts more pieces than a seat has; "
+            f"allowed values: 0..{r.pieces} for pieces={r.pieces}",
+        )
+    if r.start_capacity and r.start_out > r.start_capacity:
+        _refuse(
+            "start_out/start_capacity",
+            f"start_out={r.start_out} pieces do not fit on a start square that holds "
+            f"{r.start_capacity}; use start_out<={r.start_capacity} or start_capacity=0",
+        )
+    if r.start_out > 1 and not r.land_on_own:
+        _refuse(
+            "start_out/land_on_own",
+            f"start_out={r.start_out} puts pieces together on the start square, which "
+            "land_on_own=false forbids; use start_out=0 or 1, or land_on_own=true",
         )
     if r.finish_in_home and r.land_on_own:
         _refuse(
@@ -465,6 +504,21 @@ _DANISH = dict(
     scoring="none", **_DANISH_BOARD,
 )  # fmt: skip
 
+# Mensch ärgere Dich nicht's board and moves, shared by its two presets (`maedn`,
+# `maedn-2006`), which differ in the opening and the start tries.
+_MAEDN = dict(
+    players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
+    bonus_on_six="always", start_capacity=0,
+    bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
+    no_move_ends_turn=False, roll_then_move=False, pass_own=True,
+    pass_opponents="all", safe=(), safe_landing="coexist",
+    capture_rule="lone_opponent", block_landing="capture", start_capture=False,
+    star_jump="none", finish="exact", forced_capture=False, play_to_end=False,
+    scoring="none", die_faces=D6_FACES, entry=39, home_len=3,
+    globe_offsets=(), star_offsets=(), arm_length=10, start_offset=0,
+    land_on_own=False, must_enter=True, clear_start=True, finish_in_home=True,
+)  # fmt: skip
+
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in [
@@ -531,20 +585,18 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "maedn",
             (),
-            "Mensch ärgere Dich nicht, the rules sold with the game (Schmidt Spiele): "
-            "40 squares, enter and clear the start, no landing on own pieces",
-            dict(
-                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
-                start_attempts=3, bonus_on_six="always", start_capacity=0,
-                bonus_on_capture=False, bonus_on_finish=False, six_limit=0,
-                no_move_ends_turn=False, roll_then_move=False, pass_own=True,
-                pass_opponents="all", safe=(), safe_landing="coexist",
-                capture_rule="lone_opponent", block_landing="capture", start_capture=False,
-                star_jump="none", finish="exact", forced_capture=False, play_to_end=False,
-                scoring="none", die_faces=D6_FACES, entry=39, home_len=3,
-                globe_offsets=(), star_offsets=(), arm_length=10, start_offset=0,
-                land_on_own=False, must_enter=True, clear_start=True, finish_in_home=True,
-            ),
+            "Mensch ärgere Dich nicht as most families play it: every piece starts in the "
+            "yard, three throws to bring one out; 40 squares, enter and clear the start, "
+            "no landing on own pieces",
+            dict(**_MAEDN, start_attempts=3),
+        ),
+        Preset(
+            "maedn-2006",
+            (),
+            "Mensch ärgere Dich nicht as Schmidt Spiele's 2006 leaflet prints it: one piece "
+            "of each player starts on its start square, one throw a turn (three only as a "
+            "variant)",
+            dict(**_MAEDN, start_attempts=1, start_out=1),
         ),
         Preset(
             "king",

@@ -50,7 +50,7 @@ ALL_SEEDS = (KILLER, *APP, DANISH, ITALIAN)
 MIN_ARM = 7
 MAX_ARM = 17
 
-KINDS = ("bool", "int", "choice", "float", "set", "faces", "ints")
+KINDS = ("bool", "int", "choice", "float", "set", "faces", "face_set", "ints")
 # Kinds held in one kernel slot each (`ludosim.engine.layout.R`); the others
 # are compiled into the layout's board sections.
 SLOT_KINDS = ("bool", "int", "choice")
@@ -60,6 +60,7 @@ _ANNOTATIONS = {
     "float": "float",
     "set": "tuple[str, ...]",
     "faces": "tuple[int | str, ...]",
+    "face_set": "tuple[int | str, ...]",
     "ints": "tuple[int, ...]",
 }
 
@@ -123,6 +124,11 @@ class Toggle:
             return "any subset of " + ", ".join(self.choices) + " (comma separated, or empty)"
         if self.kind == "faces":
             return "six faces, each 1-6, 'globe' or 'star' (comma separated)"
+        if self.kind == "face_set":
+            return (
+                "faces of the die, each 1-6, 'globe' or 'star' (comma separated; "
+                "empty: 6, or the globe on the star-and-globe die)"
+            )
         if self.kind == "ints":
             return f"comma separated integers in {self.low:g}..{self.high:g}"
         raise AssertionError(self.kind)
@@ -280,6 +286,15 @@ TOGGLES: dict[str, Toggle] = {
         _toggle("finish_in_home", "bool", False,
                 "a seat has finished once every piece stands in its home column or goal, "
                 "one per square (needs land_on_own=false)", (), True),
+        _toggle("start_out", "int", 0,
+                "pieces of every seat that begin the game on their start square", (), True,
+                low=0, high=4),
+        _toggle("enter_faces", "face_set", (),
+                "faces that bring a piece out of the yard (empty: 6, or the globe on the "
+                "star-and-globe die)", (), True),
+        _toggle("win_pieces", "int", 0,
+                "pieces a seat brings home to finish (0 = all its pieces)", (), True,
+                low=0, high=4),
     ]
 }  # fmt: skip
 
