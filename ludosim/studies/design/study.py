@@ -277,7 +277,7 @@ def parse_free(items: Sequence[str], preset: str, sets: Sequence[str] = ()) -> l
 def _split_values(name: str, text: str) -> list[str]:
     """`a,b` -> [a, b]; a set's values are bracketed: `[],[starts,stars]`."""
 
-    if TOGGLES[name].kind in ("set", "faces", "ints"):
+    if TOGGLES[name].kind in ("set", "faces", "face_set", "ints"):
         return [p.strip("[]") for p in split_values(text)]
     return [p.strip() for p in text.split(",")]
 
@@ -487,7 +487,7 @@ def study_dict(study: DesignStudy) -> dict[str, Any]:
 def _value_text(toggle: str, value: Any) -> str:
     """A value as `--free` reads it: sets bracketed, so their commas stay inside."""
     text = format_value(value)
-    return f"[{text}]" if TOGGLES[toggle].kind in ("set", "faces", "ints") else text
+    return f"[{text}]" if TOGGLES[toggle].kind in ("set", "faces", "face_set", "ints") else text
 
 
 def study_from_dict(data: Mapping[str, Any]) -> DesignStudy:
