@@ -5,8 +5,9 @@
 with its default. The table is the single place a toggle is declared: the
 fields, the parsing of values, the CLI, the docs and the reports all follow
 it. `PRESETS` bundles toggles into the five seed rule sets, each naming the
-seed file it comes from, and `maedn`, the rules sold with the game Mensch
-ärgere Dich nicht.
+seed file it comes from, and three from outside them, each naming its source in
+its description: Mensch ärgere Dich nicht as most families play it (`maedn`) and
+as its 2006 leaflet prints it (`maedn-2006`), and Ludo King's classic mode.
 
 The engines never read a `Rules` object in their hot loops: the compiled
 kernel receives `ludosim.engine.layout.compile_rules(rules)`, a flat integer
