@@ -46,7 +46,8 @@ import pandas as pd
 
 from ludosim.report import analysis
 from ludosim.report.exploratory import exploratory_note
-from ludosim.report.findings import Finding, PageFindings, finding_records, page_findings
+from ludosim.report.finding import Finding, PageFindings, finding_records
+from ludosim.report.sweeppage.sweepfindings import page_findings
 from ludosim.report.wording import digits_for, num
 from ludosim.results.stats import Z95, wilson_interval
 from ludosim.rules.options import RuleSet
@@ -343,7 +344,7 @@ def summary_answer(command: str, summary: Any, name: str) -> Answer:
 def folder_findings(path: str | Path) -> PageFindings:
     """The findings of a sweep folder, decided as `ludosim report` decides them: its
     rows and cells, the sweep's smallest effects, its precision target if it met it."""
-    from ludosim.report.findings import page_design
+    from ludosim.report.sweeppage.pagedesign import page_design
     from ludosim.results import load, load_cells, load_manifest, precision_status
 
     manifest = load_manifest(path)

@@ -43,7 +43,7 @@ from ludosim.report.contrasts import (
     games_to_detect,
     practical_size,
 )
-from ludosim.report.findings import DIFFERENCES, VALUES, Finding, size_words, sized
+from ludosim.report.finding import DIFFERENCES, VALUES, Finding, size_words, sized
 from ludosim.report.wording import about, amount, estimate, listing, p_text
 from ludosim.results.stats import Z95, score_test_p, wilson_interval
 

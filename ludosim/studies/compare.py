@@ -53,7 +53,8 @@ import pandas as pd
 from ludosim.report.answers import Answer, cells_of, estimate_rows, length_estimates
 from ludosim.report.answers import position_estimates as first_estimates
 from ludosim.report.contrasts import CellSamples, cell_rows
-from ludosim.report.findings import PageFindings, page_findings
+from ludosim.report.finding import PageFindings
+from ludosim.report.sweeppage.sweepfindings import page_findings
 from ludosim.results.measures import FIRST, LENGTH, first_wins, rounds
 from ludosim.results.schema import GAMES_MAX
 from ludosim.results.stats import Z95

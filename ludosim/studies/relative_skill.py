@@ -65,7 +65,7 @@ from ludosim.report.claims import (
     sizing,
 )
 from ludosim.report.exploratory import exploratory_text, is_exploratory
-from ludosim.report.findings import Finding
+from ludosim.report.finding import Finding
 from ludosim.report.wording import estimate, num, pct
 from ludosim.results.stats import Z95, wilson_interval
 from ludosim.rules.model import Rules
@@ -403,7 +403,7 @@ def rs_section(folder: Path, rs: pd.DataFrame, order: Sequence[str], simulated: 
     """The page's first section: RS per rule set (a forest, highest first) and rs.csv."""
     from ludosim.report import figures
     from ludosim.report.figures import Panel
-    from ludosim.report.page import PageSection, PageTable, html_table, page_figure
+    from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 
     ranked = rs_order(rs, order) or list(order)
     by = rs.set_index("rule_set").reindex(ranked)

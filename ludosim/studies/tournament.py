@@ -22,7 +22,7 @@ import pandas as pd
 
 from ludosim.report.analysis import policy_wins
 from ludosim.report.answers import Answer, cells_of, estimate_rows
-from ludosim.report.findings import page_findings
+from ludosim.report.sweeppage.sweepfindings import page_findings
 from ludosim.results.schema import GAMES_MAX
 from ludosim.rules import checks
 from ludosim.rules.errors import LudosimError

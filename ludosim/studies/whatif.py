@@ -24,7 +24,7 @@ import pandas as pd
 from ludosim.report.answers import Answer, estimate_rows
 from ludosim.report.contrasts import POWER
 from ludosim.report.exploratory import exploratory_text, games_needed, is_exploratory
-from ludosim.report.findings import Finding
+from ludosim.report.finding import Finding
 from ludosim.results.measures import WIN
 from ludosim.results.stats import wilson_interval
 from ludosim.rules.model import Rules

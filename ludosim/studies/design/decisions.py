@@ -26,7 +26,7 @@ from ludosim.report.contrasts import (
     practical_size,
 )
 from ludosim.report.coverage import CONSISTENT, Coverage, coverage_check
-from ludosim.report.findings import Finding, PageFindings
+from ludosim.report.finding import Finding, PageFindings
 from ludosim.report.wording import amount, estimate, listing, of, p_text
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES
 from ludosim.results.stats import z_for

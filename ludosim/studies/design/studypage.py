@@ -163,7 +163,7 @@ def study_page(
     from ludosim.report import figures
     from ludosim.report.explorer import explorer
     from ludosim.report.figures import Panel
-    from ludosim.report.page import (
+    from ludosim.report.htmlpage import (
         PageFigure,
         PageSection,
         PageTable,

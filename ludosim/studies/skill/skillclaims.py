@@ -24,7 +24,7 @@ from ludosim.report.claims import (
 )
 from ludosim.report.contrasts import Test
 from ludosim.report.exploratory import exploratory_text, is_exploratory
-from ludosim.report.findings import DIFFERENCES, VALUES, Finding
+from ludosim.report.finding import DIFFERENCES, VALUES, Finding
 from ludosim.report.wording import each, estimate, games, num, of, pct
 from ludosim.studies.skill.skillstudy import FIXED_FIELD, FIXED_MEASURE, FIXED_PLAYER, OPPONENTS
 from ludosim.studies.skill.skillwords import SMALLEST_EDGE, _measure, _Names

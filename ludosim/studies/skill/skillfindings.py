@@ -10,7 +10,7 @@ import math
 import pandas as pd
 
 from ludosim.report.claims import Claims, described, names, page_order
-from ludosim.report.findings import Finding
+from ludosim.report.finding import Finding
 from ludosim.report.wording import games, num
 from ludosim.rules.policies import policy_file
 from ludosim.studies import relative_skill
@@ -25,7 +25,7 @@ def _half(rows: pd.DataFrame) -> float:
 
 
 def study_findings(tables: SkillTables) -> list[Finding]:
-    """What the study's tables say, as `ludosim.report.findings.Finding`s (topics `TITLES`), in the
+    """What the study's tables say, as `ludosim.report.finding.Finding`s (topics `TITLES`), in the
     order the page states them.
 
     Two families (`ludosim.studies`): the differences (every pair of rule sets

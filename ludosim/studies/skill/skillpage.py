@@ -49,7 +49,7 @@ def study_page(tables: SkillTables, out: str | Path, title: str | None = None) -
     tables in `out`; the page."""
     from ludosim.report import figures
     from ludosim.report.figures import Panel
-    from ludosim.report.page import (
+    from ludosim.report.htmlpage import (
         PageSection,
         PageTable,
         html_table,
@@ -263,7 +263,7 @@ def _skilled_section(
     """The headline answers with skilled players: a forest of four panels, in pp."""
     from ludosim.report import figures
     from ludosim.report.figures import Panel
-    from ludosim.report.page import PageSection, page_figure
+    from ludosim.report.htmlpage import PageSection, page_figure
 
     wide = pd.DataFrame(index=order)
     panels = []

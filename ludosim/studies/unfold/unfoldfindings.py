@@ -27,7 +27,7 @@ from ludosim.report.claims import (
     verdict,
 )
 from ludosim.report.contrasts import EQUIVALENT, OPEN, Test, practical_size
-from ludosim.report.findings import DIFFERENCES, VALUES, Finding, size_words
+from ludosim.report.finding import DIFFERENCES, VALUES, Finding, size_words
 from ludosim.report.wording import amount, estimate, games, num, of, p_text, pct
 from ludosim.results.stats import Z95
 from ludosim.studies.leads import BINS_PER_RACE, agrees, share_text
@@ -184,7 +184,7 @@ def decide(tables: UnfoldTables) -> UnfoldFindings:
 
 
 def study_findings(tables: UnfoldTables) -> list[Finding]:
-    """What the study's tables say, as `ludosim.report.findings.Finding`s (topics `TITLES`)."""
+    """What the study's tables say, as `ludosim.report.finding.Finding`s (topics `TITLES`)."""
     return decide(tables).findings
 
 

@@ -59,7 +59,7 @@ def study_page(tables: UnfoldTables, out: str | Path, title: str | None = None) 
     tables in `out`; the page."""
     from ludosim.report import figures
     from ludosim.report.figures import Panel
-    from ludosim.report.page import (
+    from ludosim.report.htmlpage import (
         PageSection,
         PageTable,
         html_table,
