@@ -20,7 +20,8 @@ import pytest
 from typer.testing import CliRunner
 
 from ludosim import RulesError, play
-from ludosim.cli.app import SEED_HELP, SEED_MISSING, app, command_names, main
+from ludosim.cli.app import app, command_names, main
+from ludosim.cli.params import SEED_HELP, SEED_MISSING
 from ludosim.results import Summary, summarize
 from ludosim.rules.model import PRESETS, TOGGLES, Rules, presets
 from ludosim.rules.options import parse_sets, rules_from_options
@@ -406,6 +407,29 @@ def test_missing_library_module_is_a_clean_error(monkeypatch: pytest.MonkeyPatch
     assert result.stderr.startswith("error: ludosim.run.bench is not available")
 
 
+def test_study_options_default_to_the_studies_own_sizes() -> None:
+    """`skill` and `unfold` write their sizes' defaults in the options (their --help shows
+    them without importing the studies, so the command line starts fast): the same values
+    as the studies' own defaults, which a study file that leaves a size out gets."""
+    import dataclasses
+
+    from typer.main import get_command
+
+    from ludosim.studies.skill import Study
+    from ludosim.studies.unfold import UnfoldStudy
+
+    group = get_command(app)
+    for name, study in (("skill", Study), ("unfold", UnfoldStudy)):
+        options = {p.name: p.default for p in group.commands[name].params}  # type: ignore[attr-defined]
+        own = {
+            f.name: f.default
+            for f in dataclasses.fields(study)
+            if f.name in options and f.default is not dataclasses.MISSING
+        }
+        assert len(own) >= 2, name
+        assert {k: options[k] for k in own} == own, name
+
+
 # ------------------------------------------------------------------------------- docs
 def test_every_command_is_documented_in_readme() -> None:
     readme = (ROOT / "README.md").read_text()
@@ -458,7 +482,7 @@ def test_progress_bar_on_a_terminal_and_quiet_otherwise(monkeypatch: pytest.Monk
     plain = invoke(*args)  # stderr is not a terminal here: lines, not a bar
     assert plain.exit_code == 0, plain.stderr
     assert "━" not in plain.stderr and "ETA" not in plain.stderr
-    cli = sys.modules["ludosim.cli.app"]
+    cli = sys.modules["ludosim.cli.output"]  # where the commands ask for the progress mode
     monkeypatch.setattr(cli, "mode", lambda quiet: "off" if quiet else "bar")  # a terminal
     shown = invoke(*args)
     assert shown.exit_code == 0, shown.stderr

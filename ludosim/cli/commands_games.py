@@ -1,0 +1,268 @@
+"""The commands that play games of one rule set or a few: `play` (one game, turn by
+turn), `simulate` (many), `compare` (paired games until a difference is known),
+`whatif` (from a position) and `exact` (a solo race solved exactly).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from ludosim.cli.output import _emit, _playing, _wrote
+from ludosim.cli.params import (
+    FormatOpt,
+    PolicyOpt,
+    PresetOpt,
+    QuietOpt,
+    SeedOpt,
+    SetOpt,
+    ThreadsOpt,
+    _format,
+    _lazy,
+    _policies,
+    _require_seed,
+)
+from ludosim.rules.errors import LudosimError
+from ludosim.rules.options import GRAMMAR, RuleSet, rules_from_options
+
+
+def play(
+    preset: PresetOpt,
+    seed: SeedOpt = None,
+    game: Annotated[
+        int, typer.Option("--game", metavar="G", help="Game number within the seed.")
+    ] = 0,
+    sets: SetOpt = None,
+    policy: PolicyOpt = None,
+    positions: Annotated[
+        bool,
+        typer.Option(
+            "--positions",
+            help="Print the position before every turn, in the notation `ludosim whatif` "
+            "reads (docs/positions.md).",
+        ),
+    ] = False,
+    fmt: FormatOpt = "table",
+) -> None:
+    """Play one game with the reference engine, turn by turn, then the final ranking.
+
+    The ranking gives each seat's place in the turn order (seat order from the first
+    mover): 0 moved first, 1 next, and so on. --positions is another thing: the board
+    position before every turn.
+
+    Example: ludosim play --preset killer --seed 7 --positions
+    """
+    seed = _require_seed(seed)
+    fmt = _format(fmt)
+    (play_game,) = _lazy("ludosim.play", "play")
+    (game_answer,) = _lazy("ludosim.report.answers", "game_answer")
+    rule_set = RuleSet(preset, tuple(sets or ()))
+    policies = _policies(policy)
+    result = play_game(rule_set.rules(), seed, policies=policies, game=game, positions=positions)
+    answer = game_answer(rule_set, result, policies)
+    _emit(answer, fmt, before=[*result.transcript, ""])
+
+
+def simulate(
+    preset: PresetOpt,
+    seed: SeedOpt = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Number of games.")
+    ] = 10_000,
+    sets: SetOpt = None,
+    policy: PolicyOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="Write the per-game rows to this Parquet file (default: print the estimates "
+            "and findings).",
+        ),
+    ] = None,
+    summary: Annotated[
+        bool,
+        typer.Option(
+            "--summary",
+            help="Accumulate in the kernel instead of keeping per-game rows (memory flat in "
+            "--games); prints the same estimates, without a page's findings.",
+        ),
+    ] = False,
+    fmt: FormatOpt = "table",
+    quiet: QuietOpt = False,
+) -> None:
+    """Simulate many games with the compiled engine: game length, turn order and findings.
+
+    Prints the mean game length in rounds and player turns, the first player's edge
+    against its fair share and every turn-order position's win share (position 0
+    moves first), each with its 95% interval, then the findings a report of these
+    games would state. `--out` writes the rows to Parquet instead.
+
+    Example: ludosim simulate --preset app --set pass_opponents=all --games 10000 --seed 1
+    """
+    seed = _require_seed(seed)
+    fmt = _format(fmt)
+    if summary and out is not None:
+        raise LudosimError("--summary keeps no per-game rows for --out to write; use one of them")
+    rule_set = RuleSet(preset, tuple(sets or ()))
+    chosen = rule_set.rules()
+    (run_simulation,) = _lazy("ludosim.simulate", "simulate")
+    check_output_file, write_parquet = _lazy(
+        "ludosim.results", "check_output_file", "write_parquet"
+    )
+    games_answer, summary_answer = _lazy("ludosim.report.answers", "games_answer", "summary_answer")
+    # A bad --out fails now, not after the games are played.
+    path = None if out is None else check_output_file(out)
+    policies = _policies(policy)
+    kwargs: dict[str, Any] = {"policies": policies, "summary": summary}
+    if threads is not None:
+        kwargs["threads"] = threads
+    with _playing("simulate", quiet) as progress:
+        result = run_simulation(chosen, games, seed, progress=progress, **kwargs)
+    if summary:
+        _emit(summary_answer("simulate", result, rule_set.label), fmt)
+        return
+    if path is not None:
+        write_parquet(result, path)
+        _wrote(fmt, "simulate", path, f"wrote {len(result)} rows to {path}", rows=len(result))
+        return
+    _emit(games_answer("simulate", result, rule_set, policies, seed), fmt)
+
+
+def compare(
+    rule_sets: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="RULESET",
+            help=f"Two or more rule sets, each {GRAMMAR}.",
+            show_default=False,
+        ),
+    ],
+    seed: SeedOpt = None,
+    precision: Annotated[
+        str,
+        typer.Option(
+            "--precision",
+            metavar="TARGET",
+            help="Play until the 95% interval of every difference has this half-width: "
+            "1round (game length, rounds) or 0.25pp (the first player's win share, "
+            "percentage points).",
+        ),
+    ] = "1round",
+    policy: PolicyOpt = None,
+    max_games: Annotated[
+        int,
+        typer.Option(
+            "--max-games", metavar="N", help="Most games per rule set, target met or not."
+        ),
+    ] = 1_000_000,
+    first_batch: Annotated[
+        int | None,
+        typer.Option(
+            "--first-batch",
+            metavar="N",
+            help="Games per rule set of the first batch, at most --max-games (default 2000, "
+            "or --max-games when fewer).",
+            show_default=False,
+        ),
+    ] = None,
+    threads: ThreadsOpt = None,
+    fmt: FormatOpt = "table",
+    quiet: QuietOpt = False,
+) -> None:
+    """Does this rule change matter? Paired games until the difference is known to --precision.
+
+    The rule sets play the same games (one seed; game g of each from the same random
+    stream) in growing batches; play stops when the 95% interval of every difference
+    on the measure --precision names has at most that half-width (a fixed-width rule
+    that looks at the spread, never at the size, of the differences), or at
+    --max-games. Then the findings, decided as a report of the rule sets decides
+    them: each one's game length and first player's edge, and the differences
+    between them in one family (Holm).
+
+    Example: ludosim compare app app+finish=bounce --precision 1round --seed 1
+    """
+    seed = _require_seed(seed)
+    fmt = _format(fmt)
+    (run_compare,) = _lazy("ludosim.studies.compare", "compare")
+    kwargs: dict[str, Any] = {"precision": precision, "policies": _policies(policy)}
+    with _playing("compare", quiet) as progress:
+        result = run_compare(
+            rule_sets, seed, max_games=max_games, first_batch=first_batch, threads=threads,
+            progress=progress, **kwargs,
+        )  # fmt: skip
+    _emit(result.answer(), fmt)
+
+
+def whatif(
+    position: Annotated[
+        str,
+        typer.Argument(
+            metavar="POSITION",
+            help="The position: MOVER:SEAT0/SEAT1/..., pieces Y, 0..entry, H1.., G "
+            "(docs/positions.md; `ludosim play --positions` prints them).",
+            show_default=False,
+        ),
+    ],
+    preset: PresetOpt,
+    seed: SeedOpt = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Number of games.")
+    ] = 10_000,
+    sets: SetOpt = None,
+    policy: PolicyOpt = None,
+    threads: ThreadsOpt = None,
+    fmt: FormatOpt = "table",
+    quiet: QuietOpt = False,
+) -> None:
+    """From a position, who wins? Each seat's win chance and the likeliest finishing order.
+
+    Example: ludosim whatif 1:20,Y,Y,Y/5,Y,Y,Y/Y,Y,Y,Y/30,Y,Y,Y --preset app --games 2000 --seed 1
+    """
+    seed = _require_seed(seed)
+    fmt = _format(fmt)
+    rule_set = RuleSet(preset, tuple(sets or ()))
+    chosen = rule_set.rules()
+    parse_position, run_whatif = _lazy("ludosim.studies.whatif", "parse_position", "whatif")
+    # Bad notation fails now, before the kernel is compiled.
+    start = parse_position(position, chosen)
+    kwargs: dict[str, Any] = {"policies": _policies(policy)}
+    if threads is not None:
+        kwargs["threads"] = threads
+    with _playing("whatif", quiet) as progress:
+        result = run_whatif(chosen, start, games, seed, progress=progress, **kwargs)
+    _emit(result.answer(rule_set.label, start.to_move), fmt)
+
+
+def exact(
+    preset: PresetOpt,
+    pieces: Annotated[
+        int, typer.Option("--pieces", metavar="K", help="Pieces of the solo player (1 or 2).")
+    ] = 1,
+    sets: SetOpt = None,
+    fmt: FormatOpt = "table",
+) -> None:
+    """Exact distribution of turns and rolls of a solo race (players=1), by Markov chain.
+
+    Example: ludosim exact --preset danish --pieces 1
+    """
+    fmt = _format(fmt)
+    solve, format_exact = _lazy("ludosim.reference.exact", "solve", "format_exact")
+    for item in sets or ():
+        key = item.split("=", 1)[0].strip()
+        if key in ("players", "pieces"):
+            hint = "the solver plays one seat" if key == "players" else "use --pieces"
+            raise LudosimError(
+                f"--set {item}: exact solves a solo race (players=1, pieces from --pieces); "
+                f"{hint}, leave {key} out of --set"
+            )
+    chosen = rules_from_options(preset, [*(sets or ()), "players=1", f"pieces={pieces}"])
+    result = solve(chosen, label=preset)
+    if fmt == "table":
+        typer.echo(format_exact(result))  # exact numbers: no intervals to round them by
+        return
+    (exact_answer,) = _lazy("ludosim.report.answers", "exact_answer")
+    _emit(exact_answer(result), fmt)
