@@ -7,6 +7,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -352,6 +353,24 @@ def test_an_unresolved_change_says_what_its_interval_rules_out() -> None:
     assert not effect.resolved
     # Paired games with identical turns: the interval is exactly zero wide.
     assert "rules out effects beyond ±1 rounds" in effect.text or effect.ci_high - effect.ci_low < 1
+
+
+def test_a_change_its_interval_rules_out_is_badged_as_none_that_matters() -> None:
+    """Not resolved, but its whole interval inside the smallest effect: the badge says what
+    the sentence says (no change that matters), not "not resolved"; one whose interval
+    reaches beyond the smallest effect keeps "not resolved"."""
+    from ludosim.report.htmlpage import _badge
+
+    games = 20_000
+    df, cells = sweep(random_rows(games), games, preset="app", vary=["six_limit=0,3"])
+    found = details(findings(df, cells), "toggles")
+    length = next(f for f in found if "length" in f.text)
+    assert not length.resolved and length.equivalent
+    assert "no change that matters" in length.text
+    assert ">no change that matters<" in _badge(length)
+    wide = replace(length, ci_low=-5.0, ci_high=5.0, equivalent=False)
+    assert ">not resolved<" in _badge(wide)
+    assert _badge(replace(length, resolved=True)) == ""
 
 
 # --------------------------------------------------------------- factorial

@@ -35,7 +35,6 @@ import numpy as np
 
 from ludosim.report.contrasts import (
     ALPHA,
-    EQUIVALENT,
     POWER,
     Contrast,
     Family,
@@ -43,7 +42,14 @@ from ludosim.report.contrasts import (
     games_to_detect,
     practical_size,
 )
-from ludosim.report.finding import DIFFERENCES, VALUES, Finding, size_words, sized
+from ludosim.report.finding import (
+    DIFFERENCES,
+    VALUES,
+    Finding,
+    all_equivalent,
+    size_words,
+    sized,
+)
 from ludosim.report.wording import about, amount, estimate, listing, p_text
 from ludosim.results.stats import Z95, score_test_p, wilson_interval
 
@@ -164,11 +170,18 @@ def stated(
     headline: bool = False,
     needed: int | None = None,
     value: tuple[float, float, float] | None = None,
+    smallest: float | None = None,
+    equivalent: bool | None = None,
 ) -> Finding:
-    """A finding stating `test`'s number (or `value`: estimate, low, high, in `unit`)."""
+    """A finding stating `test`'s number (or `value`: estimate, low, high, in `unit`);
+    with the smallest effect of interest (`smallest`, in `unit`) it is marked equivalent
+    when its interval shows no change that matters (`finding.all_equivalent`), unless
+    `equivalent` says otherwise."""
     x, low, high = value if value is not None else (test.estimate, test.ci_low, test.ci_high)
+    same = all_equivalent([test], smallest) if equivalent is None else equivalent
     return Finding(topic, text, test.resolved, None if test.resolved else needed, headline,
-                   kind, x, low, high, unit, family, test.p_adjusted, test.games)  # fmt: skip
+                   kind, x, low, high, unit, family, test.p_adjusted, test.games,
+                   equivalent=same)  # fmt: skip
 
 
 def described(
@@ -218,10 +231,7 @@ class RankEnd:
     def same_within(self, smallest: float | None) -> bool:
         """Every interval of the first against those it cannot be told from lies inside
         ±`smallest` (`EQUIVALENT`): a tie that matters, not a test that merely failed."""
-        return smallest is not None and all(
-            practical_size(t.resolved, t.ci_low, t.ci_high, smallest) == EQUIVALENT
-            for t in self.tied_tests
-        )
+        return all_equivalent(self.tied_tests, smallest)
 
 
 class Ranking:
@@ -301,10 +311,18 @@ def ranking_text(
 
 
 def ranking_finding(
-    topic: str, end: RankEnd, text: str, unit: str, needed_games: int | None
+    topic: str,
+    end: RankEnd,
+    text: str,
+    unit: str,
+    needed_games: int | None,
+    smallest: float | None = None,
 ) -> Finding:
+    """The finding of one end of a ranking; equivalent when its first is the same within
+    ±`smallest` as every one it cannot be told from (`RankEnd.same_within`)."""
+    same = not end.resolved and end.same_within(smallest)
     return stated(topic, text, end.test, "ranking", unit, DIFFERENCES, headline=True,
-                  needed=needed_games, value=end.gap)  # fmt: skip
+                  needed=needed_games, value=end.gap, equivalent=same)  # fmt: skip
 
 
 def page_order(found: Sequence[Finding], titles: Mapping[str, str]) -> list[Finding]:

@@ -56,6 +56,11 @@ class Finding:
     ci_high, unit: the number stated (None for notes); family: `differences`,
     `values` or None (a description, decided by nothing); p_adjusted: its
     family's Holm-adjusted p-value; games: the games behind it (per cell).
+    equivalent: not resolved as a difference, but every interval behind it lies inside
+    ±the smallest effect of interest (an equivalence by two one-sided tests at 2.5%
+    each, Schuirmann 1987): the statement that no change that matters is there, which
+    a page badges as such rather than as "not resolved". For a note summing up several
+    comparisons: each of them is resolved or equivalent.
     """
 
     topic: str
@@ -71,6 +76,7 @@ class Finding:
     family: str | None = None
     p_adjusted: float | None = None
     games: int | None = None
+    equivalent: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The finding as JSON-ready data (NaN written as null)."""
@@ -181,13 +187,24 @@ def size_words(size: str, smallest: float, unit: str, short: bool = False) -> st
     }.get(size, "")
 
 
+def all_equivalent(tests: Sequence[Test], smallest: float | None) -> bool:
+    """Every one of `tests` (at least one) is not resolved and its interval lies inside
+    ±`smallest` (`contrasts.EQUIVALENT`): a sameness shown, not a test that merely failed."""
+    return (
+        smallest is not None
+        and len(tests) > 0
+        and all(
+            practical_size(t.resolved, t.ci_low, t.ci_high, smallest) == EQUIVALENT for t in tests
+        )
+    )
+
+
 def not_told_apart(names: str, tests: Sequence[Test], smallest: float, unit: str) -> str:
     """`A and B are the same within ±1 round` when the intervals of their differences
-    (`tests`, the leader against each other) show it (every one `EQUIVALENT`), else `A and
+    (`tests`, the leader against each other) show it (`all_equivalent`), else `A and
     B cannot be told apart at this size`: never "tied" from a test that merely failed to
     resolve."""
-    if all(practical_size(t.resolved, t.ci_low, t.ci_high, smallest) == EQUIVALENT
-           for t in tests):  # fmt: skip
+    if all_equivalent(tests, smallest):
         return f"{names} are the same within ±{amount(float(_size(smallest)), unit)}"
     return f"{names} cannot be told apart at this size"
 

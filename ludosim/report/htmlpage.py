@@ -125,12 +125,21 @@ def answer_findings(topics: Sequence[Topic], lead: str | None = None) -> list[Fi
 
 
 def _badge(f: Finding) -> Markup:
-    """The badge after an unresolved statement: `not resolved` for one claim, `not all
-    resolved` for a note that sums up several (some of which may be resolved)."""
+    """The badge after a statement the page's correction did not resolve: `no change that
+    matters` where its interval shows that (`Finding.equivalent`; `each resolved or no
+    change that matters` for a note summing several up), else `not resolved` for one claim
+    and `not all resolved` for a note (some of whose claims may be resolved)."""
     from markupsafe import Markup
 
     if f.resolved:
         return Markup("")
+    if f.equivalent:
+        words = (
+            "each resolved or no change that matters"
+            if f.kind == "note"
+            else ("no change that matters")
+        )
+        return Markup(f' <span class="badge same">{words}</span>')
     words = "not all resolved" if f.kind == "note" else "not resolved"
     return Markup(f' <span class="badge">{words}</span>')
 

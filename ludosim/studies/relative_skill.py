@@ -327,7 +327,7 @@ class RelativeSkillPlan:
                 )  # fmt: skip
                 if not end.resolved and not end.same_within(SMALLEST_RS):
                     text += " " + sizing(f"a difference of {SMALLEST_RS:g} in RS", size, have)
-                out.append(ranking_finding(TOPIC, end, text, UNIT, size))
+                out.append(ranking_finding(TOPIC, end, text, UNIT, size, SMALLEST_RS))
         undefined = [r for r, (_, m) in self.rows.items() if not m.defined]
         unbounded = [r for r, (_, m) in self.rows.items() if m.defined and not m.bounded]
         if undefined:

@@ -13,7 +13,7 @@ import numpy as np
 from ludosim.report import figures
 from ludosim.report.analysis import value_text
 from ludosim.report.figures import Panel
-from ludosim.report.finding import DIFFERENCES, Finding
+from ludosim.report.finding import DIFFERENCES, Finding, all_equivalent
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagestate import (
     _at_table,
@@ -119,9 +119,13 @@ def _factorial_findings(
         text += " " + _sizing_of(
             [c for c, _, _ in compared], needed, page.per_cell_games(), _per(page)
         )
+    # Settled: every effect not resolved has an interval inside the smallest effect.
+    same = told_all < len(compared) and all(
+        c.test.resolved or all_equivalent([c.test], c.scale.smallest) for c, _, _ in compared
+    )
     head = Finding(topic, text.strip(), told_all == len(compared),
                    None if told_all == len(compared) else needed, True, "note",
-                   family=DIFFERENCES)  # fmt: skip
+                   family=DIFFERENCES, equivalent=same)  # fmt: skip
     details = []
     for c, _, where in compared:
         stratum = f" with {where}" if where else ""

@@ -12,7 +12,7 @@ from typing import Any
 from ludosim.report import analysis, figures
 from ludosim.report.contrasts import Test
 from ludosim.report.figures import Panel
-from ludosim.report.finding import VALUES, Finding, _pages, verdict
+from ludosim.report.finding import VALUES, Finding, _pages, all_equivalent, verdict
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagestate import _needed, _Page, _sentence
 from ludosim.report.sweeppage.pairs import _pairs_ranking
@@ -148,6 +148,7 @@ def _cell_first(
         family=VALUES,
         p_adjusted=t.p_adjusted,
         games=t.games,
+        equivalent=all_equivalent([t], page.measures[FIRST.name].smallest * fair),
     )
 
 

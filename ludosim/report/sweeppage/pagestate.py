@@ -26,7 +26,15 @@ from ludosim.report.contrasts import (
     practical_size,
 )
 from ludosim.report.exploratory import games_needed
-from ludosim.report.finding import DIFFERENCES, VALUES, Finding, _size, size_words, verdict
+from ludosim.report.finding import (
+    DIFFERENCES,
+    VALUES,
+    Finding,
+    _size,
+    all_equivalent,
+    size_words,
+    verdict,
+)
 from ludosim.report.sweeppage.pagedesign import PageDesign
 from ludosim.report.wording import amount, digits_for, games, num, of, one_in, said, voice
 from ludosim.report.wording import ci as ci_text
@@ -322,6 +330,7 @@ def _finding(
         DIFFERENCES,
         t.p_adjusted,
         t.games,
+        equivalent=all_equivalent([t], c.scale.smallest),
     )
 
 

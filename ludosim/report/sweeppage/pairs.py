@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 
-from ludosim.report.finding import DIFFERENCES, Finding, not_told_apart
+from ludosim.report.finding import DIFFERENCES, Finding, all_equivalent, not_told_apart
 from ludosim.report.sweeppage.pagestate import (
     _at_table,
     _compare,
@@ -105,6 +105,7 @@ def _pairs_ranking(page: _Page, measure: Measure) -> Callable[[], list[Finding]]
                     DIFFERENCES,
                     c.test.p_adjusted,
                     c.test.games,
+                    equivalent=not c.test.resolved and all_equivalent(alike, c.scale.smallest),
                 )
             )
         differ = [c for c in compared if c.test.resolved]

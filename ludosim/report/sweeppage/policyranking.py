@@ -13,7 +13,7 @@ import pandas as pd
 from ludosim.report import analysis, figures
 from ludosim.report.contrasts import Contrast, Test
 from ludosim.report.figures import Panel
-from ludosim.report.finding import DIFFERENCES, Finding, not_told_apart, verdict
+from ludosim.report.finding import DIFFERENCES, Finding, all_equivalent, not_told_apart, verdict
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagedesign import _seated
 from ludosim.report.sweeppage.pagestate import _needed, _Page, _per, _sentence, _sizing_text
@@ -111,6 +111,7 @@ def _policies(page: _Page) -> Callable[[], list[Finding]] | None:
                     DIFFERENCES,
                     t.p_adjusted,
                     t.games,
+                    equivalent=all_equivalent([t], page.measures[WIN.name].smallest),
                 )
             )
         best, worst = table.iloc[0], table.iloc[-1]
@@ -144,8 +145,10 @@ def _policies(page: _Page) -> Callable[[], list[Finding]] | None:
                 "difference of win shares", win.smallest, "pp", needed, per_cell, per=_per(page)
             )
         lo, hi = sorted((sign * t.ci_low, sign * t.ci_high))
+        same = not t.resolved and all_equivalent([pair(names[0], o)[0] for o in tied], win_smallest)
         head = Finding("policies", text, t.resolved, None, True, "ranking", sign * t.estimate,
-                       lo, hi, "pp", DIFFERENCES, t.p_adjusted, t.games)  # fmt: skip
+                       lo, hi, "pp", DIFFERENCES, t.p_adjusted, t.games,
+                       equivalent=same)  # fmt: skip
         return [head, *details]
 
     return render

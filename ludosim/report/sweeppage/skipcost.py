@@ -13,7 +13,7 @@ import pandas as pd
 from ludosim.report import analysis, figures
 from ludosim.report.analysis import value_text
 from ludosim.report.contrasts import Contrast, Test
-from ludosim.report.finding import DIFFERENCES, Finding, verdict
+from ludosim.report.finding import DIFFERENCES, Finding, all_equivalent, verdict
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagestate import _needed, _Page, _paired_text, _per, _sizing_text
 from ludosim.report.sweeppage.sweepresults import _caption, _cell_ids, _per_game, _Results
@@ -76,7 +76,9 @@ def _skip_cost(page: _Page) -> Callable[[], list[Finding]] | None:
                 )
                 values.append(Finding("skip_cost", text, t.resolved, None, False, "difference",
                                       t.estimate, t.ci_low, t.ci_high, "pp", DIFFERENCES,
-                                      t.p_adjusted, t.games))  # fmt: skip
+                                      t.p_adjusted, t.games,
+                                      equivalent=all_equivalent(
+                                          [t], page.measures[WIN.name].smallest)))  # fmt: skip
             win = page.measures[WIN.name]
             # Sized even with one detect level: the skipper's win share is what the page
             # is about, so it alone judges whether the run is exploratory.

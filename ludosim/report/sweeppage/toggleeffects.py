@@ -261,7 +261,8 @@ def _effects_of(
         )
     settled = bool(moving) or within  # a size to detect is no question left open
     head = Finding("toggles", text.strip(), bool(moving), None if settled else needed, True,
-                   "note", unit=compared[0].scale.unit, family=DIFFERENCES)  # fmt: skip
+                   "note", unit=compared[0].scale.unit, family=DIFFERENCES,
+                   equivalent=within)  # fmt: skip
     details = []
     for c in compared:
         practical = _at_table(c, page)

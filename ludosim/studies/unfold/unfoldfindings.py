@@ -243,7 +243,7 @@ def _lead_findings(
             if not end.resolved and not end.same_within(1.0):
                 text += " " + sizing("a difference of 1 pp in that win chance", size, have)
                 text = text.replace("games per rule set", "games in that bin per rule set")
-            out.append(ranking_finding("leads", end, text, "pp", size))
+            out.append(ranking_finding("leads", end, text, "pp", size, 1.0))
     for label in order:
         if label in quoted:
             row, t = quoted[label]
@@ -335,7 +335,9 @@ def _comeback_findings(
                 f"(independent games, {int(row.games):,} and {int(b.games):,} with a winner); "
                 f"{verdict(t, m.smallest, m.change_unit)}."
             )
-            out.append(stated(topic, text, t, "difference", m.change_unit, DIFFERENCES))
+            found = stated(topic, text, t, "difference", m.change_unit, DIFFERENCES,
+                           smallest=m.smallest)  # fmt: skip
+            out.append(found)
     return out
 
 
