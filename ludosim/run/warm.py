@@ -123,7 +123,7 @@ KINDS: tuple[Kind, ...] = (
     _kind("-F-W-", 22.6, True),  # design's rule sets
     _kind("P--W-", 38.5, False),
     _kind("--S-X", 56.1, True),  # the expert: tournament, skill
-    _kind("-FS-X", 52.7, False),
+    _kind("-FS-X", 52.7, True),  # design's skill players (the expert and the fictive player)
     _kind("P-S-X", 65.5, False),
 )
 

@@ -13,7 +13,7 @@ import numpy as np
 from ludosim.report import figures
 from ludosim.report.analysis import value_text
 from ludosim.report.figures import Panel
-from ludosim.report.finding import DIFFERENCES, Finding, all_equivalent
+from ludosim.report.finding import DIFFERENCES, Finding, _size, all_equivalent
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagestate import (
     _at_table,
@@ -32,7 +32,7 @@ from ludosim.report.sweeppage.pagestate import (
 )
 from ludosim.report.sweeppage.sweepresults import _caption, _cell_ids, _per_game, _Results
 from ludosim.report.sweeppage.toggleeffects import _effect_table, _first_panel
-from ludosim.report.wording import listing, of, said
+from ludosim.report.wording import amount, listing, of, said
 from ludosim.results.measures import FIRST, LENGTH
 
 
@@ -115,16 +115,30 @@ def _factorial_findings(
         f"{_sentence(of(told_all, len(compared)))} {kind}s "
         f"{'is' if told_all == 1 else 'are'} resolved."
     )
-    if told_all < len(compared):
-        text += " " + _sizing_of(
-            [c for c, _, _ in compared], needed, page.per_cell_games(), _per(page)
-        )
-    # Settled: every effect not resolved has an interval inside the smallest effect.
+    # Settled: every effect not resolved has an interval inside the smallest effect
+    # (an equivalence), so no size is left to detect; the sentence says so, as the badge.
     same = told_all < len(compared) and all(
         c.test.resolved or all_equivalent([c.test], c.scale.smallest) for c, _, _ in compared
     )
+    if same:
+        smallest = {c.scale.smallest for c, _, _ in compared}
+        unit = compared[0][0].scale.unit
+        bound = (
+            f"±{amount(float(_size(smallest.pop())), unit)}, the smallest effect of interest"
+            if len(smallest) == 1
+            else "the smallest effect of interest of its stratum"
+        )
+        open_ = len(compared) - told_all
+        text += (
+            f" {'Every' if open_ > 1 else 'Its'} interval of {'those' if open_ > 1 else 'the one'}"
+            f" not resolved lies within {bound}: no change that matters."
+        )
+    elif told_all < len(compared):
+        text += " " + _sizing_of(
+            [c for c, _, _ in compared], needed, page.per_cell_games(), _per(page)
+        )
     head = Finding(topic, text.strip(), told_all == len(compared),
-                   None if told_all == len(compared) else needed, True, "note",
+                   None if told_all == len(compared) or same else needed, True, "note",
                    family=DIFFERENCES, equivalent=same)  # fmt: skip
     details = []
     for c, _, where in compared:
