@@ -4,7 +4,8 @@ After every turn: pieces are conserved and in range, the occupancy map agrees
 with the pieces, no piece is left reversed, pieces in the goal stay there, and
 the other seats' pieces can only have been sent home. After every game: it
 ended or was marked truncated, one winner, places a permutation of 1..n (a
-full finishing order with `play_to_end`), `turns <= end_turns <= max_turns`,
+full finishing order with `play_to_end`; under a move limit, places by points with
+ties shared and points that match the final position), `turns <= end_turns <= max_turns`,
 `rolls >= turns`, and the same seed plays the same game.
 
 By default 100 games per preset (50 of Killer), split into chunks so pytest-xdist spreads
@@ -38,6 +39,10 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("killer", {"players": 2}),
     ("killer", {"players": 5, "sides": 6}),
     ("killer", {"safe_landing": "coexist", "star_jump": "goal", "entry": 50}),
+    # Points formats: a move limit (ties kept), points to the end of a race.
+    ("king", {"players": 2, "start_out": 4, "scoring": "steps", "move_limit": 12}),
+    ("app", {"scoring": "steps", "move_limit": 40, "home_bonus": 20, "win_pieces": 1}),
+    ("danish", {"scoring": "steps", "play_to_end": True}),
 ]
 VARIANT_GAMES = 100 if VERIFY else 10
 
@@ -86,6 +91,10 @@ def play_checked(rules: Rules, seed: int, game: int) -> GameResult:
 
 
 def check_result(rules: Rules, result: GameResult, finish_order: list[int]) -> None:
+    if rules.scoring == "steps":
+        check_points(rules, result, finish_order)
+    if rules.move_limit:
+        return  # placed by points, ties shared: `check_points` holds the rest
     n = rules.players
     assert sorted(result.places) == list(range(1, n + 1)), f"places {result.places}"
     assert 0 <= result.first < n
@@ -114,13 +123,38 @@ def check_result(rules: Rules, result: GameResult, finish_order: list[int]) -> N
             assert result.points[result.winner] == 1000
         others = [s for s in range(n) if s != result.winner]
         assert all(0 <= result.points[s] < 1000 for s in others)
-    else:
+    elif rules.scoring == "none":
         assert result.points == []
     stats = result.stats
     assert sum(stats["captures"]) == sum(stats["captured"]), "every capture has a victim"
     for s in range(n):
         assert all(stats[name][s] >= 0 for name in stats)
         assert stats["caught"][s] <= stats["skipped"][s]
+
+
+def check_points(rules: Rules, result: GameResult, finish_order: list[int]) -> None:
+    """Points are the squares advanced (and the bonus home) of the final position; under
+    a move limit the game ends at the limit or at the first finish, never truncated,
+    every seat placed by points with ties shared, the winner the one seat in first."""
+    n, goal = rules.players, rules.goal
+    expected = [
+        sum(0 if p == YARD else p + (rules.home_bonus if p == goal else 0) for p in row)
+        for row in result.final
+    ]
+    assert result.points == expected, (result.points, result.final)
+    if not rules.move_limit:
+        return
+    points = result.points
+    assert not result.truncated
+    assert result.turns == result.end_turns <= rules.move_limit * n
+    if result.end_turns < rules.move_limit * n:
+        assert len(finish_order) == 1, "a game under a move limit ends early only at a finish"
+    assert len(finish_order) <= 1
+    assert result.places == [1 + sum(q > p for q in points) for p in points]
+    top = [s for s in range(n) if points[s] == max(points)]
+    assert result.winner == (top[0] if len(top) == 1 else -1)
+    stats = result.stats
+    assert sum(stats["captures"]) == sum(stats["captured"]), "every capture has a victim"
 
 
 def check_replay(rules: Rules, seed: int, game: int, result: GameResult) -> None:

@@ -208,6 +208,9 @@ def test_kernel_agrees_on_a_far_seed_and_game_index() -> None:
 NOT_DRAWN = {"sides", "max_turns", "die_faces", "seating", "entry", "globe_offsets", "star_offsets"}
 PLAYERS_ON_FOUR_SIDES = 4
 FLOAT_VALUES = [0.0, 0.5, 1.0]  # detect_skip: never, sometimes and always caught
+# Ints whose range is mostly refused with short games (move_limit * players <= max_turns)
+# or plays alike (any bonus for a piece home): a few values each.
+FEW_INTS = {"move_limit": [0, 3, 20], "home_bonus": [0, 25]}
 
 
 def _values(toggle: Toggle) -> st.SearchStrategy:
@@ -216,6 +219,8 @@ def _values(toggle: Toggle) -> st.SearchStrategy:
         return st.sampled_from(list(toggle.choices))
     if toggle.kind == "bool":
         return st.booleans()
+    if toggle.name in FEW_INTS:
+        return st.sampled_from(FEW_INTS[toggle.name])
     if toggle.kind == "int":
         high = PLAYERS_ON_FOUR_SIDES if toggle.name == "players" else toggle.high
         return st.integers(int(toggle.low), int(high))

@@ -34,6 +34,8 @@ BASES = [
     Rules.preset("danish").replace(sides=6),
     Rules.preset("danish").replace(arm_length=17),  # room for every offset inside an arm
     Rules.preset("maedn").replace(finish_in_home=False),  # one piece per square
+    # Points formats; one player, so that the longest move limit fits max_turns.
+    Rules.preset("danish").replace(players=1, scoring="steps"),
 ]
 
 

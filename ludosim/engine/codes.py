@@ -74,6 +74,7 @@ FINISH_EXACT = 0
 FINISH_BOUNCE = 1
 FINISH_BOUNCE_ON = 2
 
-# scoring: points at the end of the game
+# scoring: points at the end of the game: none, Megajogos', or a point per square advanced (steps)
 SCORING_NONE = 0
 SCORING_MEGAJOGOS = 1
+SCORING_STEPS = 2

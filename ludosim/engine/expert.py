@@ -61,7 +61,7 @@ import numpy as np
 from numba import literally, njit, types
 from numba.extending import overload
 
-from ludosim.engine.game import next_seat
+from ludosim.engine.game import next_seat, seat_points
 from ludosim.engine.layout import R
 from ludosim.engine.memo import pick_plan, summarise_root
 from ludosim.engine.moves import apply_move, legal_moves, legal_target, may_capture
@@ -271,6 +271,20 @@ def progress_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
     return mine - best
 
 
+@njit(**HOT)
+def points_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
+    """The value of a rollout at the end of a game under `move_limit` (its turns played,
+    or a seat finished): won, lost or tied by points, as the game ranks them."""
+    mine = seat_points(lay, w, me, -1)
+    best = -1
+    for s in range(lay[R.PLAYERS]):
+        if s != me:
+            best = max(best, seat_points(lay, w, s, -1))
+    if mine == best:
+        return 0
+    return finish_value(lay) if mine > best else -finish_value(lay)
+
+
 def _kind(plans: types.Type) -> bool:
     """The value of the literal `plans` the search was typed with (`compare_rollouts`
     asks for it: a direct call from Python compiles the copy a game uses)."""
@@ -423,10 +437,13 @@ def play_on(
     at the turn limit the game is: both score `progress_value`.
     """
     horizon = w[expert_seat_at(XS_HORIZON, me)]
+    limit = lay[R.MOVE_LIMIT] * lay[R.PLAYERS]
     seat = me
     played = 0
     while True:
         seat = next_seat(lay, w, seat)
+        if 0 < limit <= turns:
+            return points_value(lay, w, me)
         if turns >= lay[R.MAX_TURNS] or (horizon > 0 and played >= horizon):
             return progress_value(lay, w, me)
         turns += 1
@@ -435,6 +452,8 @@ def play_on(
         if policy_turn(lay, w, seat, stream, free, plans, np.int64(1), np.int64(0)) or finished(
             lay, w, seat
         ):
+            if limit > 0:
+                return points_value(lay, w, me)
             return finish_value(lay) if seat == me else -finish_value(lay)
 
 
@@ -465,7 +484,7 @@ def rollout(
     pending, home, stop = play_option(lay, w, me, plans, option, face, pending)
     rest = policy_turn(lay, w, me, stream, free, plans, 0 if stop else pending, sixes)
     if home or rest or finished(lay, w, me):
-        return finish_value(lay)
+        return points_value(lay, w, me) if lay[R.MOVE_LIMIT] else finish_value(lay)
     return play_on(lay, w, me, stream, key, free, plans, turns)
 
 

@@ -15,7 +15,8 @@ from numba import njit
 from ludosim.engine.codes import (
     FIRST_PLAYER_RANDOM,
     FIRST_PLAYER_SEAT0,
-    SCORING_MEGAJOGOS,
+    SCORING_NONE,
+    SCORING_STEPS,
 )
 from ludosim.engine.flow import close_flow_if, count_boundary_if, open_flow_if
 from ludosim.engine.layout import R
@@ -84,11 +85,20 @@ def roll_off(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
 
 
 @njit(**HOT)
-def _points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
-    """Megajogos points: the winner 1000; else 250 per piece home, progress + 1 for the rest."""
+def seat_points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
+    """Points at the end, as `Game.points`. Megajogos: the winner 1000; else 250 per piece
+    home, progress + 1 for the rest. Steps: each piece's squares from its start square
+    (0 in the yard), `home_bonus` more in the goal."""
+    goal = lay[R.GOAL]
+    if lay[R.SCORING] == SCORING_STEPS:
+        steps = 0
+        for i in range(lay[R.PIECES]):
+            p = w[progress_at(seat, i)]
+            if p != YARD:
+                steps += p + (lay[R.HOME_BONUS] if p == goal else 0)
+        return steps
     if seat == winner:
         return 1000
-    goal = lay[R.GOAL]
     total = 0
     for i in range(lay[R.PIECES]):
         p = w[progress_at(seat, i)]
@@ -100,13 +110,13 @@ def _points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
 def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
     """Places of the seats that did not finish (semantics.md, end of the game).
 
-    By points (megajogos) or pieces home then total progress, ties by seat
+    By points (megajogos, steps) or pieces home then total progress, ties by seat
     order after `ref` (the winner, or the first player when nobody finished).
     """
     n = lay[R.PLAYERS]
     goal = lay[R.GOAL]
     for s in range(n):
-        if lay[R.SCORING] == SCORING_MEGAJOGOS:
+        if lay[R.SCORING] != SCORING_NONE:
             w[seat_list_at(SB_SCORE, s)] = w[seat_result_at(K_POINTS, s)]
         else:
             home = 0
@@ -171,6 +181,9 @@ def _close_game(
 ) -> None:
     """Write the game's results (`w[HEAD:]`, `w[SEATS:]`) once its turns are played."""
     n = lay[R.PLAYERS]
+    if lay[R.MOVE_LIMIT]:
+        _close_by_points(lay, w, first, turns)
+        return
     winner = w[seat_list_at(SB_ORDER, 0)] if nfin > 0 else -1
     w[result_at(H_FIRST)] = first
     w[result_at(H_WINNER)] = winner
@@ -182,10 +195,36 @@ def _close_game(
     for s in range(n):
         for stat in range(S_SIZE):
             w[seat_result_at(K_STATS + stat, s)] = w[stat_at(STATS, stat, s)]
-        w[seat_result_at(K_POINTS, s)] = _points(lay, w, s, winner)
+        w[seat_result_at(K_POINTS, s)] = seat_points(lay, w, s, winner)
     for place in range(nfin):
         w[seat_result_at(K_PLACE, w[seat_list_at(SB_ORDER, place)])] = place + 1
     _rank_rest(lay, w, winner if winner >= 0 else first, nfin)
+
+
+@njit(**HOT)
+def _close_by_points(lay: np.ndarray, w: np.ndarray, first: int, turns: int) -> None:
+    """The results of a game under `move_limit` (as `Game.points_result`): every seat
+    placed by points, equal points sharing a place; the winner the one seat in first
+    place, -1 when seats tie for it; not truncated."""
+    n = lay[R.PLAYERS]
+    for s in range(n):
+        for stat in range(S_SIZE):
+            w[seat_result_at(K_STATS + stat, s)] = w[stat_at(STATS, stat, s)]
+        w[seat_result_at(K_POINTS, s)] = seat_points(lay, w, s, -1)
+    winner = -1
+    for s in range(n):
+        ahead = 0
+        for t in range(n):
+            ahead += w[seat_result_at(K_POINTS, t)] > w[seat_result_at(K_POINTS, s)]
+        w[seat_result_at(K_PLACE, s)] = ahead + 1
+        if ahead == 0:
+            winner = s if winner == -1 else -2  # -2: a second seat in first place
+    w[result_at(H_FIRST)] = first
+    w[result_at(H_WINNER)] = max(winner, -1)
+    w[result_at(H_TURNS)] = turns
+    w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
+    w[result_at(H_END_TURNS)] = turns
+    w[result_at(H_TRUNCATED)] = False
 
 
 @njit(**HOT, inline="always")
@@ -225,6 +264,8 @@ def _whole_game(
     truncated = False
     seat = first
     while True:
+        if turns >= lay[R.MOVE_LIMIT] * n > 0:
+            break  # every seat has played its turns: the game ends by points
         if turns >= lay[R.MAX_TURNS]:
             truncated = True
             break
@@ -245,18 +286,18 @@ def _whole_game(
             w[seat_list_at(SB_DONE, seat)] = 1
             w[seat_list_at(SB_ORDER, nfin)] = seat
             nfin += 1
-            if lay[R.PLAY_TO_END]:
+            if lay[R.PLAY_TO_END] and not lay[R.MOVE_LIMIT]:
                 leave_board(lay, w, seat)
             if nfin == 1:
                 w[result_at(H_TURNS)] = turns
                 w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
-        if nfin > 0 and not lay[R.PLAY_TO_END]:
-            break
+        if nfin > 0 and (not lay[R.PLAY_TO_END] or lay[R.MOVE_LIMIT]):
+            break  # under a move limit the first finish ends the game too
         if nfin >= max(n - 1, 1):
             break
         seat = next_seat(lay, w, seat)
     _close_game(lay, w, first, nfin, turns, truncated)
-    close_flow_if(w, w[seat_list_at(SB_ORDER, 0)] if nfin > 0 else -1, flow)
+    close_flow_if(w, w[result_at(H_WINNER)], flow)  # under a move limit: by points
 
 
 # Each kind of game is its own compiled function with only its own copy of

@@ -751,6 +751,13 @@ def solve(rules: Rules, pieces: int | None = None, label: str = "") -> ExactResu
         raise RulesError(
             f"pieces: the exact solver supports pieces=1..{MAX_PIECES}, got {rules.pieces}"
         )
+    if rules.move_limit:
+        # A limit cuts the race at a fixed turn: its turns are min(T, limit) of the race
+        # described here, which a caller reads from `turns_pmf` itself.
+        raise RulesError(
+            f"move_limit: the exact solver describes the race to its end, got "
+            f"move_limit={rules.move_limit}; use move_limit=0"
+        )
     t0 = time.perf_counter()
     chain = _build_chain(rules)
     turns = _turns_pmf(chain)

@@ -202,6 +202,8 @@ class Game:
         seat = first
         truncated = False
         while True:
+            if self.turns >= rules.move_limit * n > 0:
+                break  # every seat has played its turns: the game ends by points
             if self.turns >= rules.max_turns:
                 truncated = True
                 break
@@ -218,12 +220,12 @@ class Game:
             if self.pos.finished(seat) and seat not in self.finish_order:
                 self.finish_order.append(seat)
                 self.log(PlayerDone(seat, len(self.finish_order)))
-                if rules.play_to_end:
+                if rules.play_to_end and not rules.move_limit:
                     self.leave_board(seat)
                 if len(self.finish_order) == 1:
                     self.win_turns, self.win_rolls = self.turns, self.rolls
-            if self.finish_order and not rules.play_to_end:
-                break
+            if self.finish_order and (not rules.play_to_end or rules.move_limit):
+                break  # under a move limit the first finish ends the game too
             if len(self.finish_order) >= max(n - 1, 1):
                 break
             seat = self.next_seat(seat)
@@ -386,6 +388,8 @@ class Game:
     # ----------------------------------------------------------- the end
     def result(self, first: int, truncated: bool) -> GameResult:
         rules, pos, n = self.rules, self.pos, self.rules.players
+        if rules.move_limit:
+            return self.points_result(first)
         winner = self.finish_order[0] if self.finish_order else -1
         points = [self.points(s, winner) for s in range(n)]
         places = [0] * n
@@ -393,7 +397,7 @@ class Game:
             places[s] = place
         ref = winner if winner >= 0 else first
         rest = [s for s in range(n) if s not in self.finish_order]
-        if rules.scoring == "megajogos":
+        if rules.scoring != "none":
             rest.sort(key=lambda s: (-points[s], (s - ref) % n))
         else:
             rest.sort(key=lambda s: (-pos.pieces_home(s), -self.progress_sum(s), (s - ref) % n))
@@ -401,6 +405,31 @@ class Game:
             places[s] = place
         turns = self.win_turns if winner >= 0 else self.turns
         rolls = self.win_rolls if winner >= 0 else self.rolls
+        return self.closed(first, winner, turns, rolls, truncated, places, points)
+
+    def points_result(self, first: int) -> GameResult:
+        """The end of a game under `move_limit`: every seat ranked by points, equal points
+        sharing a place (docs/rules.md, points formats); the winner is the one seat in
+        first place, or -1 when seats tie for it. Not truncated: the limit is the rule."""
+        n = self.rules.players
+        points = [self.points(s, -1) for s in range(n)]
+        places = [1 + sum(q > points[s] for q in points) for s in range(n)]
+        top = [s for s in range(n) if places[s] == 1]
+        winner = top[0] if len(top) == 1 else -1
+        return self.closed(first, winner, self.turns, self.rolls, False, places, points)
+
+    def closed(
+        self,
+        first: int,
+        winner: int,
+        turns: int,
+        rolls: int,
+        truncated: bool,
+        places: list[int],
+        points: list[int],
+    ) -> GameResult:
+        """The game's result from its end: who won, when, the places and the points."""
+        rules, pos = self.rules, self.pos
         return GameResult(
             game=self.game,
             first=first,
@@ -410,7 +439,7 @@ class Game:
             end_turns=self.turns,
             truncated=truncated,
             places=places,
-            points=points if rules.scoring == "megajogos" else [],
+            points=points if rules.scoring != "none" else [],
             stats=self.stats,
             final=[row[:] for row in pos.progress],
             transcript=self.transcript,
@@ -423,10 +452,18 @@ class Game:
         return sum(p + 1 for p in self.pos.progress[seat])
 
     def points(self, seat: int, winner: int) -> int:
-        """Megajogos points: 250 per piece in the goal, progress + 1 for the others."""
+        """Points at the end (docs/rules.md, points formats). Megajogos: the winner 1000,
+        250 per piece in the goal, progress + 1 for the others. Steps: the squares each
+        piece has advanced from its start square (0 in the yard, so a captured piece has
+        lost its squares), and `home_bonus` more for each piece in the goal."""
+        goal = self.pos.goal
+        if self.rules.scoring == "steps":
+            bonus = self.rules.home_bonus
+            return sum(
+                0 if p == YARD else p + (bonus if p == goal else 0) for p in self.pos.progress[seat]
+            )
         if seat == winner:
             return 1000
-        goal = self.pos.goal
         return sum(250 if p == goal else p + 1 for p in self.pos.progress[seat])
 
 

@@ -61,7 +61,7 @@ FLOW_COLUMNS = tuple(FLOW_DTYPES)
 
 def has_points(rules: Rules) -> bool:
     """Whether games under `rules` end with points (`points_<s>` columns)."""
-    return rules.scoring == "megajogos"
+    return rules.scoring != "none"
 
 
 def row_columns(players: int, points: bool) -> list[str]:

@@ -431,6 +431,19 @@ def _validate(r: Rules) -> None:
             f"start_out={r.start_out} puts pieces together on the start square, which "
             "land_on_own=false forbids; use start_out=0 or 1, or land_on_own=true",
         )
+    if r.scoring != "steps" and (r.move_limit or r.home_bonus):
+        name = "move_limit" if r.move_limit else "home_bonus"
+        _refuse(
+            f"{name}/scoring",
+            f"{name}={getattr(r, name)} counts points a square at a time; "
+            f"use scoring=steps, or {name}=0",
+        )
+    if r.move_limit * r.players > r.max_turns:
+        _refuse(
+            "move_limit/max_turns",
+            f"move_limit={r.move_limit} turns for each of {r.players} players pass "
+            f"max_turns={r.max_turns}; use max_turns>={r.move_limit * r.players}",
+        )
     if r.finish_in_home and r.land_on_own:
         _refuse(
             "finish_in_home/land_on_own",

@@ -249,8 +249,9 @@ TOGGLES: dict[str, Toggle] = {
                 (KILLER,), False, low=0.0, high=1.0),
         _toggle("play_to_end", "bool", False, "play on after the winner until one player is left",
                 (KILLER, *APP, DANISH), False),
-        _choice("scoring", {"none": 0, "megajogos": 1}, "none", "points at the end of the game",
-                (ITALIAN,), False),
+        _choice("scoring", {"none": 0, "megajogos": 1, "steps": 2}, "none",
+                "points at the end of the game: none, Megajogos', or a point per square "
+                "advanced (steps)", (ITALIAN,), False),
         _toggle("max_turns", "int", 20_000,
                 "player turns after which a game is stopped as truncated", (), True, low=100,
                 # The kernel counts rolls in int32: up to 64 rolls a turn stay in range.
@@ -295,6 +296,12 @@ TOGGLES: dict[str, Toggle] = {
         _toggle("win_pieces", "int", 0,
                 "pieces a seat brings home to finish (0 = all its pieces)", (), True,
                 low=0, high=4),
+        _toggle("home_bonus", "int", 0,
+                "points a piece in the goal adds under scoring=steps", (), False,
+                low=0, high=1000),
+        _toggle("move_limit", "int", 0,
+                "turns each seat plays before the game ends by points (0 = no limit; "
+                "needs scoring=steps)", (), True, low=0, high=10_000),
     ]
 }  # fmt: skip
 
