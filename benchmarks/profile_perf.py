@@ -76,8 +76,8 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
     rules = _rules(sys.argv[2] if len(sys.argv) > 2 else "plain-app")
     prep = _prepare(rules, games, 1, "random", None, 0, 1, None, 0)
-    lay, w = prep["lay"], prep["work"]
-    kind = (rules.roll_then_move, prep["free"])
+    lay, w = prep.lay, prep.work
+    kind = (rules.roll_then_move, prep.free)
     drive(lay, w, 10, *kind)
     if PERF_MAP:
         write_map(drive)

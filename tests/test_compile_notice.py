@@ -161,7 +161,7 @@ def test_the_kinds_table_rows_play_games_of_their_own_kind() -> None:
     for kind in warm.KINDS:
         rules = Rules.preset(kind.preset)
         prep = _prepare(rules, 2, 1, kind.policies(rules.players), None, None, 1, None, 0)
-        played = (prep["roll_then_move"], prep["free"], prep["scoring"], kind.flow, prep["expert"])
+        played = (prep.roll_then_move, prep.free, prep.scoring, kind.flow, prep.expert)
         assert played == kind.flags, kind.name
 
 

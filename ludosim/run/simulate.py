@@ -19,6 +19,7 @@ import os
 import shlex
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +150,47 @@ def _start_array(rules: Rules, start: Any) -> np.ndarray | None:
     return array
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Prepared:
+    """A run of `simulate` (or `play_snapshots`, `kernel_game`) validated by `_prepare`,
+    with the kernel's inputs built for it."""
+
+    """The run as asked, validated: what `df.attrs` records."""
+    games: int
+    first_game: int
+    seed: int
+    policies: tuple[str, ...]  # one canonical name per seat
+    start: list[list[int]] | None  # progress per seat and piece; None: games from the opening
+    start_seat: int  # the seat to move first from `start`; 0 without one
+
+    """How the games are spread over the machine: speed only, never the rows."""
+    threads: int
+    chunk: int  # games per parallel task
+
+    """The kernel's arrays: the compiled rules (`engine.layout`) and the work array
+    (policies, start position, memo table, expert settings). The work array is
+    shared: a caller that writes a setting into it copies it first or owns the run."""
+    lay: np.ndarray
+    work: np.ndarray
+
+    """Which compiled copy of the kernel plays the games (four of a `run.warm.Kind`'s
+    flags, beside `flow`): only the code a run needs is compiled."""
+    roll_then_move: bool  # turns search plans (Killer's rules); the memo table caches them
+    free: bool  # every roll's moves are a mask of pieces (`engine.turn.free_play`)
+    scoring: bool  # some seat scores its options; False when every seat plays random
+    expert: bool  # some seat is an expert: the games search its choices (`engine.expert`)
+
+    @property
+    def has_start(self) -> bool:
+        """The games play on from a start position (no roll-off)."""
+        return self.start is not None
+
+    @property
+    def kernel_seed(self) -> np.uint64:
+        """The master seed as the kernel takes it."""
+        return np.uint64(self.seed)
+
+
 def _prepare(
     rules: Rules,
     games: int,
@@ -159,7 +201,7 @@ def _prepare(
     threads: int | None,
     chunk_size: int | None,
     first_game: int,
-) -> dict[str, Any]:
+) -> _Prepared:
     """Validate every argument and build the kernel inputs."""
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import compile_layout, new_work
@@ -194,27 +236,22 @@ def _prepare(
     memo_slots = MEMO_SLOTS if rules.roll_then_move else 0
     parsed, experts = _seat_policies(rules, names)
     lay = compile_layout(rules)
-    return {
-        "lay": lay,
-        "roll_then_move": rules.roll_then_move,
-        # Which turn loop the games play, so that only that one is compiled.
-        "free": not rules.roll_then_move and bool(free_play(lay)),
-        "work": new_work(compile_policies(parsed), start_rows, memo_slots, experts),
-        # Some seat is an expert: the games search its choices (`engine.expert`).
-        "expert": any(rollouts for rollouts, *_ in experts),
-        "seed": np.uint64(seed),
-        "seed_int": seed,
-        "games": games,
-        "first_game": first_game,
-        "has_start": start_rows is not None,
-        "start_seat": start_seat if start_rows is not None else 0,
-        "threads": threads,
-        "chunk": chunk_size,
-        "policies": names,
-        # False when every seat plays random: the kernel then compiles no scoring code.
-        "scoring": not all(parse_policy(name).is_random for name in names),
-        "start": None if start_rows is None else start_rows.tolist(),
-    }
+    return _Prepared(
+        games=games,
+        first_game=first_game,
+        seed=seed,
+        policies=names,
+        start=None if start_rows is None else start_rows.tolist(),
+        start_seat=start_seat if start_rows is not None else 0,
+        threads=threads,
+        chunk=chunk_size,
+        lay=lay,
+        work=new_work(compile_policies(parsed), start_rows, memo_slots, experts),
+        roll_then_move=rules.roll_then_move,
+        free=not rules.roll_then_move and bool(free_play(lay)),
+        scoring=not all(parse_policy(name).is_random for name in names),
+        expert=any(rollouts for rollouts, *_ in experts),
+    )
 
 
 def _seat_policies(
@@ -234,16 +271,16 @@ def _seat_policies(
     return parsed, experts
 
 
-def _attrs(rules: Rules, prep: dict[str, Any]) -> dict[str, Any]:
+def _attrs(rules: Rules, prep: _Prepared) -> dict[str, Any]:
     return {
         "rules": rules.to_dict(),
         "rules_hash": rules.hash(),
-        "seed": prep["seed_int"],
-        "first_game": prep["first_game"],
-        "games": prep["games"],
-        "policies": list(prep["policies"]),
-        "start": prep["start"],
-        "start_seat": prep["start_seat"] if prep["has_start"] else None,
+        "seed": prep.seed,
+        "first_game": prep.first_game,
+        "games": prep.games,
+        "policies": list(prep.policies),
+        "start": prep.start,
+        "start_seat": prep.start_seat if prep.has_start else None,
         "ludosim_version": __version__,
         "semantics_version": SEMANTICS_VERSION,
     }
@@ -344,20 +381,20 @@ def _frame(
 
 
 # ------------------------------------------------------------------ summary
-def _run_summary(rules: Rules, prep: dict[str, Any], progress: Progress | None) -> Summary:
+def _run_summary(rules: Rules, prep: _Prepared, progress: Progress | None) -> Summary:
     """Play the run in blocks of `_SUMMARY_BLOCK_GAMES` rows, each summarised
     (`results.summarize`) and added to the running total (`results.summary_from_frame`).
 
     The rows of every block go to the same arrays, allocated once, and the total
     is one summary row: the peak memory does not grow with the games.
     """
-    block = min(prep["games"], _SUMMARY_BLOCK_GAMES)
+    block = min(prep.games, _SUMMARY_BLOCK_GAMES)
     head, seats, flows, snaps = _row_arrays(rules, block, False, 0)
     total: pd.DataFrame | None = None
     for start, stop in _slices(prep, progress):
         for first in range(start, stop, block):
             size = min(block, stop - first)
-            _kernel_rows(prep, prep["work"], first, head[:size], seats[:size], flows, snaps, False)
+            _kernel_rows(prep, prep.work, first, head[:size], seats[:size], flows, snaps, False)
             rows = summary_to_frame(
                 summarize(rules, _frame(rules, first, head[:size], seats[:size]))
             )
@@ -417,9 +454,9 @@ def simulate(
         rules, games, seed, policies, start, start_seat, threads, chunk_size, first_game
     )
     if not summary:
-        _check_rows_fit(rules, prep["games"])
+        _check_rows_fit(rules, prep.games)
     previous = numba.get_num_threads()
-    numba.set_num_threads(prep["threads"])
+    numba.set_num_threads(prep.threads)
     try:
         if summary:
             result = _run_summary(rules, prep, progress)
@@ -428,13 +465,13 @@ def simulate(
         head, seats, flows, _ = _play_rows(rules, prep, progress, bool(flow), 0)
     finally:
         numba.set_num_threads(previous)
-    df = _frame(rules, prep["first_game"], head, seats, flows if flow else None)
+    df = _frame(rules, prep.first_game, head, seats, flows if flow else None)
     df.attrs.update(_attrs(rules, prep))
     return df
 
 
 def _play_rows(
-    rules: Rules, prep: dict[str, Any], progress: Progress | None, flow: bool, every: int
+    rules: Rules, prep: _Prepared, progress: Progress | None, flow: bool, every: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's per-game arrays of a prepared run: head, seats, flows and snapshots.
 
@@ -444,10 +481,10 @@ def _play_rows(
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine.state import FL_EVERY, flow_at
 
-    head, seats, flows, snaps = _row_arrays(rules, prep["games"], flow, every)
-    if every and prep["expert"]:
+    head, seats, flows, snaps = _row_arrays(rules, prep.games, flow, every)
+    if every and prep.expert:
         raise SimulationError(_NO_EXPERT_SNAPSHOTS)
-    work = prep["work"].copy()
+    work = prep.work.copy()
     work[flow_at(FL_EVERY)] = every
     for start, stop in _slices(prep, progress):
         # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
@@ -480,7 +517,7 @@ def _row_arrays(
 
 
 def _kernel_rows(
-    prep: dict[str, Any],
+    prep: _Prepared,
     work: np.ndarray,
     start: int,
     head: np.ndarray,
@@ -493,22 +530,22 @@ def _kernel_rows(
     from ludosim.engine import run_batch
 
     run_batch(
-        prep["lay"],
+        prep.lay,
         work,
-        prep["seed"],
-        prep["first_game"] + start,
-        prep["chunk"],
-        prep["has_start"],
-        prep["start_seat"],
+        prep.kernel_seed,
+        prep.first_game + start,
+        prep.chunk,
+        prep.has_start,
+        prep.start_seat,
         head,
         seats,
         flows,
         snaps,
-        bool(prep["roll_then_move"]),
-        prep["free"],
-        prep["scoring"],
+        bool(prep.roll_then_move),
+        prep.free,
+        prep.scoring,
         flow,
-        prep["expert"],
+        prep.expert,
     )
 
 
@@ -540,32 +577,32 @@ def play_snapshots(
     if isinstance(every, bool) or not isinstance(every, (int, np.integer)) or every < 1:
         raise SimulationError(f"every must be a whole number of turns >= 1, got {every!r}")
     prep = _prepare(rules, games, seed, policies, start, start_seat, threads, None, first_game)
-    _check_rows_fit(rules, prep["games"])
+    _check_rows_fit(rules, prep.games)
     previous = numba.get_num_threads()
-    numba.set_num_threads(prep["threads"])
+    numba.set_num_threads(prep.threads)
     try:
         head, seats, flows, snaps = _play_rows(rules, prep, progress, True, int(every))
     finally:
         numba.set_num_threads(previous)
-    df = _frame(rules, prep["first_game"], head, seats, flows)
+    df = _frame(rules, prep.first_game, head, seats, flows)
     df.attrs.update(_attrs(rules, prep))
     df.attrs["snapshot_every"] = int(every)
     df.attrs["snapshot_cap"] = SNAP_CAP
     return df, snaps
 
 
-def _slices(prep: dict[str, Any], progress: Progress | None) -> Iterator[tuple[int, int]]:
+def _slices(prep: _Prepared, progress: Progress | None) -> Iterator[tuple[int, int]]:
     """Game ranges [start, stop) to play in turn; one range when nobody watches progress.
 
     Each slice after the first is sized from the speed of the one before (about
     `SLICE_SECONDS` of games, at least one chunk per thread); `progress` is
     called at the start and after each slice.
     """
-    games = prep["games"]
+    games = prep.games
     if progress is None:
         yield 0, games
         return
-    smallest = prep["chunk"] * prep["threads"]
+    smallest = prep.chunk * prep.threads
     size = smallest
     start = 0
     progress(0, games)
@@ -631,17 +668,17 @@ def kernel_game_choices(
     )
 
     prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)
-    if every and prep["expert"]:
+    if every and prep.expert:
         raise SimulationError(_NO_EXPERT_SNAPSHOTS)
-    prep["work"][flow_at(FL_EVERY)] = every
+    prep.work[flow_at(FL_EVERY)] = every  # this run's own work array
     n = rules.players
     head = np.zeros(H_SIZE, dtype=np.int64)
     seats = np.zeros((K_SIZE, n), dtype=np.int64)
     final = np.zeros((n, rules.pieces), dtype=np.int64)
     flows = np.zeros(F_SIZE, dtype=np.int64)
     snaps = np.zeros((SNAP_CAP, n), dtype=np.int64)
-    args = (prep["lay"], prep["work"], prep["seed"], game, prep["has_start"], prep["start_seat"])
-    record = np.zeros(MAX_RECORD if prep["expert"] else 0, dtype=np.int64)
+    args = (prep.lay, prep.work, prep.kernel_seed, game, prep.has_start, prep.start_seat)
+    record = np.zeros(MAX_RECORD if prep.expert else 0, dtype=np.int64)
     made = play_one(
         *args,
         head,
@@ -651,10 +688,10 @@ def kernel_game_choices(
         snaps,
         record,
         rules.roll_then_move,
-        prep["free"],
-        prep["scoring"],
+        prep.free,
+        prep.scoring,
         bool(flow or every),
-        prep["expert"],
+        prep.expert,
     )
     if made > MAX_RECORD:
         raise SimulationError(
