@@ -147,6 +147,28 @@ def test_vary_accepts_bracketed_values_holding_commas() -> None:
     assert [c.rules.safe for c in expand(spec)] == [(), ("starts", "globes")]
 
 
+def test_vary_holds_typed_values_whichever_way_the_spec_is_given(tmp_path: Path) -> None:
+    """Text, TOML and Python values of `vary` parse once, on construction, to the same
+    typed values; a copy keeps them and writes the same manifest spec."""
+    options = SweepSpec.from_options(
+        preset="danish", vary=["six_limit=0,3", "safe=[],[globes,starts]"], seed=1
+    )
+    path = tmp_path / "grid.toml"
+    path.write_text(
+        "preset = 'danish'\nseed = 1\n[vary]\nsix_limit = [0, 3]\nsafe = [[], 'globes,starts']\n"
+    )
+    given = SweepSpec(
+        preset="danish", seed=1, vary={"six_limit": ["0", 3], "safe": ["", ["starts", "globes"]]}
+    )
+    typed = {"six_limit": (0, 3), "safe": ((), ("starts", "globes"))}
+    for spec in (options, SweepSpec.from_toml(path), given):
+        assert spec.vary == typed
+        assert spec.with_overrides(games=20).vary == typed
+        assert spec.to_dict()["vary"] == {"six_limit": [0, 3], "safe": [[], ["starts", "globes"]]}
+    with pytest.raises(SweepError, match=r"vary\.six_limit: six_limit='7' is not allowed"):
+        SweepSpec(preset="app", seed=1, vary={"six_limit": ["0", "7"]})
+
+
 def test_dry_run_plan_lists_cells_and_plays_nothing(calls: list) -> None:
     df = plan(small_spec())
     assert list(df["cell"]) == ["c000", "c001", "c002", "c003"]

@@ -114,7 +114,11 @@ class SweepSpec:
 
     `set` applies to every starting point; a variant's own `set` wins over it.
     `vary` maps a toggle (or `policies`) to the list of values it takes (a
-    single value is a list of one: `{"six_limit": [3]}`). `seed` is required: there
+    single value is a list of one: `{"six_limit": [3]}`), given as text or typed
+    and held typed: each value is parsed once, on construction, to its toggle's
+    type (`parse_value`; for `policies` a name or a tuple of one per seat), so
+    `SweepSpec(vary={"six_limit": ["0", 3]}).vary == {"six_limit": (0, 3)}`, and a
+    malformed axis is refused there. `seed` is required: there
     is no hidden default seed. With
     `precision` (`"0.25pp"`, `"1turn"`) `games` is not used: every cell plays a
     pilot of `pilot` games, then as many as the target needs, at most
@@ -123,7 +127,7 @@ class SweepSpec:
 
     preset: str | None = None
     set: Mapping[str, Any] = field(default_factory=dict)
-    vary: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    vary: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # parsed on construction
     mode: str = "grid"
     variants: tuple[Variant, ...] = ()
     policies: Policies = "random"
@@ -140,6 +144,9 @@ class SweepSpec:
     # Smallest effects of interest by measure (`ludosim.results.measures`): what the report
     # sizes by; they change no game, so they are not part of the identity either.
     smallest_effects: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "vary", _parse_vary(self.vary))
 
     # ------------------------------------------------------------ construction
     @classmethod
@@ -213,7 +220,7 @@ class SweepSpec:
             for key, values in vary.items():
                 if not isinstance(values, list):
                     raise SweepError(f"vary.{key} must be a list of values, got {values!r}")
-            kwargs["vary"] = {k: tuple(v) for k, v in vary.items()}
+            kwargs["vary"] = vary
         if "policies" in data:
             kwargs["policies"] = _policies_value("policies", data["policies"])
         if "variants" in data:
@@ -318,11 +325,6 @@ class SweepSpec:
                 f"set={self.set!r} must be a mapping of TOGGLE to value, "
                 "e.g. set={'six_limit': 3}"
             )
-        if not isinstance(self.vary, Mapping):
-            raise SweepError(
-                f"vary={self.vary!r} must be a mapping of TOGGLE to a list of values, "
-                "e.g. vary={'six_limit': [0, 3]}"
-            )
         if not isinstance(self.variants, (tuple, list)) or not all(
             isinstance(v, Variant) and isinstance(v.set, Mapping) for v in self.variants
         ):
@@ -365,33 +367,9 @@ class SweepSpec:
         # Each `set` value is checked on its own, even where `vary` overrides it in every cell.
         _check_changes("set", self.set)
         for key, values in self.vary.items():
-            if key != POLICIES_KEY and key not in TOGGLES:
-                raise SweepError(
-                    f"vary.{key}: "
-                    + unknown_name(
-                        "toggle",
-                        key,
-                        [*TOGGLES, POLICIES_KEY],
-                        "vary",
-                        "a toggle of `ludosim rules` or policies",
-                    )
-                )
-            if isinstance(values, str) or not isinstance(values, Sequence):
-                # A lone value is refused rather than guessed at: a string would
-                # otherwise be read as a list of its letters.
-                raise SweepError(
-                    f"vary.{key} must be a list of values, got {values!r}; write "
-                    f"vary={{{key!r}: [{values!r}]}}, or set={{{key!r}: {values!r}}} to "
-                    "change it in every cell"
-                )
-            if len(values) == 0:
-                raise SweepError(f"vary.{key} lists no values")
-            seen: list[Any] = []
-            for value in values:
-                parsed = _parse_varied(key, value)
-                if parsed in seen:
-                    raise SweepError(f"vary.{key} lists {format_value(parsed)} twice")
-                seen.append(parsed)
+            twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
+            if twice is not None:
+                raise SweepError(f"vary.{key} lists {format_value(twice)} twice")
         names = [v.name for v in self.variants]
         for variant in self.variants:
             if not variant.name:
@@ -433,9 +411,7 @@ class SweepSpec:
             "name": self.name,
             "preset": self.preset,
             "set": {k: _jsonable(v) for k, v in self.set.items()},
-            "vary": {
-                k: [_jsonable(_parse_varied(k, v)) for v in vs] for k, vs in self.vary.items()
-            },
+            "vary": {k: [_jsonable(v) for v in vs] for k, vs in self.vary.items()},
             "mode": self.mode,
             "variants": [
                 {
@@ -514,19 +490,18 @@ def expand(spec: SweepSpec) -> list[Cell]:
         )
     spec.validate()
     starts = spec.variants or (Variant(name="", preset=spec.preset),)  # see SweepSpec.starts
-    parsed_vary = {k: [_parse_varied(k, v) for v in vs] for k, vs in spec.vary.items()}
     plans: list[tuple[Variant, dict[str, Any]]] = []
     for start in starts:
-        if not parsed_vary:
+        if not spec.vary:
             plans.append((start, {}))
         elif spec.mode == "grid":
-            keys = list(parsed_vary)
-            for combo in itertools.product(*(parsed_vary[k] for k in keys)):
+            keys = list(spec.vary)
+            for combo in itertools.product(*(spec.vary[k] for k in keys)):
                 plans.append((start, dict(zip(keys, combo, strict=True))))
         else:
             plans.append((start, {}))
             base_rules, base_policies = _build(spec, start, {}, where=_label(start, {}))
-            for key, values in parsed_vary.items():
+            for key, values in spec.vary.items():
                 current = base_policies if key == POLICIES_KEY else getattr(base_rules, key)
                 plans.extend((start, {key: v}) for v in values if v != current)
     width = max(3, len(str(len(plans) - 1)))
@@ -861,6 +836,42 @@ def _label(start: Variant, combo: Mapping[str, Any]) -> str:
         text = format_policies(value) if key == POLICIES_KEY else format_value(value)
         parts.append(f"{key}={text}")
     return " ".join(parts) or "base"
+
+
+def _parse_vary(vary: Any) -> dict[str, tuple[Any, ...]]:
+    """`vary` with every value of its toggle's type (`policies`: a name or a tuple of one per
+    seat); raises `SweepError` for an axis that is no toggle, no list, empty or has a value
+    its toggle refuses. Parsed values parse to themselves, so a copy parses to its original."""
+    if not isinstance(vary, Mapping):
+        raise SweepError(
+            f"vary={vary!r} must be a mapping of TOGGLE to a list of values, "
+            "e.g. vary={'six_limit': [0, 3]}"
+        )
+    parsed = {}
+    for key, values in vary.items():
+        if key != POLICIES_KEY and key not in TOGGLES:
+            raise SweepError(
+                f"vary.{key}: "
+                + unknown_name(
+                    "toggle",
+                    key,
+                    [*TOGGLES, POLICIES_KEY],
+                    "vary",
+                    "a toggle of `ludosim rules` or policies",
+                )
+            )
+        if isinstance(values, str) or not isinstance(values, Sequence):
+            # A lone value is refused rather than guessed at: a string would
+            # otherwise be read as a list of its letters.
+            raise SweepError(
+                f"vary.{key} must be a list of values, got {values!r}; write "
+                f"vary={{{key!r}: [{values!r}]}}, or set={{{key!r}: {values!r}}} to "
+                "change it in every cell"
+            )
+        if len(values) == 0:
+            raise SweepError(f"vary.{key} lists no values")
+        parsed[key] = tuple(_parse_varied(key, value) for value in values)
+    return parsed
 
 
 def _parse_varied(key: str, value: Any) -> Any:
