@@ -592,3 +592,27 @@ def test_unwritable_output_folder_is_one_clear_error(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(LudosimError, match="cannot create the report folder"):
         make_report(FIXTURE / "skip", blocker / "report")
+
+
+def test_a_page_of_games_ended_by_points_counts_the_level_ones_and_says_with_a_winner(
+    tmp_path: Path,
+) -> None:
+    """Under a move limit the winner need not have finished and a game may end level: the
+    page says how many ended level, of how many, and calls win shares "with a winner"."""
+    from ludosim.sweep import run_sweep
+
+    spec = SweepSpec.from_options(
+        preset="king", sets=["players=2", "scoring=steps", "start_out=4"],
+        vary=["move_limit=0,3"], games=600, seed=3,
+    )  # fmt: skip
+    run_sweep(spec, tmp_path / "run")
+    rows = results.load(tmp_path / "run", cells=True)
+    limited = rows[rows["move_limit"] == 3]
+    level = int((limited["winner"] < 0).sum())
+    assert level > 0  # three turns each from the same start: some games end level
+    page = make_report(tmp_path / "run", tmp_path / "report")
+    text = html.unescape(page.read_text(encoding="utf-8"))
+    share = f"{100 * level / len(limited):.1f}%"
+    assert f"Of the {len(limited):,} games whose move limit ends them by points, " in text
+    assert f"{level:,} ({share}) ended level: they have no winner." in text
+    assert "<dt>with a winner</dt>" in text and "with a finisher" not in text

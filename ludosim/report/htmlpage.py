@@ -181,6 +181,13 @@ _TEMPLATE = (
 
 
 # The words a page's findings use, each once, as every page ends on them.
+# The term a page uses instead of "with a finisher" where games end by points.
+WITH_A_WINNER = (
+    "with a winner",
+    "games that one seat won: by finishing first or, where a move limit ends the game, "
+    "with the most points. A game that ends level on points, or is stopped at max_turns "
+    "with no finisher, has no winner and is left out of win shares.",
+)
 GLOSSARY: tuple[tuple[str, str], ...] = (
     (
         "resolved",

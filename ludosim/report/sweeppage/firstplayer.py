@@ -115,8 +115,8 @@ def _cell_first(
     relative = float(row["advantage_pp"]) / fair
     said = verdict(t, page.measures[FIRST.name].smallest * fair, "pp")
     text = (
-        f"the first player wins {pct(row['win_rate'], d)} of {games(int(row['games']))} with a "
-        f"finisher ({ci_text(100 * row['ci_low'], 100 * row['ci_high'], d)}%) against a fair "
+        f"the first player wins {pct(row['win_rate'], d)} of {games(int(row['games']))} "
+        f"{page.won()} ({ci_text(100 * row['ci_low'], 100 * row['ci_high'], d)}%) against a fair "
         f"share of {pct(fair, d)}: an edge of {estimate(t.estimate, t.ci_low, t.ci_high, 'pp')}, "
         f"{num(relative, 1, sign=True)}% of a fair share; {said}"
         + ("" if "Holm-adjusted" in said else f" (Holm-adjusted {p_text(t.p_adjusted)})")

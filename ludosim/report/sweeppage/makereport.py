@@ -39,9 +39,13 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+import pandas as pd
+
 from ludosim.report.finding import Finding
 from ludosim.report.htmlpage import (
     FINDINGS_FILE,
+    GLOSSARY,
+    WITH_A_WINNER,
     PageFigure,
     PageSection,
     Topic,
@@ -55,6 +59,7 @@ from ludosim.report.sweeppage.cellstable import _cells, _summaries
 from ludosim.report.sweeppage.factorial import _factorial_section
 from ludosim.report.sweeppage.firstplayer import _win_rates
 from ludosim.report.sweeppage.gamelength import _lengths
+from ludosim.report.sweeppage.pagestate import ends_by_points
 from ludosim.report.sweeppage.policyranking import _tournament
 from ludosim.report.sweeppage.readresults import SPEC_FILE, _read
 from ludosim.report.sweeppage.skipcost import _skip
@@ -232,4 +237,17 @@ def _render(
     found = res.found.findings if res.found is not None else []
     target = res.kind.precision
     lead = _TARGET_TOPIC.get(target.measure) if target is not None else None
-    return render_page(title, intro, command, _topics(found), sections, precision, lead=lead)
+    glossary = GLOSSARY
+    if ends_by_points(res.cells):
+        # The term the page's win shares use, in place of "with a finisher".
+        glossary = tuple(WITH_A_WINNER if t == "with a finisher" else (t, d) for t, d in GLOSSARY)
+        limits = pd.to_numeric(res.cells.set_index("cell")["move_limit"], errors="coerce")
+        limited = res.df[res.df["cell"].astype(str).map(limits.fillna(0)) > 0]
+        level = int(((limited["winner"] < 0) & ~limited["truncated"].astype(bool)).sum())
+        intro += (
+            f". Of the {len(limited):,} games whose move limit ends them by points, "
+            f"{level:,} ({100 * level / max(len(limited), 1):.1f}%) ended level: they have "
+            "no winner."
+        )
+    return render_page(title, intro, command, _topics(found), sections, precision,
+                       glossary=glossary, lead=lead)  # fmt: skip

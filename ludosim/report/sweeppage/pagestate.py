@@ -79,6 +79,11 @@ class _Page:
         self.entries.append((meta, test))
         return test
 
+    def won(self) -> str:
+        """`with a winner` where a cell ends games by points (`move_limit`), whose winner
+        need not have finished; else `with a finisher`."""
+        return "with a winner" if ends_by_points(self.cells) else "with a finisher"
+
     def names(self, cell: str) -> str:
         return self.layout.names.get(str(cell), str(cell))
 
@@ -156,6 +161,13 @@ def _compare(
     players = counts.pop() if len(counts) == 1 else None
     page.register(test, key.partition(":")[0], measure.name, label, scale.unit, cell, base, players)
     return _Compared(test, measure, scale, label, cells, tuple(len(page.rows_of[c]) for c in cells))
+
+
+def ends_by_points(cells: pd.DataFrame) -> bool:
+    """Some cell ends its games by points after a move limit (ties are then possible)."""
+    if "move_limit" not in cells.columns:
+        return False
+    return bool((pd.to_numeric(cells["move_limit"], errors="coerce").fillna(0) > 0).any())
 
 
 def _paired_text(method: str) -> str:
