@@ -12,9 +12,11 @@ from ludosim.report.findings import KINDS, Finding
 
 FIELDS = (
     "topic", "text", "resolved", "games_needed", "headline", "kind", "estimate", "ci_low",
-    "ci_high", "unit", "family", "p_adjusted", "games",
+    "ci_high", "unit", "family", "p_adjusted", "games", "equivalent",
 )  # fmt: skip
-_STATED = re.compile(r'class="finding [^"]*"[^>]*>(.*?)(?: <span class="badge">|</p>|</li>)', re.S)
+_STATED = re.compile(
+    r'class="finding [^"]*"[^>]*>(.*?)(?: <span class="badge[^"]*">|</p>|</li>)', re.S
+)
 
 
 def stated_texts(page: str) -> list[str]:
