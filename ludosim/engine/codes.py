@@ -78,3 +78,8 @@ FINISH_BOUNCE_ON = 2
 SCORING_NONE = 0
 SCORING_MEGAJOGOS = 1
 SCORING_STEPS = 2
+
+# home_unlock: when the home column opens: always, or only after the seat's first capture (a locked
+# piece laps on)
+HOME_UNLOCK_NONE = 0
+HOME_UNLOCK_CAPTURE = 1

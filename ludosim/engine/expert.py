@@ -128,6 +128,7 @@ from ludosim.engine.state import (
     saved_at,
     seat_list_at,
     summary_at,
+    travelled,
     undo_to,
     value_at,
 )
@@ -263,7 +264,7 @@ def progress_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
             continue
         total = 0
         for i in range(lay[R.PIECES]):
-            total += w[progress_at(s, i)] + 1
+            total += travelled(lay, w[progress_at(s, i)]) + 1
         if s == me:
             mine = total
         else:

@@ -48,6 +48,7 @@ from ludosim.engine.state import (
     seat_flow_at,
     snap_at,
     stat_at,
+    travelled,
 )
 
 
@@ -58,7 +59,7 @@ def _count_totals(lay: np.ndarray, w: np.ndarray, first: int, stop: int) -> None
     for s in range(first, stop):
         t = pieces
         for piece in range(pieces):
-            t += w[progress_at(s, piece)]
+            t += travelled(lay, w[progress_at(s, piece)])
         w[seat_flow_at(FS_TOTAL, s)] = t
 
 

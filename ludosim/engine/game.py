@@ -40,6 +40,7 @@ from ludosim.engine.state import (
     SB_ORDER,
     SB_SCORE,
     SB_THROWS,
+    SB_UNLOCKED,
     STATS,
     X_DECISIONS,
     X_RECORDED,
@@ -54,6 +55,7 @@ from ludosim.engine.state import (
     seat_list_at,
     seat_result_at,
     stat_at,
+    travelled,
 )
 from ludosim.engine.turn import plan_turn, single_roll_turn
 
@@ -102,7 +104,7 @@ def seat_points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
     total = 0
     for i in range(lay[R.PIECES]):
         p = w[progress_at(seat, i)]
-        total += 250 if p == goal else p + 1
+        total += 250 if p == goal else travelled(lay, p) + 1
     return total
 
 
@@ -124,7 +126,7 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
             for i in range(lay[R.PIECES]):
                 p = w[progress_at(s, i)]
                 home += p == goal
-                total += p + 1
+                total += travelled(lay, p) + 1
             w[seat_list_at(SB_SCORE, s)] = home * 1_000_000 + total
     for s in range(n):
         if w[seat_list_at(SB_DONE, s)]:
@@ -172,6 +174,7 @@ def _open_game(
         for i in range(lay[R.PIECES]):
             entered |= w[progress_at(s, i)] != YARD
         w[seat_list_at(SB_ENTERED, s)] = entered
+        w[seat_list_at(SB_UNLOCKED, s)] = 0  # every seat starts locked (home_unlock)
     return first
 
 

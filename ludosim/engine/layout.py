@@ -11,7 +11,8 @@ The layout array `lay` (int64[LAY_SIZE]) holds, at fixed offsets:
   `ludosim.rules.toggles.TOGGLES`, named after it in capitals and holding its
   kernel code (`Toggle.code`), then slots derived from several toggles;
 - `lay[SQUARE + STRIDE * seat + p + 1]`: absolute track square of seat `seat`
-  at progress `p` (`YARD` included); -1 in the yard, home column and goal;
+  at progress `p` (`YARD` included, and a lapping piece's codes after the goal);
+  -1 in the yard, home column and goal;
 - `lay[TABLE + STRIDE * T.* + p]`: per-progress targets of special moves,
   the same for every seat because special squares repeat on every arm and
   every start square sits at the same offset of its arm;
@@ -190,13 +191,15 @@ def _star_jump_forward(rules: Rules, board: Board, p: int) -> int:
 def compile_board(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The board of `rules` as 2-D arrays (before they are packed into `lay`).
 
-    `square[seat, p + 1]`, `table[T.*, p]` (progress 0 .. goal) and `safe[square]`.
+    `square[seat, p + 1]` (progress up to goal + tail), `table[T.*, p]` (progress
+    0 .. goal) and `safe[square]`.
     """
     board = Board.from_rules(rules)
     goal = board.goal
-    square = np.full((rules.players, goal + 2), -1, dtype=np.int64)
+    last = goal + board.tail  # a lapping piece's codes follow the goal (`home_unlock`)
+    square = np.full((rules.players, last + 2), -1, dtype=np.int64)
     for seat in range(rules.players):
-        for p in range(YARD, goal + 1):
+        for p in range(YARD, last + 1):
             square[seat, p + 1] = board.square(seat, p)
     table = np.full((T.SIZE, goal + 1), NONE, dtype=np.int64)
     table[T.IS_STAR] = 0
@@ -228,9 +231,9 @@ def compile_board(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def compile_layout(rules: Rules) -> np.ndarray:
     """Everything the kernel needs to know about `rules`: the flat `lay` array."""
-    if rules.players > MAX_PLAYERS or rules.pieces > MAX_PIECES or rules.goal + 2 > STRIDE:
-        raise AssertionError("rules exceed the kernel's fixed maximum sizes")
     square, table, safe = compile_board(rules)
+    if rules.players > MAX_PLAYERS or rules.pieces > MAX_PIECES or square.shape[1] > STRIDE:
+        raise AssertionError("rules exceed the kernel's fixed maximum sizes")
     lay = np.zeros(LAY_SIZE, dtype=np.int64)
     lay[: R.SIZE] = compile_rules(rules)
     for seat in range(rules.players):

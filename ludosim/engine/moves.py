@@ -54,18 +54,23 @@ from ludosim.engine.state import (
     S_CAPTURED,
     S_CAPTURES,
     S_RETURNED,
+    SB_UNLOCKED,
     YARD,
     YES,
     count_at,
     ix,
+    lap_code,
     log_piece,
     move_at,
     progress_at,
     relocate,
     reversed_at,
+    seat_list_at,
     square_of,
     stat_at,
     total_at,
+    travelled,
+    unlock,
 )
 
 # How a landing resolves.
@@ -134,6 +139,19 @@ def _walk_back(lay: np.ndarray, w: np.ndarray, seat: int, p: int, q: int, steps:
     return q, taken
 
 
+@njit(**HOT)
+def _lap_walk(lay: np.ndarray, w: np.ndarray, seat: int, p: int, steps: int) -> tuple:
+    """(landing, flags) of a piece going on past its entry (`home_unlock`: its seat is
+    locked, or it is already lapping), or (NONE, 0) when a path square bars it."""
+    done = travelled(lay, p)
+    if not lay[R.PASS_ALL]:
+        sq0 = square_of(lay, seat, p)
+        for t in range(done + 1, done + steps):
+            if _square_bars(lay, w, seat, square_of(lay, seat, lap_code(lay, t)), sq0):
+                return NONE, 0
+    return lap_code(lay, done + steps), 0
+
+
 @njit(**HOT, inline="always")
 def _walk_numbers(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, steps: int) -> tuple:
     """(landing, flags) of a number face, or (NONE, 0) when illegal."""
@@ -144,6 +162,10 @@ def _walk_numbers(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, steps: 
         q, taken = _walk_back(lay, w, seat, p, p, steps)
         return (q, BACKWARDS) if taken > 0 else (NONE, 0)
     t = p + steps
+    if lay[R.HOME_UNLOCK] and (
+        p > goal or (t > lay[R.ENTRY] and not w[seat_list_at(SB_UNLOCKED, seat)])
+    ):
+        return _lap_walk(lay, w, seat, p, steps)
     if t <= goal:
         return (NONE, 0) if _path_barred(lay, w, seat, p, t) else (t, 0)
     if lay[R.FINISH] == FINISH_EXACT:
@@ -368,7 +390,7 @@ def _free_number_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> 
 @njit(**HOT, inline="always")
 def legal_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     """Fill the move list (`w[move_at(j, M_*)]`) with the legal moves, by piece; count them."""
-    if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == FINISH_EXACT:
+    if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == FINISH_EXACT and not lay[R.HOME_UNLOCK]:
         return _free_number_moves(lay, w, seat, face)
     k = np.int64(0)  # not a literal 0: callers would first be compiled for that type too
     for piece in range(lay[R.PIECES]):
@@ -409,6 +431,8 @@ def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, 
                 w[stat_at(stats, S_CAPTURED, s)] += 1
                 caught += 1
     w[stat_at(stats, S_CAPTURES, seat)] += caught
+    if caught:
+        unlock(w, seat, log)
     return caught
 
 

@@ -17,7 +17,9 @@ from numba import njit
 from ludosim.engine.layout import R
 from ludosim.engine.state import (
     HOT,
+    YARD,
     progress_at,
+    travelled,
 )
 
 
@@ -41,7 +43,7 @@ def pieces_at_risk(lay: np.ndarray, w: np.ndarray, seat: int, most: int, first: 
     if most >= 2:
         for i in range(lay[R.PIECES]):
             p = w[progress_at(seat, i)]
-            if first & (np.int64(1) << i) and 0 <= p < goal:
+            if first & (np.int64(1) << i) and p != YARD and p != goal:
                 mask |= np.int64(1) << i
         return mask
     pick = -1
@@ -49,8 +51,9 @@ def pieces_at_risk(lay: np.ndarray, w: np.ndarray, seat: int, most: int, first: 
         p = w[progress_at(seat, i)]
         if (
             union & (np.int64(1) << i)
-            and 0 <= p < goal
-            and (pick < 0 or p > w[progress_at(seat, pick)])
+            and p != YARD
+            and p != goal
+            and (pick < 0 or travelled(lay, p) > travelled(lay, w[progress_at(seat, pick)]))
         ):
             pick = i
     if pick >= 0:

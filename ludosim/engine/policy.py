@@ -96,6 +96,7 @@ from ludosim.engine.state import (
     skip_at,
     square_of,
     total_at,
+    travelled,
     undo_at,
     undo_to,
     victims_at,
@@ -221,7 +222,7 @@ def note_before(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
     home = 0
     for i in range(lay[R.PIECES]):
         p = w[progress_at(seat, i)]
-        standing += p + 1
+        standing += travelled(lay, p) + 1
         yard += p == YARD
         home += p == goal
     w[root_at(RT_STANDING)] = standing
@@ -356,10 +357,10 @@ def score_position(lay: np.ndarray, w: np.ndarray, seat: int, captured: int) -> 
     lead = 0
     for i in range(lay[R.PIECES]):
         p = w[progress_at(seat, i)]
-        standing += p + 1
+        standing += travelled(lay, p) + 1
         yard += p == YARD
         home += p == goal
-        lead = max(lead, p + 1)
+        lead = max(lead, travelled(lay, p) + 1)
     total = w[weight_at(seat, F_PROGRESS)] * (standing - w[root_at(RT_STANDING)])
     total += w[weight_at(seat, F_ENTER)] * max(0, w[root_at(RT_YARD)] - yard)
     total += w[weight_at(seat, F_FINISH)] * (home - w[root_at(RT_GOAL)])
@@ -432,7 +433,7 @@ def lead_summary(lay: np.ndarray, w: np.ndarray, seat: int) -> tuple:
     leader = -1
     second = 0
     for i in range(lay[R.PIECES]):
-        v = w[progress_at(seat, i)] + 1
+        v = travelled(lay, w[progress_at(seat, i)]) + 1
         if v > best:
             second = best
             best = v
@@ -592,8 +593,8 @@ def score_predicted(
     `choose_move`), `safe` and `exposed` count as their change.
     """
     p = w[progress_at(seat, piece)]
-    total = weights[F_PROGRESS] * (final - p)
-    total += weights[F_LEAD] * max(lead_others, final + 1)
+    total = weights[F_PROGRESS] * (travelled(lay, final) - travelled(lay, p))
+    total += weights[F_LEAD] * max(lead_others, travelled(lay, final) + 1)
     total += weights[F_CAPTURE] * captures
     # Without branches: which features an option changes is close to random from option to
     # option. An entering move never sends its piece home.

@@ -70,7 +70,8 @@ SB_DONE = 2  # 1 once the seat has every piece home
 SB_ORDER = 3  # seats in finishing order, first `nfin` in use
 SB_SCORE = 4  # ranking score of the seats that did not finish
 SB_ENTERED = 5  # 1 once a piece of the seat has left its yard (start_attempts_when)
-SB_SIZE = 6
+SB_UNLOCKED = 6  # 1 once the seat has captured: its home column is open (home_unlock)
+SB_SIZE = 7
 
 # A legal move of the current roll (`move_at`).
 M_PIECE = 0  # piece index
@@ -95,11 +96,13 @@ SK_FIRST = 1  # capturing pieces (mask) of the first option with the most captur
 SK_UNION = 2  # pieces that capture in some option (mask)
 SK_SIZE = 3
 
-# A row of the undo log (`undo_at`): a piece as it was before a change.
+# A row of the undo log (`undo_at`): a piece as it was before a change, or with
+# U_PIECE = U_UNLOCK a seat before its first capture opened its home column.
 U_SEAT = 0
 U_PIECE = 1
 U_PROGRESS = 2  # its progress
 U_REVERSED = 3  # its reversed flag
+U_UNLOCK = -1
 U_SIZE = 4
 
 # A seat's policy (`policy_at`; built by `ludosim.engine.policy.compile_policies`).
@@ -725,6 +728,26 @@ def square_of(lay: np.ndarray, seat: int, p: int) -> int:
     return lay[ix(SQUARE + STRIDE * seat + p + 1)]
 
 
+@register_jitable
+def travelled(lay: np.ndarray, p: int) -> int:
+    """Squares from the start square of a piece at progress `p` (as `Board.travelled`):
+    `p`, except for a lapping piece's code after the goal (`home_unlock`)."""
+    goal = lay[R.GOAL]
+    return p - (goal - lay[R.ENTRY]) * np.int64(p > goal)
+
+
+@register_jitable
+def lap_code(lay: np.ndarray, t: int) -> int:
+    """The progress code `t` squares from the start square for a piece that does not
+    turn in at its entry (as `Board.lap_code`)."""
+    entry = lay[R.ENTRY]
+    if t <= entry:
+        return t
+    if t < lay[R.TRACK_LEN]:
+        return lay[R.GOAL] + t - entry
+    return t - lay[R.TRACK_LEN]
+
+
 @njit(**HOT)
 def reset_state(lay: np.ndarray, w: np.ndarray, has_start: bool) -> None:
     """The opening position (`start_out` pieces of every seat on its start square, the
@@ -785,6 +808,20 @@ def log_piece(w: np.ndarray, seat: int, piece: int) -> None:
 
 
 @njit(**HOT)
+def unlock(w: np.ndarray, seat: int, log: bool) -> None:
+    """`seat` has captured: its home column is open for the rest of the game
+    (`home_unlock`; kept under every rule, read only under that one)."""
+    if w[seat_list_at(SB_UNLOCKED, seat)]:
+        return
+    if log:
+        n = w[counter_at(C_UNDO)]
+        w[undo_at(n, U_SEAT)] = seat
+        w[undo_at(n, U_PIECE)] = U_UNLOCK
+        w[counter_at(C_UNDO)] = n + 1
+    w[seat_list_at(SB_UNLOCKED, seat)] = 1
+
+
+@njit(**HOT)
 def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
     """Take back every logged change after row `mark`, newest first."""
     n = w[counter_at(C_UNDO)]
@@ -792,6 +829,9 @@ def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
         n -= 1
         seat = w[undo_at(n, U_SEAT)]
         piece = w[undo_at(n, U_PIECE)]
+        if piece == U_UNLOCK:
+            w[seat_list_at(SB_UNLOCKED, seat)] = 0
+            continue
         put(lay, w, seat, piece, w[undo_at(n, U_PROGRESS)])
         w[reversed_at(seat, piece)] = w[undo_at(n, U_REVERSED)]
     w[counter_at(C_UNDO)] = mark
@@ -813,9 +853,11 @@ def finished(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """`seat` has `win_pieces` (all, by default) home: in the goal, or with
     `finish_in_home` past its entry."""
     home_from = lay[R.HOME_FROM]
+    goal = lay[R.GOAL]
     home = 0
     for piece in range(lay[R.PIECES]):
-        home += w[progress_at(seat, piece)] >= home_from  # YARD (-1) is below any
+        p = w[progress_at(seat, piece)]
+        home += (p >= home_from) & (p <= goal)  # YARD (-1) is below any, a lapping piece above
     return home >= lay[R.WIN_NEED]
 
 
@@ -824,7 +866,8 @@ def leave_board(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
     """A finished seat's pieces still on the track leave it for good (as
     `Game.leave_board`); pieces in its home column stay."""
     entry = lay[R.ENTRY]
+    goal = lay[R.GOAL]
     for piece in range(lay[R.PIECES]):
         p = w[progress_at(seat, piece)]
-        if 0 <= p <= entry:
+        if 0 <= p <= entry or p > goal:
             put(lay, w, seat, piece, YARD)

@@ -137,7 +137,7 @@ def _puster(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> No
             w[stat_at(STATS, S_CAUGHT, seat)] += 1
             for i in range(lay[R.PIECES]):
                 p = w[progress_at(seat, i)]
-                if risk & (np.int64(1) << i) and 0 <= p < goal:
+                if risk & (np.int64(1) << i) and p != YARD and p != goal:
                     put(lay, w, seat, i, np.int64(YARD))
     w[counter_at(C_SKIPS)] = 0
 
@@ -179,11 +179,17 @@ def free_play(lay: np.ndarray) -> bool:
     """Every roll's moves are the pieces of a mask (`free_movers`) under these rules.
 
     True when no square can bar a move, finishes are exact, captures are
-    optional and the die has numbers only; then no move list is written: a
-    random seat draws among the mask (`pick_random_piece`), a scoring seat
-    scores the mask's pieces (`policy.choose_free_piece`).
+    optional, every home column is open and the die has numbers only; then
+    no move list is written: a random seat draws among the mask
+    (`pick_random_piece`), a scoring seat scores the mask's pieces
+    (`policy.choose_free_piece`).
     """
-    if not lay[R.PASS_ALL] or lay[R.FINISH] != FINISH_EXACT or lay[R.FORCED_CAPTURE]:
+    if (
+        not lay[R.PASS_ALL]
+        or lay[R.FINISH] != FINISH_EXACT
+        or lay[R.FORCED_CAPTURE]
+        or lay[R.HOME_UNLOCK]
+    ):
         return False
     for i in range(6):
         if lay[ix(R.FACE0 + i)] > 6:

@@ -14,11 +14,6 @@ from ludosim.rules.model import Rules
 from ludosim.rules.policies import BASE_FEATURES, PROB_UNIT, score_weights
 
 
-def _standing(p: int) -> int:
-    """progress + 1: yard 0, start square 1, ..., goal goal + 1."""
-    return p + 1
-
-
 def protected(pos: Position, seat: int, piece: int) -> bool:
     """A track piece on a safe square or sharing its square with another own piece."""
     square = pos.board.square(seat, pos.progress[seat][piece])
@@ -46,6 +41,12 @@ def features(before: Position, after: Position, seat: int) -> tuple[int, ...]:
     """The base features of `ludosim.rules.policies.BASE_FEATURES`, in that order."""
     goal = after.goal
     own_before, own_after = before.progress[seat], after.progress[seat]
+    travelled = after.board.travelled
+
+    def _standing(p: int) -> int:
+        """Squares travelled + 1: yard 0, start square 1, ..., goal goal + 1."""
+        return travelled(p) + 1
+
     yard_before = own_before.count(YARD)
     yard_after = own_after.count(YARD)
     opponents_yard_before = sum(

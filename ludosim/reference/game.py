@@ -198,7 +198,7 @@ class Game:
         first = self.roll_off() if self.start_seat is None else self.start_seat
         self.log(f"seat {first} starts")
         if self.flow is not None:
-            self.flow.boundary(self.pos.progress)
+            self.flow.boundary(self.travelled())
         seat = first
         truncated = False
         while True:
@@ -216,7 +216,7 @@ class Game:
             if after_turn is not None:
                 after_turn(self, seat)
             if self.flow is not None and not self.finish_order:
-                self.flow.boundary(self.pos.progress)
+                self.flow.boundary(self.travelled())
             if self.pos.finished(seat) and seat not in self.finish_order:
                 self.finish_order.append(seat)
                 self.log(PlayerDone(seat, len(self.finish_order)))
@@ -380,7 +380,7 @@ class Game:
             if caught:
                 self.stats["caught"][seat] += 1
                 for piece in at_risk:
-                    if 0 <= self.pos.progress[seat][piece] < self.pos.goal:
+                    if self.pos.progress[seat][piece] not in (YARD, self.pos.goal):
                         self.pos.put(seat, piece, YARD)
             self.log(Puster(seat, at_risk, caught))
         self.pos.reversed[seat] = [False] * len(self.pos.reversed[seat])
@@ -447,9 +447,14 @@ class Game:
             snapshots=self.flow.snapshots if self.flow is not None and self.flow.every else None,
         )
 
+    def travelled(self) -> list[list[int]]:
+        """Every piece's squares from its start square (`Board.travelled`): its progress,
+        or for a piece lapping past its entry (`home_unlock`) entry + the squares beyond."""
+        return [[self.board.travelled(p) for p in row] for row in self.pos.progress]
+
     def progress_sum(self, seat: int) -> int:
         """Total progress for ranking: progress + 1 per piece (yard 0, goal goal+1)."""
-        return sum(p + 1 for p in self.pos.progress[seat])
+        return sum(self.board.travelled(p) + 1 for p in self.pos.progress[seat])
 
     def points(self, seat: int, winner: int) -> int:
         """Points at the end (docs/rules.md, points formats). Megajogos: the winner 1000,
@@ -464,7 +469,8 @@ class Game:
             )
         if seat == winner:
             return 1000
-        return sum(250 if p == goal else p + 1 for p in self.pos.progress[seat])
+        travelled = self.board.travelled
+        return sum(250 if p == goal else travelled(p) + 1 for p in self.pos.progress[seat])
 
 
 def play_game(

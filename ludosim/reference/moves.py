@@ -77,6 +77,11 @@ def _walk_backwards(pos: Position, p: int, steps: int, walk: list[int]) -> None:
         walk.append(p)
 
 
+def locked(rules: Rules, pos: Position, seat: int) -> bool:
+    """`seat`'s home column is still closed to it (`home_unlock = capture`, no capture yet)."""
+    return rules.home_unlock == "capture" and not pos.unlocked[seat]
+
+
 def _number_walk(rules: Rules, pos: Position, seat: int, piece: int, steps: int):
     """Walk of a number face: (walk, backwards, bounced), or None when illegal."""
     p = pos.progress[seat][piece]
@@ -87,6 +92,12 @@ def _number_walk(rules: Rules, pos: Position, seat: int, piece: int, steps: int)
         if not walk:
             return None
         return walk, True, False
+    board = pos.board
+    if p > goal or (p + steps > board.entry and locked(rules, pos, seat)):
+        # Past its entry without turning in: a locked piece, or one already lapping
+        # (which reaches its entry again only after the lap's start square).
+        done = board.travelled(p)
+        return [board.lap_code(t) for t in range(done + 1, done + steps + 1)], False, False
     if p + steps <= goal:
         return list(range(p + 1, p + steps + 1)), False, False
     if rules.finish == "exact":
@@ -325,6 +336,8 @@ def play_move(rules: Rules, pos: Position, move: Move) -> MoveResult:
     if alive and pos.progress[seat][piece] == pos.goal:
         result.finished = True
         result.events.append(Finished(seat, piece))
+    if result.captures:
+        pos.unlocked[seat] = True  # any capture of its move opens the seat's home column
     return result
 
 

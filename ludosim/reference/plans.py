@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ludosim.reference.features import score
 from ludosim.reference.moves import Move, legal_moves, play_move, try_move
 from ludosim.reference.position import Position
+from ludosim.rules.board import YARD
 from ludosim.rules.model import GLOBE, STAR, Rules
 
 
@@ -119,12 +120,13 @@ def pieces_at_risk(options: list[Plan], pos_after: Position, seat: int) -> tuple
     progress = pos_after.progress[seat]
     if most >= 2:
         chosen = next(o for o in capturing if o.captures == most)
-        return tuple(i for i in chosen.capturers if 0 <= progress[i] < goal)
+        return tuple(i for i in chosen.capturers if progress[i] not in (YARD, goal))
     candidates = sorted({i for o in capturing for i in o.capturers})
-    candidates = [i for i in candidates if 0 <= progress[i] < goal]
+    candidates = [i for i in candidates if progress[i] not in (YARD, goal)]
     if not candidates:
         return ()
-    return (max(candidates, key=lambda i: (progress[i], -i)),)
+    travelled = pos_after.board.travelled
+    return (max(candidates, key=lambda i: (travelled(progress[i]), -i)),)
 
 
 def play_plan(rules: Rules, pos: Position, seat: int, plan: Plan):

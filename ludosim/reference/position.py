@@ -18,22 +18,27 @@ Piece = tuple[int, int]  # (seat, piece index)
 
 
 class Position:
-    """Progress of every piece, the reversed flags of `bounce_on`, and the occupancy map."""
+    """Progress of every piece, the reversed flags of `bounce_on`, the seats whose home
+    column is open (`home_unlock`: they have captured), and the occupancy map."""
 
-    __slots__ = ("board", "goal", "occupancy", "progress", "reversed")
+    __slots__ = ("board", "goal", "occupancy", "progress", "reversed", "unlocked")
 
     def __init__(self, board: Board, progress: Sequence[Sequence[int]]) -> None:
         self.board = board
         self.goal = board.goal
         self.progress = [list(row) for row in progress]
         self.reversed = [[False] * len(row) for row in progress]
+        # Every seat starts locked; its first capture opens its home column for good.
+        self.unlocked = [False] * len(self.progress)
         self.occupancy: dict[int, list[Piece]] = {}
+        last = self.goal + board.tail
         for seat, row in enumerate(self.progress):
             for piece, p in enumerate(row):
-                if not (p == YARD or 0 <= p <= self.goal):
+                if not (p == YARD or 0 <= p <= last):
+                    lapping = f", {self.goal + 1}..{last} (lapping)" if board.tail else ""
                     raise ScenarioError(
                         f"seat {seat} piece {piece} has progress {p}; "
-                        f"allowed: -1 (yard) or 0..{self.goal} (goal)"
+                        f"allowed: -1 (yard) or 0..{self.goal} (goal){lapping}"
                     )
                 self._add(seat, piece, p)
 
@@ -62,6 +67,7 @@ class Position:
         new.goal = self.goal
         new.progress = [row[:] for row in self.progress]
         new.reversed = [row[:] for row in self.reversed]
+        new.unlocked = self.unlocked[:]
         new.occupancy = {sq: pieces[:] for sq, pieces in self.occupancy.items()}
         return new
 
@@ -77,7 +83,7 @@ class Position:
     def finished(self, seat: int) -> bool:
         """`seat` has `win_pieces` (all, by default) home: in the goal, or with
         `finish_in_home` past its entry."""
-        home = sum(p >= self.board.home_from for p in self.progress[seat])
+        home = sum(self.board.home_from <= p <= self.goal for p in self.progress[seat])
         return home >= self.board.win_need
 
     def pieces_home(self, seat: int) -> int:
@@ -111,7 +117,7 @@ class Position:
         rebuilt: dict[int, list[Piece]] = {}
         for seat, row in enumerate(self.progress):
             for piece, p in enumerate(row):
-                assert p == YARD or 0 <= p <= self.goal, (seat, piece, p)
+                assert p == YARD or 0 <= p <= self.goal + self.board.tail, (seat, piece, p)
                 square = self.board.square(seat, p)
                 if square >= 0:
                     rebuilt.setdefault(square, []).append((seat, piece))

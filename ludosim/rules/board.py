@@ -6,6 +6,14 @@ Positions are kept as *progress* relative to the piece's owner:
     0 .. entry                    on the shared track, 0 = own start square
     entry+1 .. entry+home_len     own home column
     GOAL = entry+home_len+1       finished
+    GOAL+1 .. GOAL+tail           `home_unlock`: a locked piece lapping on, on the
+                                  track squares between its entry and its start square
+
+A piece of a seat whose home column is still locked (`home_unlock = capture`)
+goes on past its entry: its *travelled* progress runs entry+1, entry+2, ...,
+and from `track_len` on it is a new lap, progress 0 again. The squares of the
+first kind (only where `entry` stops short of the lap's last square) have the
+codes after the goal, so every square a piece can stand on has one code.
 
 The board is data: `arm_length` squares per arm on `sides` arms, each seat's
 start square at offset `start_offset` of its arm, special squares as offsets
@@ -52,6 +60,7 @@ class Board:
     safe_square: np.ndarray  # bool[track_len]: a lone piece here cannot be captured
     start_owner: np.ndarray  # int[track_len]: seat whose start square this is, else -1
     squares: tuple[tuple[int, ...], ...]  # [seat][progress + 1]: absolute square or -1
+    tail: int = 0  # lap squares after `entry` a locked piece stands on (`home_unlock`)
 
     @classmethod
     def from_rules(cls, rules: Rules) -> Board:
@@ -71,12 +80,17 @@ class Board:
         for seat, arm in enumerate(arms):
             owner[arm_len * arm + rules.start_offset] = seat
         goal = rules.goal
+        tail = rules.tail
+
+        def travelled(p: int) -> int:
+            return p if p <= goal else rules.entry + p - goal
+
         squares = tuple(
             tuple(
-                (arm_len * arm + rules.start_offset + p) % track_len
-                if 0 <= p <= rules.entry
+                (arm_len * arm + rules.start_offset + travelled(p)) % track_len
+                if 0 <= p <= rules.entry or p > goal
                 else -1
-                for p in range(-1, goal + 1)
+                for p in range(-1, goal + tail + 1)
             )
             for arm in arms
         )
@@ -99,12 +113,28 @@ class Board:
             safe_square=safe,
             start_owner=owner,
             squares=squares,
+            tail=tail,
         )
 
     # ------------------------------------------------------------ where is it
     def on_track(self, progress: int) -> bool:
         """True when progress is a shared-track square (not yard, home column or goal)."""
-        return 0 <= progress <= self.entry
+        return 0 <= progress <= self.entry or self.goal < progress <= self.goal + self.tail
+
+    def travelled(self, progress: int) -> int:
+        """Squares from the start square to a piece on the board (a lapping piece's
+        code after the goal counts from its start square, as entry + 1, ...)."""
+        return progress if progress <= self.goal else self.entry + progress - self.goal
+
+    def lap_code(self, travelled: int) -> int:
+        """The progress code of the square `travelled` squares from the start square for
+        a piece that does not turn into its home column: past the entry the lap goes on
+        (codes after the goal), from `track_len` on a new lap begins at the start square."""
+        if travelled <= self.entry:
+            return travelled
+        if travelled < self.track_len:
+            return self.goal + travelled - self.entry
+        return travelled - self.track_len
 
     def in_home_column(self, progress: int) -> bool:
         """True for the owner's home column squares (goal excluded)."""
@@ -125,11 +155,17 @@ class Board:
     # ---------------------------------------------------------- special squares
     def is_star(self, progress: int) -> bool:
         """Track progress `progress` is a star square."""
-        return self.on_track(progress) and self.arm_offset(progress) in self.star_offsets
+        return (
+            self.on_track(progress)
+            and self.arm_offset(self.travelled(progress)) in self.star_offsets
+        )
 
     def is_globe(self, progress: int) -> bool:
         """Track progress `progress` is a globe square."""
-        return self.on_track(progress) and self.arm_offset(progress) in self.globe_offsets
+        return (
+            self.on_track(progress)
+            and self.arm_offset(self.travelled(progress)) in self.globe_offsets
+        )
 
     def is_safe(self, square: int) -> bool:
         """A lone piece on absolute square `square` cannot be captured."""

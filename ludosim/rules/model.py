@@ -214,6 +214,14 @@ class Rules:
         return self.entry + self.home_len + 1
 
     @property
+    def tail(self) -> int:
+        """Lap squares between a seat's entry and its start square that a locked piece
+        stands on under `home_unlock` (codes goal + 1 .. goal + tail); 0 without it."""
+        if self.home_unlock == "none":
+            return 0
+        return max(0, self.track_len - 1 - self.entry)
+
+    @property
     def home_from(self) -> int:
         """Least progress at which a piece counts as home: a seat whose pieces all have
         it has finished. The goal, or with `finish_in_home` the first home-column square."""
@@ -347,6 +355,32 @@ def _refuse(fields: str, message: str) -> None:
     raise RulesError(f"{fields}: {message}")
 
 
+# Rules that `home_unlock = capture` is not combined with, each with the value
+# to use instead: a lapping piece is not defined for them in the engines.
+_LOCK_CONFLICTS = (
+    ("roll_then_move", lambda r: r.roll_then_move, "roll_then_move=false"),
+    ("star_jump", lambda r: r.star_jump != "none", "star_jump=none"),
+    ("die", lambda r: r.die != "d6", "die=d6"),
+    ("scoring", lambda r: r.scoring == "steps", "scoring=none or megajogos"),
+)
+
+
+def _check_home_unlock(r: Rules) -> None:
+    """`home_unlock = capture` needs someone to capture, and none of `_LOCK_CONFLICTS`."""
+    if r.players < 2:
+        _refuse(
+            "home_unlock/players",
+            "home_unlock=capture needs opponents to capture; use players>=2 or home_unlock=none",
+        )
+    for name, conflicts, way_out in _LOCK_CONFLICTS:
+        if conflicts(r):
+            _refuse(
+                f"home_unlock/{name}",
+                f"home_unlock=capture does not combine with "
+                f"{name}={format_value(getattr(r, name))}; use {way_out}, or home_unlock=none",
+            )
+
+
 def _validate(r: Rules) -> None:
     """Refuse combinations the engines cannot play, naming both fields and a way out."""
     if r.players > r.sides:
@@ -444,6 +478,8 @@ def _validate(r: Rules) -> None:
             f"move_limit={r.move_limit} turns for each of {r.players} players pass "
             f"max_turns={r.max_turns}; use max_turns>={r.move_limit * r.players}",
         )
+    if r.home_unlock != "none":
+        _check_home_unlock(r)
     if r.finish_in_home and r.land_on_own:
         _refuse(
             "finish_in_home/land_on_own",
@@ -533,6 +569,20 @@ _MAEDN = dict(
     land_on_own=False, must_enter=True, clear_start=True, finish_in_home=True,
 )  # fmt: skip
 
+# Ludo King's classic mode (the preset `king`), which `capture-home` and `points-duel`
+# change in the toggles they name.
+_KING = dict(
+    players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
+    start_attempts=1, bonus_on_six="always", start_capacity=0,
+    bonus_on_capture=True, bonus_on_finish=True, six_limit=3,
+    bonus_stacking="one", no_move_ends_turn=False, roll_then_move=False,
+    pass_own=True, pass_opponents="all", safe=("starts", "stars"),
+    safe_landing="coexist", capture_rule="lone_opponent", block_landing="coexist",
+    start_capture=False, star_jump="none", finish="exact", forced_capture=False,
+    play_to_end=False, die_faces=D6_FACES, entry=50, home_len=5,
+    globe_offsets=(), star_offsets=(8,),
+)  # fmt: skip
+
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in [
@@ -617,17 +667,21 @@ PRESETS: dict[str, Preset] = {
             (),
             "Ludo King's classic mode, as the app states it: safe starts and stars, one bonus "
             "roll per move for a 6, a capture or a finish, third six forfeits, exact finish",
-            dict(
-                players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
-                start_attempts=1, bonus_on_six="always", start_capacity=0,
-                bonus_on_capture=True, bonus_on_finish=True, six_limit=3,
-                bonus_stacking="one", no_move_ends_turn=False, roll_then_move=False,
-                pass_own=True, pass_opponents="all", safe=("starts", "stars"),
-                safe_landing="coexist", capture_rule="lone_opponent", block_landing="coexist",
-                start_capture=False, star_jump="none", finish="exact", forced_capture=False,
-                play_to_end=False, scoring="none", die_faces=D6_FACES, entry=50, home_len=5,
-                globe_offsets=(), star_offsets=(8,),
-            ),
+            dict(**_KING, scoring="none"),
+        ),
+        Preset(
+            "capture-home",
+            (),
+            "Ludo King's classic mode with capture before home: a player's pieces enter "
+            "their home column only after its first capture, and lap on until then",
+            dict(**_KING, scoring="none", home_unlock="capture"),
+        ),
+        Preset(
+            "points-duel",
+            (),
+            "Two-player points format on Ludo King's rules: every piece out from the start, "
+            "a point per square advanced, 20 turns each",
+            {**_KING, "players": 2, "start_out": 4, "scoring": "steps", "move_limit": 20},
         ),
     ]
 }  # fmt: skip

@@ -302,6 +302,9 @@ TOGGLES: dict[str, Toggle] = {
         _toggle("move_limit", "int", 0,
                 "turns each seat plays before the game ends by points (0 = no limit; "
                 "needs scoring=steps)", (), True, low=0, high=10_000),
+        _choice("home_unlock", {"none": 0, "capture": 1}, "none",
+                "when the home column opens: always, or only after the seat's first capture "
+                "(a locked piece laps on)", (), False),
     ]
 }  # fmt: skip
 

@@ -11,7 +11,11 @@ the seat to move, a colon, then every seat's pieces in seat order, seats
 separated by `/`, pieces (in piece order) by `,`. A piece is `Y` (in the
 yard), a number `0 .. entry` (progress along the shared track from the own
 start square), `H1 .. H<home_len>` (home column, counted from its first square)
-or `G` (in the goal). Letters may be given in either case; spaces are ignored.
+or `G` (in the goal); under `home_unlock = capture` a piece lapping past its entry on
+the squares before its start square is `L1 .. L<tail>` (`Rules.tail`). Letters may be
+given in either case; spaces are ignored. Whether a seat's home column is open
+(`home_unlock`) is not written: a game played on from a position begins with every
+seat locked (docs/rules.md, capture before home).
 The text has no shell-special characters, so it needs no quotes on a command line.
 
 `parse_position(text, rules)` checks the text against the rules and returns a
@@ -59,6 +63,8 @@ def _piece_text(rules: Rules, p: int) -> str:
         return "Y"
     if p == rules.goal:
         return "G"
+    if p > rules.goal:
+        return f"L{p - rules.goal}"
     if p > rules.entry:
         return f"H{p - rules.entry}"
     return str(p)
@@ -72,7 +78,8 @@ def format_position(rules: Rules, progress: Sequence[Sequence[int]], to_move: in
 
 def _allowed(rules: Rules) -> str:
     home = f"H1..H{rules.home_len} (home column), " if rules.home_len else ""
-    return f"Y (yard), 0..{rules.entry} (track), {home}G (goal)"
+    lap = f", L1..L{rules.tail} (lapping)" if rules.tail else ""
+    return f"Y (yard), 0..{rules.entry} (track), {home}G (goal){lap}"
 
 
 def _piece(rules: Rules, token: str, seat: int, piece: int) -> int:
@@ -85,6 +92,8 @@ def _piece(rules: Rules, token: str, seat: int, piece: int) -> int:
         return rules.entry + int(token[1:])
     if token.isdigit() and int(token) <= rules.entry:
         return int(token)
+    if token.startswith("L") and token[1:].isdigit() and 1 <= int(token[1:]) <= rules.tail:
+        return rules.goal + int(token[1:])
     raise PositionError(
         f"position: seat {seat} piece {piece} is {token!r}; allowed: {_allowed(rules)}"
     )

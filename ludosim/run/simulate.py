@@ -140,12 +140,14 @@ def _start_array(rules: Rules, start: Any) -> np.ndarray | None:
             f"start needs {rules.players} rows of {rules.pieces} progress values, "
             f"got shape {array.shape}"
         )
-    bad = (array < -1) | (array > rules.goal)
+    last = rules.goal + rules.tail
+    bad = (array < -1) | (array > last)
     if bad.any():
         seat, piece = map(int, np.argwhere(bad)[0])
+        lapping = f", {rules.goal + 1}..{last} (lapping)" if rules.tail else ""
         raise SimulationError(
             f"start: seat {seat} piece {piece} has progress {array[seat, piece]}; "
-            f"allowed: -1 (yard) or 0..{rules.goal} (goal)"
+            f"allowed: -1 (yard) or 0..{rules.goal} (goal){lapping}"
         )
     return array
 
