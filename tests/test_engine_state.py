@@ -110,7 +110,15 @@ def test_counts_and_occupancy_follow_moves_and_undo(name: str) -> None:
 ROW_FIELDS = {
     "C_SIZE": ["C_ROLLS", "C_UNDO", "C_SKIPS"],
     "S_SIZE": ["S_CAPTURES", "S_CAPTURED", "S_RETURNED", "S_SKIPPED", "S_CAUGHT"],
-    "SB_SIZE": ["SB_CONTENDERS", "SB_THROWS", "SB_DONE", "SB_ORDER", "SB_SCORE", "SB_ENTERED"],
+    "SB_SIZE": [
+        "SB_CONTENDERS",
+        "SB_THROWS",
+        "SB_DONE",
+        "SB_ORDER",
+        "SB_SCORE",
+        "SB_ENTERED",
+        "SB_UNLOCKED",
+    ],
     "M_SIZE": ["M_PIECE", "M_TARGET", "M_FLAGS", "M_CAPS"],
     "B_SIZE": ["B_STEPS", "B_CHOSEN_CAPS"],
     "CH_SIZE": ["CH_FACE", "CH_PIECE"],

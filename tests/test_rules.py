@@ -37,6 +37,7 @@ PINNED_HASHES = {
     "maedn": "ea6aebd10eca7611",
     "maedn-2006": "2c8ec6761448446c",
     "king": "67aa32839c028cb2",
+    "capture-home": "124c9487372d772c",
 }
 
 
@@ -44,6 +45,7 @@ PINNED_HASHES = {
 def test_presets_are_those_of_api_md() -> None:
     assert ALL_PRESETS == [
         "app", "italian", "danish", "danish-globe", "killer", "maedn", "maedn-2006", "king",
+        "capture-home",
     ]  # fmt: skip
 
 
@@ -56,7 +58,12 @@ def test_every_preset_constructs(name: str) -> None:
     assert preset.description
     assert all(re.fullmatch(r"\d{3}_[0-9a-f]{16}\.txt", s) for s in preset.seeds)
     # A preset without a founding text names its source in its description.
-    sources = ("as most families play it", "2006 leaflet prints it", "as the app states it")
+    sources = (
+        "as most families play it",
+        "2006 leaflet prints it",
+        "as the app states it",
+        "as the PettingZoo-Ludo rules state it",
+    )
     assert preset.seeds or any(source in preset.description for source in sources)
     assert rules.entry in (50, 52) or (name.startswith("maedn") and rules.entry == 39)
     assert rules.goal == rules.entry + rules.home_len + 1

@@ -569,8 +569,7 @@ _MAEDN = dict(
     land_on_own=False, must_enter=True, clear_start=True, finish_in_home=True,
 )  # fmt: skip
 
-# Ludo King's classic mode (the preset `king`), which `capture-home` and `points-duel`
-# change in the toggles they name.
+# Ludo King's classic mode (the preset `king`), which `capture-home` changes in one toggle.
 _KING = dict(
     players=4, sides=4, pieces=4, die="d6", first_player="roll-off",
     start_attempts=1, bonus_on_six="always", start_capacity=0,
@@ -672,16 +671,10 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "capture-home",
             (),
-            "Ludo King's classic mode with capture before home: a player's pieces enter "
-            "their home column only after its first capture, and lap on until then",
+            "Ludo King's classic mode with capture before home, as the PettingZoo-Ludo rules "
+            "state it: a player's pieces enter their home column only after its first "
+            "capture, and lap on until then",
             dict(**_KING, scoring="none", home_unlock="capture"),
-        ),
-        Preset(
-            "points-duel",
-            (),
-            "Two-player points format on Ludo King's rules: every piece out from the start, "
-            "a point per square advanced, 20 turns each",
-            {**_KING, "players": 2, "start_out": 4, "scoring": "steps", "move_limit": 20},
         ),
     ]
 }  # fmt: skip
