@@ -19,12 +19,20 @@ With a precision target a sweep runs in two stages (Stein's two-stage
 procedure, `ludosim.sweep.precision`): the pilot chunks of every cell, then,
 from the pilot's variance, games pilot..n-1 of each cell. The plan follows
 from the pilot chunk files alone, so a resumed sweep finds the same n.
+
+Here: `run_sweep` and the run loop (which chunks are whole on disk, which to play,
+the manifest), the local and Dask executors, and `compute_chunk`, the one place a
+chunk reaches the kernel. The plain data of a run is in `ludosim.sweep.tasks`, the
+dry-run table and a precision sweep's plan in `ludosim.sweep.planning`, and the Dask
+plumbing that needs nothing of the sweep in `ludosim.sweep.daskcluster`. What stays
+here stays together because tests and tools replace `_kernel`, `write_frame_atomic`,
+`NO_WORKERS_NOTICE_S` and `CONNECT_TIMEOUT_S` on this module, and the functions that
+read them look them up here.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import os
 import signal
@@ -32,7 +40,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,23 +48,19 @@ from ludosim.results.chunks import check_chunk, file_digest, stamp_metadata
 from ludosim.results.failures import write_error
 from ludosim.results.parquet import write_frame_atomic
 from ludosim.results.summary import summary_to_frame
-from ludosim.rules.errors import LudosimError, missing_extra
-from ludosim.rules.model import Rules
+from ludosim.rules.errors import LudosimError
 from ludosim.run.simulate import simulate
 from ludosim.sweep import store
-from ludosim.sweep.precision import CellPlan, Target, achieved, plan_cell
-from ludosim.sweep.spec import (
-    Cell,
-    SweepError,
-    SweepSpec,
-    cells_frame,
-    check_run_options,
-    expand,
-    spec_hash,
-)
+from ludosim.sweep.daskcluster import _distributed, _failed, _quiet_distributed, _scheduler_gone
+from ludosim.sweep.planning import _planned, _record_precision, _tag_run
+from ludosim.sweep.planning import plan as plan  # re-exported: `ludosim.sweep` imports it here
+from ludosim.sweep.precision import CellPlan, plan_cell
+from ludosim.sweep.spec import Cell, SweepError, SweepSpec, check_run_options, expand, spec_hash
+from ludosim.sweep.tasks import ChunkTask, SweepResult, _Execution
 
 if TYPE_CHECKING:
     import pandas as pd
+
 
 _log = logging.getLogger("ludosim.sweep")
 
@@ -75,75 +78,6 @@ _POLL_S = 0.02
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM arrived: the sweep stops like on Ctrl-C, after the chunk being written."""
-
-
-@dataclass(frozen=True)
-class ChunkTask:
-    """Games [start, stop) of one cell: everything a worker needs, as plain data."""
-
-    cell: str
-    start: int
-    stop: int
-    rules: Rules
-    policies: tuple[str, ...]
-    seed: int
-    summary: bool
-    flow: bool = False  # the game-flow columns of docs/flow.md in every row
-
-    @property
-    def games(self) -> int:
-        return self.stop - self.start
-
-
-@dataclass
-class SweepResult:
-    """What a `run_sweep` call did."""
-
-    out: Path
-    cells: list[Cell] = field(repr=False)
-    chunks_total: int
-    chunks_skipped: int  # already complete on disk
-    chunks_computed: int
-    repaired: list[str] = field(default_factory=list)  # damaged chunks found and recomputed
-    games_computed: int = 0
-    seconds: float = 0.0
-    moved_aside: Path | None = None
-    adopted: int = 0  # of the skipped chunks, those the manifest had not recorded yet
-    rebuilt: str | None = None  # why the manifest was rebuilt from the chunks' stamps
-    # With a precision target: manifest["precision"] (target, and per cell planned
-    # games, achieved half-width, met).
-    precision: dict[str, Any] | None = None
-
-    @property
-    def complete(self) -> bool:
-        return self.chunks_skipped + self.chunks_computed == self.chunks_total
-
-    @property
-    def games_per_s(self) -> float:
-        return self.games_computed / self.seconds if self.seconds > 0 else 0.0
-
-    def describe(self) -> str:
-        """One line for the command line."""
-        games = sum(c.games for c in self.cells)
-        head = "sweep complete" if self.complete else "sweep incomplete"
-        text = (
-            f"{head}: {len(self.cells)} cells, {games:,} games, {self.chunks_total} chunks "
-            f"({self.chunks_computed} computed, {self.chunks_skipped} already done) in "
-            f"{self.seconds:.1f} s"
-        )
-        if self.games_computed:
-            text += f" ({self.games_per_s:,.0f} games/s)"
-        if self.repaired:
-            text += f"; {len(self.repaired)} damaged chunks recomputed"
-        if self.rebuilt:
-            text += f"; {self.rebuilt}"
-        if self.precision is not None:
-            cells = self.precision["cells"].values()
-            met = sum(1 for c in cells if c.get("met"))
-            text += f"; precision {self.precision['target']} met in {met}/{len(cells)} cells"
-        if self.moved_aside is not None:
-            text += f"; the old folder was moved to {self.moved_aside}"
-        return f"{text} -> {self.out}"
 
 
 def _kernel() -> Callable[..., Any]:
@@ -190,45 +124,6 @@ def compute_chunk(
     return df
 
 
-def plan(spec: SweepSpec, out: str | Path | None = None) -> pd.DataFrame:
-    """The `--dry-run` table: one row per cell, with its chunk count; plays nothing.
-
-    With a precision target the table adds `pilot`, `planned` (games the target
-    needs, from the pilot chunks already in `out`; missing before the pilot has
-    been played) and `plan` (`pilot first`, `from pilot` or `capped at max_games`);
-    `games` and `chunks` are then the planned ones where known, else the pilot's.
-    """
-    import pandas as pd
-
-    cells = expand(spec)
-    target = spec.target()
-    if target is None:
-        return cells_frame(cells, spec.chunk_size)
-    plans: dict[str, CellPlan | None] = dict.fromkeys((c.id for c in cells), None)
-    if out is not None:
-        spec_id = spec_hash(spec, cells)
-        for cell in cells:
-            pilot = store.cell_moments(Path(out), spec.summary_only, spec_id, cell, spec.chunk_size)
-            if pilot is not None:
-                plans[cell.id] = plan_cell(pilot, target, spec.max_games)
-    shown = [_planned(c, plans[c.id]) for c in cells]
-    frame = cells_frame(shown, spec.chunk_size)
-    frame["pilot"] = spec.pilot
-    frame["planned"] = pd.array(
-        [None if p is None else p.planned for p in plans.values()], dtype="Int64"
-    )
-    frame["plan"] = [
-        "pilot first" if p is None else "capped at max_games" if p.capped else "from pilot"
-        for p in plans.values()
-    ]
-    return frame
-
-
-def _planned(cell: Cell, cell_plan: CellPlan | None) -> Cell:
-    return cell if cell_plan is None else dataclasses.replace(cell, games=cell_plan.planned)
-
-
-# ------------------------------------------------------------------- run
 def run_sweep(
     spec: SweepSpec,
     out: str | Path,
@@ -288,18 +183,6 @@ def run_sweep(
         ) from None
 
 
-@dataclass(frozen=True)
-class _Execution:
-    """How chunks are computed: the executor options of `run_sweep`."""
-
-    dask: str | Any | None
-    workers: int | None
-    threads: int | None
-    progress: Callable[[int, int], None] | None
-    dask_wait: float | None = None
-    backend: str = "local"  # as the manifest records it: local, dask:ADDRESS, dask:client
-
-
 @contextlib.contextmanager
 def _scheduler(dask: str | Any | None) -> Iterator[str | Any | None]:
     """A `distributed.Client` of a scheduler address (`tcp://...`), connected now and
@@ -314,37 +197,6 @@ def _scheduler(dask: str | Any | None) -> Iterator[str | Any | None]:
             yield client
         finally:
             client.close()
-
-
-@contextlib.contextmanager
-def _quiet_distributed() -> Iterator[None]:
-    """While the sweep's own client runs, `distributed` logs only critical records: a
-    lost worker or scheduler is the sweep's one line, not `distributed`'s tracebacks
-    (each of its loggers may have a level of its own, so each is set and restored)."""
-    _distributed()  # its import sets the levels of its loggers: first import, then set
-    names = ["distributed"] + [
-        name for name in list(logging.Logger.manager.loggerDict) if name.startswith("distributed.")
-    ]
-    loggers = [logging.getLogger(name) for name in names]
-    levels = [logger.level for logger in loggers]
-    for logger in loggers:
-        logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels, strict=True):
-            logger.setLevel(level)
-
-
-def _distributed() -> Any:
-    """The `distributed` package, or a `SweepError` saying how to install it."""
-    try:
-        import distributed
-    except ImportError:
-        raise SweepError(
-            missing_extra("the Dask backend (--dask)", "dask[distributed]", "dask")
-        ) from None
-    return distributed
 
 
 def _connect(address: str) -> Any:
@@ -423,69 +275,6 @@ def _run_to_precision(
         moved_aside=folder.moved_aside,
         precision=folder.manifest["precision"],
     )
-
-
-def _tag_run(folder: store.Folder, before: int, stage: str) -> None:
-    """Mark the run entry `_run` added (also an interrupted one) with its stage."""
-    if len(folder.manifest["runs"]) > before:
-        folder.manifest["runs"][-1]["stage"] = stage
-        folder.save_manifest()
-
-
-def _record_precision(
-    spec: SweepSpec,
-    target: Target,
-    cells: Sequence[Cell],
-    plans: dict[str, CellPlan],
-    spec_id: str,
-    folder: store.Folder,
-) -> None:
-    """manifest["precision"]: the target and, per cell, the plan and what the games achieve.
-
-    `games` counts the games of the cell's complete chunks; `half_width` is the
-    interval the report shows, from those games; `met` says the cell played
-    every game the two-stage rule asks for (not cut by `max_games`), so that
-    its estimate +- the target is the procedure's 95% interval.
-    """
-    entries: dict[str, Any] = {}
-    for cell in cells:
-        cell_plan = plans[cell.id]
-        # Only complete chunks count: an interrupted second stage reports what it has.
-        moments = store.cell_moments(
-            folder.root, spec.summary_only, spec_id, cell, spec.chunk_size, partial=True
-        )
-        assert moments is not None  # partial=True always sums what is there
-        estimate, half_width = achieved(moments, target)
-        if target.unit == "pp":
-            estimate -= 100.0 / cell.rules.players  # advantage over a fair 1/n share
-        entries[cell.id] = {
-            "name": cell.name,
-            "pilot": cell_plan.pilot,
-            "pilot_sd": _finite(cell_plan.sd),
-            "required": cell_plan.required,
-            "planned": cell_plan.planned,
-            "capped": cell_plan.capped,
-            "games": moments.games,
-            "estimate": _finite(estimate),
-            "half_width": _finite(half_width),
-            "met": not cell_plan.capped and moments.games == cell_plan.planned,
-        }
-    folder.manifest["precision"] = {
-        "target": str(target),
-        "measure": target.measure,
-        "unit": target.unit,
-        "half_width": target.value,
-        "confidence": 0.95,
-        "pilot": spec.pilot,
-        "max_games": spec.max_games,
-        "cells": entries,
-    }
-    folder.save_manifest()
-
-
-def _finite(value: float) -> float | None:
-    """JSON has no NaN: an undefined value is written as null."""
-    return None if value != value else round(value, 6)
 
 
 def _run(
@@ -851,22 +640,6 @@ def _chunk_result(
             if _scheduler_gone(client, exc):
                 raise SweepError(watch.scheduler_lost()) from None
             raise SweepError(_failed(task, exc)) from None
-
-
-def _failed(task: ChunkTask, exc: BaseException | None) -> str:
-    detail = " ".join(str(exc).split())[:200]
-    return (
-        f"cell {task.cell} games {task.start}..{task.stop - 1} failed on a Dask worker: "
-        f"{type(exc).__name__}: {detail}"
-    )
-
-
-def _scheduler_gone(client: Any, exc: BaseException) -> bool:
-    """The client lost its scheduler: its futures are cancelled for that reason."""
-    return getattr(exc, "reason", None) == "scheduler-connection-lost" or client.status not in (
-        "running",
-        "newly-created",
-    )
 
 
 class _WorkerWatch:
