@@ -43,6 +43,10 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("king", {"players": 2, "start_out": 4, "scoring": "steps", "move_limit": 12}),
     ("app", {"scoring": "steps", "move_limit": 40, "home_bonus": 20, "win_pieces": 1}),
     ("danish", {"scoring": "steps", "play_to_end": True}),
+    # Capture before home (lapping pieces), teams (a finished seat moves its partner's).
+    ("king", {"home_unlock": "capture", "win_pieces": 2}),
+    ("danish", {"teams": "0,1,0,1", "home_unlock": "capture"}),
+    ("app", {"teams": "0,1,1,0", "play_to_end": False, "win_pieces": 1}),
 ]
 VARIANT_GAMES = 100 if VERIFY else 10
 
@@ -92,18 +96,44 @@ def play_checked(rules: Rules, seed: int, game: int) -> GameResult:
     return result
 
 
+def check_teams(rules: Rules, result: GameResult, finish_order: list[int]) -> None:
+    """Places by team: partners share one, the teams take 1, 2, ...; the winner's finish
+    completed its team, the first team to finish, and ended the game."""
+    n = rules.players
+    team_place = {}
+    for s in range(n):
+        assert team_place.setdefault(rules.team_of(s), result.places[s]) == result.places[s]
+    assert sorted(team_place.values()) == list(range(1, len(team_place) + 1))
+    if result.winner < 0:
+        assert result.truncated
+        return
+    team = rules.team_of(result.winner)
+    assert result.places[result.winner] == 1
+    assert finish_order[-1] == result.winner, "the winner's finish ended the game"
+    assert all(s in finish_order for s in range(n) if rules.team_of(s) == team)
+    assert result.turns == result.end_turns
+
+
 def check_result(rules: Rules, result: GameResult, finish_order: list[int]) -> None:
     if rules.scoring == "steps":
         check_points(rules, result, finish_order)
     if rules.move_limit:
         return  # placed by points, ties shared: `check_points` holds the rest
     n = rules.players
-    assert sorted(result.places) == list(range(1, n + 1)), f"places {result.places}"
     assert 0 <= result.first < n
     assert result.turns <= result.end_turns <= rules.max_turns
     assert result.rolls >= result.turns
-    finished = [s for s in range(n) if all(p >= rules.home_from for p in result.final[s])]
+    goal = rules.goal
+    finished = [
+        s
+        for s in range(n)
+        if sum(rules.home_from <= p <= goal for p in result.final[s]) >= rules.win_need
+    ]
     assert sorted(finished) == sorted(finish_order)
+    if rules.teams:
+        check_teams(rules, result, finish_order)
+        return
+    assert sorted(result.places) == list(range(1, n + 1)), f"places {result.places}"
     if result.truncated:
         assert result.end_turns == rules.max_turns
         assert result.winner == (finish_order[0] if finish_order else -1)

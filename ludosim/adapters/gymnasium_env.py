@@ -15,8 +15,8 @@ policies (`ludosim.rules.policies`). A step is one choice of the agent:
   `ludosim.reference.outside` (moves by piece index, or Killer plans in plan
   order); ``info["action_mask"]`` (``int8``) marks the legal indices. Under
   `roll_then_move` only the first `max_options` plans are offered.
-- reward: +1 when the agent's seat wins the game (place 1), else 0, given
-  at the end; no shaping.
+- reward: +1 when the agent's seat wins the game (place 1; under `teams` every seat of
+  the winning team), else 0, given at the end; no shaping.
 - an illegal action ends the episode as a loss: reward `illegal_reward`,
   ``terminated=True``, ``info["illegal_action"] = True`` (the convention of
   PettingZoo's classic board games).
@@ -225,7 +225,7 @@ class LudoEnv(gym.Env):
         self.max_options, self.roll_slots = option_sizes(self.rules, max_options, roll_slots)
         self.illegal_reward = checks.number("illegal_reward", illegal_reward, error=EnvError)
         size = n * self.rules.pieces + self.roll_slots
-        goal = Board.from_rules(self.rules).goal
+        goal = Board.from_rules(self.rules).goal + self.rules.tail  # lap squares follow it
         self.observation_space = spaces.Box(
             low=-1.0, high=float(max(goal, 8)), shape=(size,), dtype=np.float32
         )

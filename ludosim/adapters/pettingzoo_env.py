@@ -11,8 +11,9 @@ the seats. It follows the conventions of PettingZoo's classic board games:
   unless it is the agent to move).
 - ``agent_selection`` is the agent facing a choice. Agents are asked only
   when they have two or more options, so turns do not simply alternate.
-- rewards: +1 to the winner (place 1) and 0 to the others, at the end; an
-  illegal action ends the game with -1 to the offender and 0 to the others.
+- rewards: +1 to the winner (place 1; under `teams` its partners too) and 0 to the
+  others, at the end; an illegal action ends the game with -1 to the offender and 0 to
+  the others.
 - at the end every agent is terminated (or truncated when the rules'
   `max_turns` cut the game short) and is stepped with ``None`` to leave.
 
@@ -76,7 +77,7 @@ class LudoAEC(AECEnv):
         n = self.rules.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
         size = n * self.rules.pieces + self.roll_slots
-        high = float(max(Board.from_rules(self.rules).goal, 8))
+        high = float(max(Board.from_rules(self.rules).goal + self.rules.tail, 8))
         self._observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(-1.0, high, shape=(size,), dtype=np.float32),

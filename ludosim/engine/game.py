@@ -48,6 +48,7 @@ from ludosim.engine.state import (
     counter_at,
     expert_at,
     finished,
+    ix,
     leave_board,
     progress_at,
     reset_state,
@@ -109,15 +110,61 @@ def seat_points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
 
 
 @njit(**HOT)
-def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
-    """Places of the seats that did not finish (semantics.md, end of the game).
-
-    By points (megajogos, steps) or pieces home then total progress, ties by seat
-    order after `ref` (the winner, or the first player when nobody finished).
-    """
+def _place_teams(lay: np.ndarray, w: np.ndarray, winner: int, ref: int) -> None:
+    """Places by team (`teams`, as `Game.team_places`): every seat of the winner's team
+    first, the other teams after it by their seats' scores summed (`_seat_scores`),
+    ties by the turn order after `ref` of each team's first seat."""
     n = lay[R.PLAYERS]
-    goal = lay[R.GOAL]
+    _seat_scores(lay, w)
     for s in range(n):
+        team = lay[ix(R.TEAM0 + s)]
+        if winner >= 0 and team == lay[ix(R.TEAM0 + winner)]:
+            w[seat_result_at(K_PLACE, s)] = 1
+            continue
+        ahead = np.int64(winner >= 0)
+        for t in range(n):  # each other team once, through its first seat after ref
+            other = lay[ix(R.TEAM0 + t)]
+            if other == team or _team_lead(lay, ref, t) != t:
+                continue
+            if winner >= 0 and other == lay[ix(R.TEAM0 + winner)]:
+                continue
+            mine = _team_score(lay, w, team)
+            theirs = _team_score(lay, w, other)
+            if theirs > mine or (
+                theirs == mine and (t - ref) % n < (_team_lead(lay, ref, s) - ref) % n
+            ):
+                ahead += 1
+        w[seat_result_at(K_PLACE, s)] = ahead + 1
+
+
+@njit(**HOT)
+def _team_lead(lay: np.ndarray, ref: int, seat: int) -> int:
+    """The first seat of `seat`'s team in turn order from `ref` on."""
+    n = lay[R.PLAYERS]
+    team = lay[ix(R.TEAM0 + seat)]
+    for k in range(n):
+        s = (ref + k) % n
+        if lay[ix(R.TEAM0 + s)] == team:
+            return s
+    return seat
+
+
+@njit(**HOT)
+def _team_score(lay: np.ndarray, w: np.ndarray, team: int) -> int:
+    """The scores (`SB_SCORE`) of a team's seats summed."""
+    total = 0
+    for s in range(lay[R.PLAYERS]):
+        if lay[ix(R.TEAM0 + s)] == team:
+            total += w[seat_list_at(SB_SCORE, s)]
+    return total
+
+
+@njit(**HOT)
+def _seat_scores(lay: np.ndarray, w: np.ndarray) -> None:
+    """Each seat's ranking score (`SB_SCORE`): its points, or pieces home then total
+    progress (as `Game.seat_score`)."""
+    goal = lay[R.GOAL]
+    for s in range(lay[R.PLAYERS]):
         if lay[R.SCORING] != SCORING_NONE:
             w[seat_list_at(SB_SCORE, s)] = w[seat_result_at(K_POINTS, s)]
         else:
@@ -128,6 +175,17 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
                 home += p == goal
                 total += travelled(lay, p) + 1
             w[seat_list_at(SB_SCORE, s)] = home * 1_000_000 + total
+
+
+@njit(**HOT)
+def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
+    """Places of the seats that did not finish (semantics.md, end of the game).
+
+    By points (megajogos, steps) or pieces home then total progress, ties by seat
+    order after `ref` (the winner, or the first player when nobody finished).
+    """
+    n = lay[R.PLAYERS]
+    _seat_scores(lay, w)
     for s in range(n):
         if w[seat_list_at(SB_DONE, s)]:
             continue
@@ -145,14 +203,41 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
 
 @njit(**HOT, inline="always")
 def next_seat(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
-    """The next seat in play order that has not finished (`seat` itself if none)."""
+    """The next seat in play order that has not finished (`seat` itself if none); with
+    `teams` simply the next seat: a finished seat plays on for its partner."""
     n = lay[R.PLAYERS]
     nxt = seat
     for _ in range(n):  # no division
         nxt = nxt + 1 if nxt + 1 < n else 0
-        if not w[seat_list_at(SB_DONE, nxt)]:
+        if lay[R.HAS_TEAMS] or not w[seat_list_at(SB_DONE, nxt)]:
             return nxt
     return seat
+
+
+@njit(**HOT)
+def piece_owner(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """Whose pieces `seat` moves this turn: its own, or once it has finished (`teams`)
+    those of the first partner after it in turn order that has not (as `Game.owner`)."""
+    if not w[seat_list_at(SB_DONE, seat)]:
+        return seat
+    n = lay[R.PLAYERS]
+    team = lay[ix(R.TEAM0 + seat)]
+    s = seat
+    for _ in range(n):
+        s = s + 1 if s + 1 < n else 0
+        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB_DONE, s)]:
+            return s
+    return seat
+
+
+@njit(**HOT)
+def team_done(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
+    """Every seat of `seat`'s team has finished (without `teams`: the seat has)."""
+    team = lay[ix(R.TEAM0 + seat)]
+    for s in range(lay[R.PLAYERS]):
+        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB_DONE, s)]:
+            return False
+    return True
 
 
 # How a game plays its turns: one compiled copy of the turn loop each.
@@ -180,14 +265,20 @@ def _open_game(
 
 @njit(**HOT)
 def _close_game(
-    lay: np.ndarray, w: np.ndarray, first: int, nfin: int, turns: int, truncated: bool
+    lay: np.ndarray,
+    w: np.ndarray,
+    first: int,
+    nfin: int,
+    turns: int,
+    truncated: bool,
+    winner: int,
 ) -> None:
-    """Write the game's results (`w[HEAD:]`, `w[SEATS:]`) once its turns are played."""
+    """Write the game's results (`w[HEAD:]`, `w[SEATS:]`) once its turns are played;
+    `winner` is the seat whose finish decided the game (-1 if none did)."""
     n = lay[R.PLAYERS]
     if lay[R.MOVE_LIMIT]:
         _close_by_points(lay, w, first, turns)
         return
-    winner = w[seat_list_at(SB_ORDER, 0)] if nfin > 0 else -1
     w[result_at(H_FIRST)] = first
     w[result_at(H_WINNER)] = winner
     if winner < 0:
@@ -199,6 +290,9 @@ def _close_game(
         for stat in range(S_SIZE):
             w[seat_result_at(K_STATS + stat, s)] = w[stat_at(STATS, stat, s)]
         w[seat_result_at(K_POINTS, s)] = seat_points(lay, w, s, winner)
+    if lay[R.HAS_TEAMS]:
+        _place_teams(lay, w, winner, winner if winner >= 0 else first)
+        return
     for place in range(nfin):
         w[seat_result_at(K_PLACE, w[seat_list_at(SB_ORDER, place)])] = place + 1
     _rank_rest(lay, w, winner if winner >= 0 else first, nfin)
@@ -266,6 +360,8 @@ def _whole_game(
     turns = 0
     truncated = False
     seat = first
+    mover = first
+    decided = False  # the first seat (with `teams`: team) has finished
     while True:
         if turns >= lay[R.MOVE_LIMIT] * n > 0:
             break  # every seat has played its turns: the game ends by points
@@ -273,33 +369,35 @@ def _whole_game(
             truncated = True
             break
         turns += 1
+        mover = piece_owner(lay, w, seat)  # with teams a finished seat moves its partner's
         if mode == PLANS:
-            home = plan_turn(lay, w, seat, stream, scoring, expert, scratch, turns, 1)
+            home = plan_turn(lay, w, mover, stream, scoring, expert, scratch, turns, 1)
         else:
             home = single_roll_turn(
-                lay, w, seat, stream, free, scoring, expert, scratch, turns, 1, 0
+                lay, w, mover, stream, free, scoring, expert, scratch, turns, 1, 0
             )
             if has_start and not home:
                 # A seat of a start position may have had every piece home
                 # before its turn: it is done after that turn, as in `Game.play`.
-                home = finished(lay, w, seat)
-        if nfin == 0:
-            count_boundary_if(lay, w, seat, flow)
-        if home and not w[seat_list_at(SB_DONE, seat)]:
-            w[seat_list_at(SB_DONE, seat)] = 1
-            w[seat_list_at(SB_ORDER, nfin)] = seat
+                home = finished(lay, w, mover)
+        if not decided:
+            count_boundary_if(lay, w, mover, flow)
+        if home and not w[seat_list_at(SB_DONE, mover)]:
+            w[seat_list_at(SB_DONE, mover)] = 1
+            w[seat_list_at(SB_ORDER, nfin)] = mover
             nfin += 1
             if lay[R.PLAY_TO_END] and not lay[R.MOVE_LIMIT]:
-                leave_board(lay, w, seat)
-            if nfin == 1:
+                leave_board(lay, w, mover)
+            if not decided and team_done(lay, w, mover):
+                decided = True
                 w[result_at(H_TURNS)] = turns
                 w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
-        if nfin > 0 and (not lay[R.PLAY_TO_END] or lay[R.MOVE_LIMIT]):
+        if decided and (not lay[R.PLAY_TO_END] or lay[R.MOVE_LIMIT]):
             break  # under a move limit the first finish ends the game too
         if nfin >= max(n - 1, 1):
             break
         seat = next_seat(lay, w, seat)
-    _close_game(lay, w, first, nfin, turns, truncated)
+    _close_game(lay, w, first, nfin, turns, truncated, mover if decided else -1)
     close_flow_if(w, w[result_at(H_WINNER)], flow)  # under a move limit: by points
 
 

@@ -69,15 +69,21 @@ _DERIVED_SLOTS = (
     # compulsory rule limits the moves: path checks are skipped, and a roll's
     # moves are `free_movers`
     "PASS_ALL",
+    "HAS_TEAMS",  # 1 when `teams` groups the seats
     "FACE0",  # FACE0 .. FACE0 + 5: the die faces as codes
 )
 _SLOT_NAMES = [n.upper() for n, t in TOGGLES.items() if t.has_slot] + list(_DERIVED_SLOTS)
 
 # Slots of the compiled rules (the first `R.SIZE` entries of `lay`): one per
-# toggle with a slot, then the derived ones; `R.SIZE` counts the six faces.
+# toggle with a slot, then the derived ones; FACE0 is followed by the other
+# five faces, then TEAM0 .. TEAM0 + MAX_PLAYERS - 1, each seat's team.
 R = IntEnum(
     "R",
-    [*((name, i) for i, name in enumerate(_SLOT_NAMES)), ("SIZE", len(_SLOT_NAMES) + 5)],
+    [
+        *((name, i) for i, name in enumerate(_SLOT_NAMES)),
+        ("TEAM0", len(_SLOT_NAMES) + 5),
+        ("SIZE", len(_SLOT_NAMES) + 5 + MAX_PLAYERS),
+    ],
     module=__name__,
 )
 
@@ -115,6 +121,7 @@ COMPILED_ELSEWHERE = {
     "die_faces": "R.FACE0 .. R.FACE0 + 5",
     "enter_faces": "R.ENTER_MASK",
     "seating": "the SQUARE section (`compile_board`)",
+    "teams": "R.HAS_TEAMS and R.TEAM0 .. R.TEAM0 + 5",
     "globe_offsets": "the TABLE and SAFE sections (`compile_board`)",
     "star_offsets": "the TABLE and SAFE sections (`compile_board`)",
 }
@@ -172,6 +179,9 @@ def compile_rules(rules: Rules) -> np.ndarray:
     )
     for i, face in enumerate(rules.die_faces):
         out[R.FACE0 + i] = face_code(face)
+    out[R.HAS_TEAMS] = bool(rules.teams)
+    for seat in range(rules.players):
+        out[R.TEAM0 + seat] = rules.team_of(seat)
     return out
 
 

@@ -86,6 +86,20 @@ ENTERING = 4  # the piece comes out of the yard
 
 
 @njit(**HOT)
+def partners_on(lay: np.ndarray, w: np.ndarray, seat: int, sq: int) -> int:
+    """Pieces of `seat`'s partners (`teams`) on track square `sq`: to the mover they are
+    neither own pieces nor opponents."""
+    if not lay[R.HAS_TEAMS]:
+        return 0
+    team = lay[ix(R.TEAM0 + seat)]
+    n = 0
+    for s in range(lay[R.PLAYERS]):
+        if s != seat and lay[ix(R.TEAM0 + s)] == team:
+            n += w[count_at(s, sq)]
+    return n
+
+
+@njit(**HOT)
 def _square_bars(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int) -> bool:
     """Track square `sq` on the path bars the move (`sq0`: the mover's own square)."""
     if w[total_at(sq)] == 0:
@@ -93,7 +107,7 @@ def _square_bars(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, sq0: int) -
     mine = w[count_at(seat, sq)]
     if mine - (sq == sq0) > 0 and not lay[R.PASS_OWN]:
         return True
-    opponents = w[total_at(sq)] - mine
+    opponents = w[total_at(sq)] - mine - partners_on(lay, w, seat, sq)
     rule = lay[R.PASS_OPPONENTS]
     if rule == PASS_OPPONENTS_NONE:
         return opponents > 0
@@ -189,7 +203,8 @@ def resolve_landing(
     if sq < 0:
         return LAND
     mine = w[count_at(seat, sq)]
-    k = w[total_at(sq)] - mine
+    partners = partners_on(lay, w, seat, sq)
+    k = w[total_at(sq)] - mine - partners  # opponents: pieces of other teams
     if k == 0:
         return LAND
     if entering and k == 1 and lay[R.START_CAPTURE]:
@@ -207,7 +222,7 @@ def resolve_landing(
         return CAPTURE
     if lay[ix(SAFE + sq)]:
         return HOME if lay[R.SAFE_LANDING] == SAFE_LANDING_LANDER_HOME else LAND
-    if lay[R.CAPTURE_RULE] == CAPTURE_RULE_LONE_OPPONENT or mine - (sq == sq0) == 0:
+    if lay[R.CAPTURE_RULE] == CAPTURE_RULE_LONE_OPPONENT or mine - (sq == sq0) + partners == 0:
         return CAPTURE
     return LAND  # lone_piece: an opponent sharing with own pieces is not captured
 
@@ -419,10 +434,11 @@ def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, 
     """Send every opponent piece on square `sq` to its yard; return how many."""
     players = lay[R.PLAYERS]
     pieces = lay[R.PIECES]
+    team = lay[ix(R.TEAM0 + seat)]
     caught = 0
     for s in range(players):
-        if s == seat or w[count_at(s, sq)] == 0:
-            continue  # the counts say which seats have pieces there
+        if lay[ix(R.TEAM0 + s)] == team or w[count_at(s, sq)] == 0:
+            continue  # own and partners' pieces stay; the counts say who else is there
         for i in range(pieces):
             if square_of(lay, s, w[progress_at(s, i)]) == sq:
                 if log:
@@ -504,7 +520,7 @@ def _arrives_on_block(
 def _opponent_on(lay: np.ndarray, w: np.ndarray, seat: int, p: int) -> bool:
     """An opponent piece stands on the track square of `seat`'s progress `p`."""
     sq = square_of(lay, seat, p)
-    return sq >= 0 and w[total_at(sq)] > w[count_at(seat, sq)]
+    return sq >= 0 and w[total_at(sq)] > w[count_at(seat, sq)] + partners_on(lay, w, seat, sq)
 
 
 @njit(**HOT)

@@ -114,6 +114,7 @@ class Game:
         self.rolls = 0
         self.finish_order: list[int] = []
         self.win_turns = self.win_rolls = -1
+        self.winner = -1  # the seat whose finish decided the game
         # Games played on from a given position start with a given seat: no roll-off.
         self.start_seat = start_seat
         # Whether a piece of each seat has left its yard (`start_attempts_when`);
@@ -210,21 +211,25 @@ class Game:
             self.turns += 1
             if self.record:
                 self.transcript.append(f"turn {self.turns}: seat {seat}")
+            mover = self.owner(seat)
+            if mover != seat:
+                self.log(f"seat {seat} has finished and plays seat {mover}'s pieces")
             if before_turn is not None:
-                before_turn(self, seat)
-            self.play_turn(seat)
+                before_turn(self, mover)
+            self.play_turn(mover)
             if after_turn is not None:
-                after_turn(self, seat)
-            if self.flow is not None and not self.finish_order:
+                after_turn(self, mover)
+            if self.flow is not None and self.winner < 0:
                 self.flow.boundary(self.travelled())
-            if self.pos.finished(seat) and seat not in self.finish_order:
-                self.finish_order.append(seat)
-                self.log(PlayerDone(seat, len(self.finish_order)))
+            if self.pos.finished(mover) and mover not in self.finish_order:
+                self.finish_order.append(mover)
+                self.log(PlayerDone(mover, len(self.finish_order)))
                 if rules.play_to_end and not rules.move_limit:
-                    self.leave_board(seat)
-                if len(self.finish_order) == 1:
+                    self.leave_board(mover)
+                if self.winner < 0 and self.team_done(mover):
+                    self.winner = mover  # the first finish (with teams: team) decides
                     self.win_turns, self.win_rolls = self.turns, self.rolls
-            if self.finish_order and (not rules.play_to_end or rules.move_limit):
+            if self.winner >= 0 and (not rules.play_to_end or rules.move_limit):
                 break  # under a move limit the first finish ends the game too
             if len(self.finish_order) >= max(n - 1, 1):
                 break
@@ -239,9 +244,30 @@ class Game:
             if self.board.on_track(p):
                 self.pos.put(seat, piece, YARD)
 
-    def next_seat(self, seat: int) -> int:
-        """The next seat in play order (`seating`) that has not finished."""
+    def owner(self, seat: int) -> int:
+        """Whose pieces `seat` moves this turn: its own, or once it has finished (`teams`)
+        those of the first partner after it in turn order that has not."""
+        if seat not in self.finish_order:
+            return seat
+        n, team = self.rules.players, self.rules.team_of(seat)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if self.rules.team_of(s) == team and s not in self.finish_order:
+                return s
+        return seat
+
+    def team_done(self, seat: int) -> bool:
+        """Every seat of `seat`'s team has finished (without `teams`: the seat has)."""
+        team = self.rules.team_of(seat)
         n = self.rules.players
+        return all(s in self.finish_order for s in range(n) if self.rules.team_of(s) == team)
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat in play order (`seating`) that has not finished; with `teams`
+        simply the next seat, since a finished seat plays on for its partner."""
+        n = self.rules.players
+        if self.rules.teams:
+            return (seat + 1) % n
         for step in range(1, n + 1):
             s = (seat + step) % n
             if s not in self.finish_order:
@@ -390,8 +416,13 @@ class Game:
         rules, pos, n = self.rules, self.pos, self.rules.players
         if rules.move_limit:
             return self.points_result(first)
-        winner = self.finish_order[0] if self.finish_order else -1
+        winner = self.winner
         points = [self.points(s, winner) for s in range(n)]
+        if rules.teams:
+            places = self.team_places(winner, winner if winner >= 0 else first, points)
+            turns = self.win_turns if winner >= 0 else self.turns
+            rolls = self.win_rolls if winner >= 0 else self.rolls
+            return self.closed(first, winner, turns, rolls, truncated, places, points)
         places = [0] * n
         for place, s in enumerate(self.finish_order, start=1):
             places[s] = place
@@ -406,6 +437,32 @@ class Game:
         turns = self.win_turns if winner >= 0 else self.turns
         rolls = self.win_rolls if winner >= 0 else self.rolls
         return self.closed(first, winner, turns, rolls, truncated, places, points)
+
+    def seat_score(self, seat: int, points: list[int]) -> tuple[int, ...]:
+        """How a seat that did not finish ranks: its points, else pieces home then progress."""
+        if self.rules.scoring != "none":
+            return (points[seat],)
+        return (self.pos.pieces_home(seat), self.progress_sum(seat))
+
+    def team_places(self, winner: int, ref: int, points: list[int]) -> list[int]:
+        """Places by team (`teams`): the winner's team first, the other teams by their
+        seats' scores summed, ties by the turn order after `ref` of each team's first seat."""
+        rules, n = self.rules, self.rules.players
+        teams: dict[int, list[int]] = {}
+        for k in range(n):  # seats in turn order from ref: a team's first seat comes first
+            teams.setdefault(rules.team_of((ref + k) % n), []).append((ref + k) % n)
+        order = sorted(
+            teams,
+            key=lambda t: (
+                winner >= 0 and t != rules.team_of(winner),
+                [
+                    -sum(v)
+                    for v in zip(*(self.seat_score(s, points) for s in teams[t]), strict=True)
+                ],
+                (teams[t][0] - ref) % n,
+            ),
+        )
+        return [order.index(rules.team_of(s)) + 1 for s in range(n)]
 
     def points_result(self, first: int) -> GameResult:
         """The end of a game under `move_limit`: every seat ranked by points, equal points

@@ -111,6 +111,7 @@ def _path_barred(rules: Rules, pos: Position, seat: int, piece: int, path: list[
     """A square of the path (track squares only) bars the move under the passing rules."""
     if rules.pass_own and rules.pass_opponents == "all":
         return False
+    team = rules.team_of(seat)
     for p in path:
         square = pos.board.square(seat, p)
         if square < 0:
@@ -119,8 +120,8 @@ def _path_barred(rules: Rules, pos: Position, seat: int, piece: int, path: list[
         for s, i in pos.at(square):
             if s == seat:
                 own += i != piece
-            else:
-                opponents += 1
+            elif rules.team_of(s) != team:
+                opponents += 1  # a partner's piece neither bars nor counts as own
         if own and not rules.pass_own:
             return True
         if opponents and rules.pass_opponents == "none":
@@ -143,8 +144,10 @@ def resolve_landing(
     square = board.square(seat, p)
     if square < 0:
         return LAND, []
-    opponents = [o for o in pos.at(square) if o[0] != seat]
-    own = sum(1 for o in pos.at(square) if o[0] == seat and o[1] != piece)
+    team = rules.team_of(seat)
+    opponents = [o for o in pos.at(square) if rules.team_of(o[0]) != team]
+    # Own pieces besides the mover, and partners' pieces (for `capture_rule = lone_piece`).
+    own = sum(1 for s, i in pos.at(square) if rules.team_of(s) == team and (s, i) != (seat, piece))
     k = len(opponents)
     if k == 0:
         return LAND, []

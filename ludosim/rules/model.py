@@ -213,6 +213,10 @@ class Rules:
         """Progress value of a finished piece."""
         return self.entry + self.home_len + 1
 
+    def team_of(self, seat: int) -> int:
+        """The team of `seat` (`teams`, or every seat its own)."""
+        return self.teams[seat] if self.teams else seat
+
     @property
     def tail(self) -> int:
         """Lap squares between a seat's entry and its start square that a locked piece
@@ -365,6 +369,34 @@ _LOCK_CONFLICTS = (
 )
 
 
+# Rules that `teams` is not combined with, each with the value to use instead: the
+# engines define no team reading for them.
+_TEAM_CONFLICTS = (
+    ("roll_then_move", lambda r: r.roll_then_move, "roll_then_move=false"),
+    ("play_to_end", lambda r: r.play_to_end, "play_to_end=false"),
+    ("move_limit", lambda r: r.move_limit, "move_limit=0"),
+)
+
+
+def _check_teams(r: Rules) -> None:
+    """A team per seat, at least two teams, and none of `_TEAM_CONFLICTS`."""
+    if len(r.teams) != r.players:
+        _refuse(
+            "teams/players",
+            f"teams lists {len(r.teams)} teams for {r.players} players; give one team per "
+            "seat in turn order (e.g. teams=0,1,0,1), or none",
+        )
+    if len(set(r.teams)) < 2:
+        _refuse("teams/players", f"teams={format_value(r.teams)} is one team; use two or more")
+    for name, conflicts, way_out in _TEAM_CONFLICTS:
+        if conflicts(r):
+            _refuse(
+                f"teams/{name}",
+                f"teams do not combine with {name}={format_value(getattr(r, name))}; "
+                f"use {way_out}, or no teams",
+            )
+
+
 def _check_home_unlock(r: Rules) -> None:
     """`home_unlock = capture` needs someone to capture, and none of `_LOCK_CONFLICTS`."""
     if r.players < 2:
@@ -478,6 +510,8 @@ def _validate(r: Rules) -> None:
             f"move_limit={r.move_limit} turns for each of {r.players} players pass "
             f"max_turns={r.max_turns}; use max_turns>={r.move_limit * r.players}",
         )
+    if r.teams:
+        _check_teams(r)
     if r.home_unlock != "none":
         _check_home_unlock(r)
     if r.finish_in_home and r.land_on_own:

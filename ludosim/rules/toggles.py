@@ -305,6 +305,9 @@ TOGGLES: dict[str, Toggle] = {
         _choice("home_unlock", {"none": 0, "capture": 1}, "none",
                 "when the home column opens: always, or only after the seat's first capture "
                 "(a locked piece laps on)", (), False),
+        _toggle("teams", "ints", (),
+                "a team number per seat in turn order, partners opposite as 0,1,0,1 (empty: "
+                "every seat its own team)", (), False, low=0, high=5, ordered=True),
     ]
 }  # fmt: skip
 

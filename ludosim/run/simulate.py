@@ -268,6 +268,13 @@ def _seat_policies(
     parsed = [parse_policy(n) for n in names]
     experts = tuple((p.rollouts, p.horizon, int(p.fictive)) for p in parsed)
     if any(p.is_expert for p in parsed):
+        if rules.teams:
+            # The rollouts play each seat's own pieces to the end of the game: they
+            # know no partners.
+            raise SimulationError(
+                "policies: the expert and the fictive player do not play under teams; "
+                "use another policy, or no teams"
+            )
         base = expert_base(rules)
         parsed = [base if p.is_expert else p for p in parsed]
     return parsed, experts

@@ -1,0 +1,138 @@
+"""Teams (`teams`): partners share squares and never capture each other, a finished seat
+moves its partner's pieces, the team wins when all its seats have finished.
+
+docs/rules.md section 2 ("Teams"): each reading pinned in both engines on hand-built
+positions, the refusals named, and whole games played alike by the kernel and the
+reference engine.
+"""
+
+from __future__ import annotations
+
+import pytest
+from scenario_helpers import kernel_targets, make, reference_targets
+from test_kernel_agreement import VERIFY, assert_same_games
+
+from ludosim.reference.game import Game
+from ludosim.reference.moves import legal_moves, play_move
+from ludosim.rules.board import YARD, Board
+from ludosim.rules.errors import RulesError
+from ludosim.rules.model import Rules
+from ludosim.run.simulate import SimulationError, simulate
+
+Y = YARD
+# Partners opposite: seats 0 and 2 against 1 and 3, on the seeds' board (seat s starts
+# 13 * s squares on, so seat 2's progress p is seat 0's progress p + 26).
+TEAMS = Rules.preset("king").replace(teams="0,1,0,1", safe=())
+BOARD = Board.from_rules(TEAMS)
+
+
+def _targets(rules: Rules, placed: dict[int, list[int]], seat: int, face: int) -> dict:
+    """The landing of every legal move, the same in both engines."""
+    ref = reference_targets(rules, placed, seat, face)
+    assert kernel_targets(rules, placed, seat, face) == ref
+    return ref
+
+
+def test_a_partner_is_not_captured_but_shares_the_square() -> None:
+    """Seat 0 lands on seat 2's lone piece (its 4 is seat 0's 30): both stay."""
+    pos = make(TEAMS, {0: [27, Y, Y, Y], 2: [4, Y, Y, Y]})
+    (move,) = legal_moves(TEAMS, pos, 0, 3)
+    assert play_move(TEAMS, pos, move).captures == 0
+    assert pos.progress[0][0] == 30 and pos.progress[2][0] == 4
+
+
+def test_an_opponent_is_captured_as_always() -> None:
+    pos = make(TEAMS, {0: [27, Y, Y, Y], 1: [17, Y, Y, Y]})  # seat 1's 17 is seat 0's 30
+    (move,) = legal_moves(TEAMS, pos, 0, 3)
+    assert play_move(TEAMS, pos, move).captures == 1
+
+
+def test_partners_form_a_block_for_the_other_team_and_never_bar_each_other() -> None:
+    """Under the app's passing rule (no passing opponents) a partner's piece on the path
+    does not bar seat 0; an opponent's does. Under `block_landing = forbidden` a piece of
+    each partner (seats 1 and 3) on one square bar an opponent's landing there."""
+    rules = Rules.preset("app").replace(teams="0,1,0,1", play_to_end=False)
+    assert _targets(rules, {0: [27, Y, Y, Y], 2: [2, Y, Y, Y]}, 0, 3) == {0: 30}
+    assert _targets(rules, {0: [27, Y, Y, Y], 1: [16, Y, Y, Y]}, 0, 3) == {}
+    forbidden = TEAMS.replace(block_landing="forbidden")
+    # Square 30 of seat 0 is seat 1's 17 and seat 3's 43.
+    assert _targets(forbidden, {0: [27, Y, Y, Y], 1: [17, Y, Y, Y], 3: [43, Y, Y, Y]}, 0, 3) == {}
+
+
+def test_a_partner_counts_as_another_piece_for_lone_piece_captures() -> None:
+    """Under `capture_rule = lone_piece` an opponent sharing with a partner of the mover
+    is not alone: the mover shares the square instead of capturing."""
+    rules = TEAMS.replace(capture_rule="lone_piece")
+    pos = make(rules, {0: [27, Y, Y, Y], 1: [17, Y, Y, Y], 2: [4, Y, Y, Y]})
+    (move,) = legal_moves(rules, pos, 0, 3)
+    assert play_move(rules, pos, move).captures == 0
+
+
+def test_a_finished_seat_moves_its_partners_pieces() -> None:
+    """Seat 0 has every piece home; on its turn it plays seat 2's pieces."""
+    goal = TEAMS.goal
+    rows = [[goal] * 4, [Y] * 4, [10, Y, Y, Y], [Y] * 4]
+    game = Game(TEAMS, seed=3, game=0, start=make(TEAMS, dict(enumerate(rows))))
+    game.finish_order.append(0)
+    assert game.owner(0) == 2 and game.owner(1) == 1
+    assert game.next_seat(3) == 0  # a finished seat still takes its turns
+
+
+def test_the_team_wins_when_both_partners_have_finished() -> None:
+    """Seat 0 finished before; seat 2 brings its last piece home: the team has won, seat 2
+    is the winner, and both partners have place 1, the other team place 2."""
+    goal = TEAMS.goal
+    rows = [[goal] * 4, [Y] * 4, [goal, goal, goal, goal - 1], [Y] * 4]
+    game = Game(TEAMS, seed=3, game=0, start=make(TEAMS, dict(enumerate(rows))), start_seat=0)
+    game.finish_order.append(0)
+    result = game.play()
+    assert result.winner == 2
+    assert result.places == [1, 2, 1, 2]
+
+
+def test_places_are_per_team() -> None:
+    """In every game won, exactly the winner's team has place 1."""
+    rules = TEAMS.replace(safe=("starts", "stars"))
+    rows = simulate(rules, games=40, seed=5)
+    for _, row in rows.iterrows():
+        if row["winner"] >= 0:
+            team = rules.team_of(int(row["winner"]))
+            for s in range(4):
+                assert (row[f"place_{s}"] == 1) == (rules.team_of(s) == team)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"teams": "0,1"}, "teams/players"),
+        ({"teams": "0,0,0,0"}, "teams/players"),
+        ({"teams": "0,1,0,1", "play_to_end": True}, "teams/play_to_end"),
+        ({"teams": "0,1,0,1", "scoring": "steps", "move_limit": 10}, "teams/move_limit"),
+    ],
+)
+def test_combinations_the_engines_do_not_define_are_refused(change: dict, field: str) -> None:
+    with pytest.raises(RulesError, match=field):
+        Rules.preset("king").replace(**change)
+
+
+def test_the_expert_does_not_play_under_teams() -> None:
+    with pytest.raises(SimulationError, match="teams"):
+        simulate(TEAMS, games=1, seed=1, policies=["expert:8", "random", "random", "random"])
+
+
+GAMES = 400 if VERIFY else 60
+LOOKAHEAD = "weights:progress=1,capture=3,danger=-2,chance=2"
+
+
+@pytest.mark.parametrize(
+    ("preset", "teams"),
+    [("king", "0,1,0,1"), ("danish", "0,1,0,1"), ("app", "0,0,1,1"), ("maedn", "0,1,2,0")],
+)
+@pytest.mark.parametrize("policies", ["random", ["aggressive", LOOKAHEAD, "runner", "skipper:0.5"]])
+def test_kernel_agrees_with_reference_under_teams(preset, teams, policies) -> None:
+    """Whole games, game for game, with the game-flow columns; on Danish with forced
+    captures (the puster) and capture before home too."""
+    rules = Rules.preset(preset).replace(teams=teams, play_to_end=False)
+    if preset == "danish":
+        rules = rules.replace(forced_capture=True, home_unlock="capture")
+    assert_same_games(rules, range(GAMES), f"{preset} teams={teams}", policies, flow=True)
