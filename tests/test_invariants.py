@@ -45,7 +45,7 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("danish", {"scoring": "steps", "play_to_end": True}),
     # Capture before home (lapping pieces), teams (a finished seat moves its partner's).
     ("king", {"home_unlock": "capture", "win_pieces": 2}),
-    ("danish", {"teams": "0,1,0,1", "home_unlock": "capture"}),
+    ("danish", {"teams": "0,1,0,1", "forced_capture": True}),
     ("app", {"teams": "0,1,1,0", "play_to_end": False, "win_pieces": 1}),
 ]
 VARIANT_GAMES = 100 if VERIFY else 10

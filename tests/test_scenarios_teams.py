@@ -108,6 +108,7 @@ def test_places_are_per_team() -> None:
         ({"teams": "0,0,0,0"}, "teams/players"),
         ({"teams": "0,1,0,1", "play_to_end": True}, "teams/play_to_end"),
         ({"teams": "0,1,0,1", "scoring": "steps", "move_limit": 10}, "teams/move_limit"),
+        ({"teams": "0,1,0,1", "home_unlock": "capture"}, "teams/home_unlock"),
     ],
 )
 def test_combinations_the_engines_do_not_define_are_refused(change: dict, field: str) -> None:
@@ -131,8 +132,8 @@ LOOKAHEAD = "weights:progress=1,capture=3,danger=-2,chance=2"
 @pytest.mark.parametrize("policies", ["random", ["aggressive", LOOKAHEAD, "runner", "skipper:0.5"]])
 def test_kernel_agrees_with_reference_under_teams(preset, teams, policies) -> None:
     """Whole games, game for game, with the game-flow columns; on Danish with forced
-    captures (the puster) and capture before home too."""
+    captures (the puster)."""
     rules = Rules.preset(preset).replace(teams=teams, play_to_end=False)
     if preset == "danish":
-        rules = rules.replace(forced_capture=True, home_unlock="capture")
+        rules = rules.replace(forced_capture=True)
     assert_same_games(rules, range(GAMES), f"{preset} teams={teams}", policies, flow=True)

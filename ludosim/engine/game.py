@@ -361,7 +361,7 @@ def _whole_game(
     truncated = False
     seat = first
     mover = first
-    decided = False  # the first seat (with `teams`: team) has finished
+    winner = -1  # the seat whose finish decided the game: the first (with `teams`: team)
     while True:
         if turns >= lay[R.MOVE_LIMIT] * n > 0:
             break  # every seat has played its turns: the game ends by points
@@ -380,7 +380,7 @@ def _whole_game(
                 # A seat of a start position may have had every piece home
                 # before its turn: it is done after that turn, as in `Game.play`.
                 home = finished(lay, w, mover)
-        if not decided:
+        if winner < 0:
             count_boundary_if(lay, w, mover, flow)
         if home and not w[seat_list_at(SB_DONE, mover)]:
             w[seat_list_at(SB_DONE, mover)] = 1
@@ -388,16 +388,16 @@ def _whole_game(
             nfin += 1
             if lay[R.PLAY_TO_END] and not lay[R.MOVE_LIMIT]:
                 leave_board(lay, w, mover)
-            if not decided and team_done(lay, w, mover):
-                decided = True
+            if winner < 0 and team_done(lay, w, mover):
+                winner = mover
                 w[result_at(H_TURNS)] = turns
                 w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
-        if decided and (not lay[R.PLAY_TO_END] or lay[R.MOVE_LIMIT]):
+        if winner >= 0 and (not lay[R.PLAY_TO_END] or lay[R.MOVE_LIMIT]):
             break  # under a move limit the first finish ends the game too
         if nfin >= max(n - 1, 1):
             break
         seat = next_seat(lay, w, seat)
-    _close_game(lay, w, first, nfin, turns, truncated, mover if decided else -1)
+    _close_game(lay, w, first, nfin, turns, truncated, winner)
     close_flow_if(w, w[result_at(H_WINNER)], flow)  # under a move limit: by points
 
 
