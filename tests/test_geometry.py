@@ -16,7 +16,8 @@ from test_kernel_agreement import VERIFY, assert_same_games
 
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.moves import apply_move, legal_moves
-from ludosim.engine.policy import MASK_TRACK, compile_policies
+from ludosim.engine.optionscore import MASK_TRACK
+from ludosim.engine.policy import compile_policies
 from ludosim.engine.state import (
     DUMMY,
     M_FLAGS,

@@ -142,7 +142,8 @@ def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> Non
     """
     from ludosim.engine import compile_layout, new_work
     from ludosim.engine.memo import pick_plan, summarise_root
-    from ludosim.engine.policy import compile_policies, note_before
+    from ludosim.engine.optionscore import note_before
+    from ludosim.engine.policy import compile_policies
     from ludosim.engine.state import (
         B_STEPS,
         BEST,

@@ -15,10 +15,11 @@ from conftest import VERIFY
 from scenario_helpers import make, on_square, random_position
 
 from ludosim import Rules, presets, simulate
-from ludosim.engine import policy as kernel_policy
 from ludosim.engine.layout import compile_layout
+from ludosim.engine.optionscore import lookahead as kernel_lookahead
+from ludosim.engine.policy import compile_policies
+from ludosim.engine.state import DUMMY, new_work, reset_state
 from ludosim.engine.state import PROB_UNIT as KERNEL_PROB_UNIT
-from ludosim.engine.state import new_work, reset_state
 from ludosim.reference import play_game
 from ludosim.reference.features import lookahead
 from ludosim.rules.board import YARD
@@ -32,12 +33,12 @@ SIXTH = PROB_UNIT // 6  # chance 1/6 in units of 1 / 6**5
 def _kernel_lookahead(rules: Rules, progress: list[list[int]], seat: int) -> tuple[int, int]:
     lay = compile_layout(rules)
     weights = parse_policy("weights:danger=1,chance=1")
-    w = new_work(kernel_policy.compile_policies([weights] * rules.players), np.array(progress))
+    w = new_work(compile_policies([weights] * rules.players), np.array(progress))
     reset_state(lay, w, True)
     before = w.copy()
-    danger, chance = kernel_policy.lookahead(lay, w, seat)
+    danger, chance = kernel_lookahead(lay, w, seat)
     # Every move tried was taken back: the position and the statistics are as they were.
-    assert np.array_equal(w[: kernel_policy.DUMMY], before[: kernel_policy.DUMMY])
+    assert np.array_equal(w[:DUMMY], before[:DUMMY])
     return int(danger), int(chance)
 
 

@@ -25,7 +25,8 @@ import pytest
 
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.layout import FACE_GLOBE, FACE_STAR, MAX_PIECES, NONE
-from ludosim.engine.policy import MASK_TRACK, choose_move, compile_policies, predict_landing
+from ludosim.engine.optionscore import MASK_TRACK, predict_landing
+from ludosim.engine.policy import choose_move, compile_policies
 from ludosim.engine.rng import new_stream
 from ludosim.engine.state import CNT, CTR, MOVES, OPT, PROGRESS, TOT, reset_state
 from ludosim.reference import Position, play_game

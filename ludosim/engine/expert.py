@@ -65,7 +65,12 @@ from ludosim.engine.game import next_seat, seat_points
 from ludosim.engine.layout import R
 from ludosim.engine.memo import pick_plan, summarise_root
 from ludosim.engine.moves import apply_move, legal_moves, legal_target, may_capture
-from ludosim.engine.policy import note_before, prepare_trying, score_by_trying, score_position
+from ludosim.engine.optionscore import (
+    note_before,
+    prepare_trying,
+    score_by_trying,
+    score_position,
+)
 from ludosim.engine.rng import mix64, stream_key
 from ludosim.engine.state import (
     B_CHOSEN_CAPS,
@@ -492,7 +497,7 @@ def rollout(
 @njit(**HOT)
 def policy_option(lay: np.ndarray, w: np.ndarray, me: int, options: int) -> int:
     """The option of `XOPT` the seat's base policy scores highest (in full, by trying
-    each: `policy.score_by_trying`), the lowest of equal scores; nothing is drawn."""
+    each: `optionscore.score_by_trying`), the lowest of equal scores; nothing is drawn."""
     base = prepare_trying(lay, w, me, NO)
     best = 0
     best_score = 0

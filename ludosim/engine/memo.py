@@ -37,14 +37,9 @@ from numba import njit
 
 from ludosim.engine.layout import MAX_PIECES, NONE, R
 from ludosim.engine.moves import apply_move, legal_target, may_capture, move_target
+from ludosim.engine.optionscore import note_before, score_position
 from ludosim.engine.plans import plan_key_step
-from ludosim.engine.policy import (
-    draw_skip,
-    is_random,
-    note_before,
-    note_skip,
-    score_position,
-)
+from ludosim.engine.policy import draw_skip, is_random, note_skip
 from ludosim.engine.rng import below
 from ludosim.engine.state import (
     B_CHOSEN_CAPS,

@@ -784,7 +784,7 @@ def relocate(
         w[count_at(seat, old)] = left
         w[total_at(old)] -= 1
         # The occupancy bit goes with the last piece. Squares from 64 on (six-sided
-        # tracks, where no mask is read: `policy.MASK_TRACK`) have no bit; `& 63`
+        # tracks, where no mask is read: `optionscore.MASK_TRACK`) have no bit; `& 63`
         # keeps the shift defined for them.
         w[occupancy_at(seat)] &= ~(np.int64((left == 0) & (old < 64)) << (old & 63))
     w[progress_at(seat, piece)] = p
