@@ -58,6 +58,8 @@ def _candidates(toggle: Toggle) -> list[Any]:
         values = [(1, 2, 3, 4, 6, 6), (1, 2, "globe", 4, 5, 6)]
     elif toggle.kind == "face_set":
         values = [(1, 6), (5,)]
+    elif toggle.name == "teams":
+        values = [(0, 1, 0, 1), (0, 0, 1, 1), (0, 1)]  # a team per seat, two teams at least
     elif toggle.kind == "ints":
         values = [(0, 1), (2,), (1, 3)]
     else:
