@@ -379,6 +379,18 @@ _TEAM_CONFLICTS = (
 )
 
 
+def _refuse_conflicts(r: Rules, toggle: str, subject: str, conflicts: tuple, undo: str) -> None:
+    """Refuse the first of `conflicts` (name, test, value to use instead) that `r` has,
+    naming `toggle` and it; `undo` is the other way out, dropping `toggle`'s setting."""
+    for name, conflicts_with, way_out in conflicts:
+        if conflicts_with(r):
+            _refuse(
+                f"{toggle}/{name}",
+                f"{subject} not combine with {name}={format_value(getattr(r, name))}; "
+                f"use {way_out}, or {undo}",
+            )
+
+
 def _check_teams(r: Rules) -> None:
     """A team per seat, at least two teams, and none of `_TEAM_CONFLICTS`."""
     if len(r.teams) != r.players:
@@ -389,13 +401,7 @@ def _check_teams(r: Rules) -> None:
         )
     if len(set(r.teams)) < 2:
         _refuse("teams/players", f"teams={format_value(r.teams)} is one team; use two or more")
-    for name, conflicts, way_out in _TEAM_CONFLICTS:
-        if conflicts(r):
-            _refuse(
-                f"teams/{name}",
-                f"teams do not combine with {name}={format_value(getattr(r, name))}; "
-                f"use {way_out}, or no teams",
-            )
+    _refuse_conflicts(r, "teams", "teams do", _TEAM_CONFLICTS, "no teams")
 
 
 def _check_home_unlock(r: Rules) -> None:
@@ -405,13 +411,9 @@ def _check_home_unlock(r: Rules) -> None:
             "home_unlock/players",
             "home_unlock=capture needs opponents to capture; use players>=2 or home_unlock=none",
         )
-    for name, conflicts, way_out in _LOCK_CONFLICTS:
-        if conflicts(r):
-            _refuse(
-                f"home_unlock/{name}",
-                f"home_unlock=capture does not combine with "
-                f"{name}={format_value(getattr(r, name))}; use {way_out}, or home_unlock=none",
-            )
+    _refuse_conflicts(
+        r, "home_unlock", "home_unlock=capture does", _LOCK_CONFLICTS, "home_unlock=none"
+    )
 
 
 def _validate(r: Rules) -> None:
