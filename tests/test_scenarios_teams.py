@@ -9,7 +9,8 @@ reference engine.
 from __future__ import annotations
 
 import pytest
-from scenario_helpers import kernel_targets, make, reference_targets
+from scenario_helpers import dice, kernel_targets, make, reference_targets
+from scenario_helpers import game as play
 from test_kernel_agreement import VERIFY, assert_same_games
 
 from ludosim.reference.game import Game
@@ -90,6 +91,21 @@ def test_the_team_wins_when_both_partners_have_finished() -> None:
     assert result.places == [1, 2, 1, 2]
 
 
+def test_a_partners_capture_opens_the_owners_home_column() -> None:
+    """Under capture before home, finished seat 0 plays seat 2's piece onto seat 1's lone
+    piece (seat 2's 4 + 3 is seat 1's 20): the capture opens seat 2's column, not seat 0's
+    and not seat 1's."""
+    goal = TEAMS.goal
+    rules = TEAMS.replace(home_unlock="capture")
+    rows = {0: [goal] * 4, 1: [20, Y, Y, Y], 2: [4, Y, Y, Y]}
+    game = play(rules, rows, dice(rules, 3, 1))  # the capture earns a bonus roll: a 1
+    game.finish_order.append(0)
+    game.play_turn(game.owner(0))
+    assert game.stream.exhausted()
+    assert game.pos.progress[1][0] == Y and game.pos.progress[2][0] == 8
+    assert game.pos.unlocked == [False, False, True, False]
+
+
 def test_places_are_per_team() -> None:
     """In every game won, exactly the winner's team has place 1."""
     rules = TEAMS.replace(safe=("starts", "stars"))
@@ -108,7 +124,6 @@ def test_places_are_per_team() -> None:
         ({"teams": "0,0,0,0"}, "teams/players"),
         ({"teams": "0,1,0,1", "play_to_end": True}, "teams/play_to_end"),
         ({"teams": "0,1,0,1", "scoring": "steps", "move_limit": 10}, "teams/move_limit"),
-        ({"teams": "0,1,0,1", "home_unlock": "capture"}, "teams/home_unlock"),
     ],
 )
 def test_combinations_the_engines_do_not_define_are_refused(change: dict, field: str) -> None:
@@ -127,7 +142,13 @@ LOOKAHEAD = "weights:progress=1,capture=3,danger=-2,chance=2"
 
 @pytest.mark.parametrize(
     ("preset", "teams"),
-    [("king", "0,1,0,1"), ("danish", "0,1,0,1"), ("app", "0,0,1,1"), ("maedn", "0,1,2,0")],
+    [
+        ("king", "0,1,0,1"),
+        ("danish", "0,1,0,1"),
+        ("app", "0,0,1,1"),
+        ("maedn", "0,1,2,0"),
+        ("capture-home", "0,1,0,1"),
+    ],
 )
 @pytest.mark.parametrize("policies", ["random", ["aggressive", LOOKAHEAD, "runner", "skipper:0.5"]])
 def test_kernel_agrees_with_reference_under_teams(preset, teams, policies) -> None:

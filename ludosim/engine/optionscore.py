@@ -37,6 +37,7 @@ from ludosim.engine.moves import (
     apply_move,
     legal_target,
     may_capture,
+    partners_on,
     resolve_landing,
 )
 from ludosim.engine.state import (
@@ -267,7 +268,10 @@ def predict_landing(
     if _star_jump(lay, target, flags) != NONE:
         return NONE, 0, -1
     if kind == CAPTURE:
-        return target, w[total_at(sq1)] - w[count_at(seat, sq1)], sq1
+        # Partners (`teams`) sharing the square are not captured and keep it occupied.
+        partners = partners_on(lay, w, seat, sq1)
+        captured = w[total_at(sq1)] - w[count_at(seat, sq1)] - partners
+        return target, captured, sq1 if partners == 0 else -1
     return target, 0, -1
 
 

@@ -375,7 +375,6 @@ _TEAM_CONFLICTS = (
     ("roll_then_move", lambda r: r.roll_then_move, "roll_then_move=false"),
     ("play_to_end", lambda r: r.play_to_end, "play_to_end=false"),
     ("move_limit", lambda r: r.move_limit, "move_limit=0"),
-    ("home_unlock", lambda r: r.home_unlock != "none", "home_unlock=none"),
 )
 
 
