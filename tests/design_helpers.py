@@ -61,7 +61,7 @@ def stage_double(truth: Truth) -> Callable[..., tuple[pd.DataFrame, Any]]:
             }
             for s in range(PLAYERS):
                 part[f"captures_{s}"] = rng.poisson(5, games)
-                part[f"place_{s}"] = 1
+                part[f"place_{s}"] = np.where(part["winner"] == s, 1, 2)  # the winner 1st
             random_parts.append(pd.DataFrame(part))
             fair = 1 / PLAYERS
             optimal = fair + mean["skill"][i] * (FICTIVE_SHARE - fair)

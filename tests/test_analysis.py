@@ -32,11 +32,18 @@ def games(players: int, first, winner, turns=None, game=None, **extra) -> pd.Dat
             "truncated": np.asarray(winner) < 0,
         }
     )
+    # Places as the engines give them: the winner 1, the others 2, 3, ... in seat order
+    # (every seat its own side; a game without a winner in seat order).
     for s in range(players):
-        df[f"place_{s}"] = 1
+        df[f"place_{s}"] = [_place(w, s, players) for w in winner]
     for name, value in extra.items():
         df[name] = value
     return df
+
+
+def _place(winner: int, seat: int, players: int) -> int:
+    order = [winner, *(s for s in range(players) if s != winner)] if winner >= 0 else None
+    return (order or list(range(players))).index(seat) + 1
 
 
 def wilson(x: int, n: int) -> tuple[float, float]:

@@ -91,10 +91,9 @@ def null_rows(
         "turns": np.round(rounds * n).ravel().astype("int32"),
         "truncated": np.zeros(k * games, bool),
     }
-    for s in range(int(n.max())):
-        columns[f"place_{s}"] = np.repeat(
-            np.where(cells["players"].to_numpy(int) > s, 1.0, np.nan), games
-        )
+    for s in range(int(n.max())):  # the winner first, as the engines place it
+        seated = np.repeat(cells["players"].to_numpy(int) > s, games)
+        columns[f"place_{s}"] = np.where(seated, np.where(columns["winner"] == s, 1.0, 2.0), np.nan)
     return pd.DataFrame(columns)
 
 

@@ -82,8 +82,8 @@ def sweep(
         drawn = rows(cell, rng)
         n = int(cell["players"])
         part = pd.DataFrame({"game": np.arange(games), "truncated": False, **drawn})
-        for s in range(n):
-            part[f"place_{s}"] = 1
+        for s in range(n):  # the winner first, as the engines place it
+            part[f"place_{s}"] = np.where(part["winner"] == s, 1, 2)
         part["cell"] = cell["cell"]
         for column in ["name", "policies", *varying]:
             part[column] = cell[column]

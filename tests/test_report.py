@@ -455,8 +455,8 @@ def _stand_in_kernel(rules, games, seed, policies="random", *, first_game=0, **_
             "truncated": np.zeros(games, bool),
         }
     )
-    for s in range(n):
-        df[f"place_{s}"] = np.int8(1)
+    for s in range(n):  # the winner first, as the engines place it
+        df[f"place_{s}"] = np.where(df["winner"] == s, 1, 2).astype("int8")
     return df
 
 

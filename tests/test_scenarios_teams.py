@@ -122,6 +122,7 @@ def test_places_are_per_team() -> None:
     [
         ({"teams": "0,1"}, "teams/players"),
         ({"teams": "0,0,0,0"}, "teams/players"),
+        ({"teams": "0,1,2,0"}, "teams/players"),
         ({"teams": "0,1,0,1", "play_to_end": True}, "teams/play_to_end"),
         ({"teams": "0,1,0,1", "scoring": "steps", "move_limit": 10}, "teams/move_limit"),
     ],
@@ -146,7 +147,7 @@ LOOKAHEAD = "weights:progress=1,capture=3,danger=-2,chance=2"
         ("king", "0,1,0,1"),
         ("danish", "0,1,0,1"),
         ("app", "0,0,1,1"),
-        ("maedn", "0,1,2,0"),
+        ("maedn", "0,1,1,0"),
         ("capture-home", "0,1,0,1"),
     ],
 )

@@ -56,6 +56,10 @@ from ludosim.rules.policies import resolve_policies
 FORMATS = ("table", "json", "csv")
 ESTIMATE_COLUMNS = ("measure", "of", "estimate", "ci_low", "ci_high", "unit", "games")
 POSITIONS_NOTE = "Turn order: position 0 is the seat that moved first, (seat - first) mod n."
+TEAM_POSITIONS_NOTE = (
+    "Turn order under teams: position 0 is the team of the seat that moved first, the "
+    "others the teams in the turn order of their first seat after it."
+)
 # `play` prints board positions too (`--positions`): its ranking says "turn order" alone.
 TURN_ORDER_NOTE = (
     "Turn order: 0 is the seat that moved first, 1 the next to move, and so on "
@@ -224,8 +228,7 @@ def position_estimates(df: pd.DataFrame, of: str = "") -> list[dict[str, Any]]:
     Over games with a finisher, as pages count them (`analysis.position_rows`):
     the edge in percentage points against the fair share, Wilson intervals.
     """
-    players = analysis.players_of(df)
-    table = analysis.position_rows(df["first"].to_numpy(), df["winner"].to_numpy(), players)
+    table = analysis.side_rows(df, analysis.players_of(df))
     return position_rows_estimates(table, of)
 
 
@@ -299,7 +302,8 @@ def games_answer(
         f", {truncated:,} stopped at max_turns" if truncated else ""
     )
     estimates = estimate_rows([*length_estimates(df), *position_estimates(df)])
-    return Answer(command, title, estimates, page.findings, [POSITIONS_NOTE], page=page)
+    note = TEAM_POSITIONS_NOTE if rule_set.rules().teams else POSITIONS_NOTE
+    return Answer(command, title, estimates, page.findings, [note], page=page)
 
 
 def summary_answer(command: str, summary: Any, name: str) -> Answer:

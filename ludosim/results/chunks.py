@@ -212,14 +212,19 @@ def chunk_moments(path: Path, summary_only: bool) -> Moments:
             turns_sum=int(sum(row["turns_sum"])),
             turns_sumsq=int(sum(row["turns_sumsq"])),
         )
-    table = pq.read_table(path, columns=["winner", "first", "turns"])
-    winner = table["winner"].to_numpy()
-    turns = table["turns"].to_numpy().astype(np.int64)
+    from ludosim.results.measures import first_wins
+
+    names = pq.read_schema(path).names
+    places = [c for c in names if c.startswith("place_") and c[6:].isdigit()]
+    table = pq.read_table(path, columns=["winner", "first", "turns", *places])
+    rows = {name: table[name].to_numpy() for name in table.column_names}
+    winner = rows["winner"]
+    turns = rows["turns"].astype(np.int64)
     return Moments(
         games=len(winner),
         finished=int((winner >= 0).sum()),
-        # Position (winner - first) mod n is 0 exactly when the first player won.
-        first_wins=int((winner == table["first"].to_numpy()).sum()),
+        # The first player's side: the seat, or under teams its team (`winning_sides`).
+        first_wins=int(np.nansum(first_wins(rows, len(places)))),
         turns_sum=int(turns.sum()),
         turns_sumsq=int((turns * turns).sum()),
     )

@@ -15,7 +15,8 @@ Scales chosen so that cells of different player counts and boards compare:
   between policies of one tournament or a skipper and its baseline (always the
   same seats, so points compare).
 - **first**: the first player's *relative edge*, its win share over the fair
-  share 1/n, minus one, in percent (+2.7% for 25.67% against a fair 25%).
+  share 1/n, minus one, in percent (+2.7% for 25.67% against a fair 25%). Under
+  `teams` the first player's side is its team: the team's share over 1/teams.
   Between cells of the same player count this is the difference in win shares
   times n, so pages state those in percentage points; between player counts
   only the relative edge compares. Games without a finisher have no value.
@@ -73,18 +74,70 @@ def rounds(rows: Any, players: int) -> np.ndarray:
     return np.asarray(rows["turns"], dtype=float) / max(players, 1)
 
 
-def first_wins(rows: Any, players: int) -> np.ndarray:
-    """1 when the seat that moved first won, 0 when another did, NaN without a finisher."""
+def _places(rows: Any, players: int) -> np.ndarray | None:
+    """The games' `place_<s>` columns as one int64[games, players] array, None without them."""
+    try:
+        columns = [np.asarray(rows[f"place_{s}"], dtype=np.int64) for s in range(players)]
+    except KeyError:
+        return None
+    return np.stack(columns, axis=1) if columns else None
+
+
+def winning_sides(rows: Any, players: int) -> tuple[np.ndarray, int]:
+    """Per game, the turn-order position of the side that won, and the number of sides.
+
+    A side is a seat, or under `teams` a team: partners share their place, so the
+    winning team is the seats with place 1. Position 0 is the first player's side,
+    the other sides follow in the turn order of their first seat after it; -1
+    for a game without a winner. Without teams (or without place columns) the
+    position is `(winner - first) mod players` and every seat is a side. Teams
+    are of equal size (`Rules` refuses others), so each side's fair share is
+    1 / sides.
+    """
     winner = np.asarray(rows["winner"], dtype=np.int64)
     first = np.asarray(rows["first"], dtype=np.int64)
-    won = ((winner - first) % max(players, 1) == 0).astype(float)
-    won[winner < 0] = np.nan
+    n = max(players, 1)
+    won = winner >= 0
+    position = np.where(won, (winner - first) % n, -1)
+    places = _places(rows, players)
+    if places is None or not won.any():
+        return position, players
+    team_size = (places[won] == 1).sum(axis=1)
+    size = int(team_size.max())
+    if size == 1:
+        return position, players
+    if int(team_size.min()) != size or n % size:
+        raise MeasureError(
+            "teams: the winning teams have different sizes; the first player's edge needs "
+            "teams of equal size"
+        )
+    # Column p of `turn_order` is the place of the seat at turn-order position p.
+    turn_order = np.take_along_axis(places, (first[:, None] + np.arange(n)) % n, axis=1)
+    opens_side = np.ones(turn_order.shape, dtype=bool)
+    for p in range(1, n):
+        opens_side[:, p] = (turn_order[:, :p] != turn_order[:, p : p + 1]).all(axis=1)
+    side_at = np.cumsum(opens_side, axis=1) - 1
+    first_winner_position = np.argmax(turn_order == 1, axis=1)
+    side = side_at[np.arange(len(winner)), first_winner_position]
+    return np.where(won, side, -1), n // size
+
+
+def first_wins(rows: Any, players: int) -> np.ndarray:
+    """1 when the side of the seat that moved first won (the seat, or under `teams` its
+    team), 0 when another did, NaN without a finisher."""
+    position, _ = winning_sides(rows, players)
+    won = (position == 0).astype(float)
+    won[position < 0] = np.nan
     return won
 
 
 def first_edge(rows: Any, players: int) -> np.ndarray:
-    """The first player's relative edge per game: n * won - 1 (mean: share / fair - 1)."""
-    return players * first_wins(rows, players) - 1.0
+    """The first player's relative edge per game: sides * won - 1 (mean: share / fair - 1),
+    with every seat a side, or under `teams` every team."""
+    position, sides = winning_sides(rows, players)
+    won = (position == 0).astype(float)
+    won[position < 0] = np.nan
+    return sides * won - 1.0
 
 
 LENGTH = Measure(
@@ -104,7 +157,8 @@ FIRST = Measure(
     direction=-1,
     values=first_edge,
     scale=100.0,
-    about="the first player's win share over the fair share 1/players, minus one",
+    about="the first player's win share over the fair share 1/players, minus one (under "
+    "teams: its team's share over 1/teams)",
 )
 
 WIN = Measure(

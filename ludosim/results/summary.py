@@ -19,6 +19,13 @@ from ludosim.results import schema
 from ludosim.results.failures import ResultsError
 from ludosim.rules.model import Rules
 
+# Wins by position are the winning seat's: under `teams` not its team's (whose places the
+# per-game rows hold, `measures.winning_sides`), so teams keep their rows.
+NO_TEAM_SUMMARY = (
+    "a summary counts wins by the winning seat's turn-order position, not by team; "
+    "keep the per-game rows (no summary) to measure teams"
+)
+
 
 @dataclass
 class Summary:

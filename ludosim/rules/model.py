@@ -400,6 +400,14 @@ def _check_teams(r: Rules) -> None:
         )
     if len(set(r.teams)) < 2:
         _refuse("teams/players", f"teams={format_value(r.teams)} is one team; use two or more")
+    sizes = sorted({r.teams.count(t) for t in r.teams})
+    if len(sizes) > 1:
+        # Teams of unequal size have no fair share to measure the first player's edge from.
+        _refuse(
+            "teams/players",
+            f"teams={format_value(r.teams)} has teams of {' and '.join(map(str, sizes))} seats; "
+            "give every team as many seats (e.g. teams=0,1,0,1 or 0,0,1,1)",
+        )
     _refuse_conflicts(r, "teams", "teams do", _TEAM_CONFLICTS, "no teams")
 
 

@@ -30,6 +30,7 @@ from ludosim._version import __version__
 from ludosim.reference.position import Position
 from ludosim.results import schema
 from ludosim.results.summary import (
+    NO_TEAM_SUMMARY,
     Summary,
     summarize,
     summary_from_frame,
@@ -459,6 +460,8 @@ def simulate(
             "flow=True counts game-flow columns into per-game rows; summary=True keeps none"
         )
 
+    if summary and isinstance(rules, Rules) and rules.teams:
+        raise SimulationError(f"summary/teams: {NO_TEAM_SUMMARY}")
     prep = _prepare(
         rules, games, seed, policies, start, start_seat, threads, chunk_size, first_game
     )

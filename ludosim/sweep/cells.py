@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ludosim.results.paths import chunk_count, chunk_ranges
 from ludosim.results.schema import cell_row
+from ludosim.results.summary import NO_TEAM_SUMMARY
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import SEMANTICS_VERSION, TOGGLES, Rules, format_value
 from ludosim.rules.options import RuleSet
@@ -96,6 +97,8 @@ def expand(spec: SweepSpec) -> list[Cell]:
         cell_id = f"c{index:0{width}d}"
         name = _label(start, combo)
         rules, policies = _build(spec, start, combo, where=f"cell {cell_id} ({name})")
+        if spec.summary_only and rules.teams:
+            raise SweepError(f"cell {cell_id} ({name}): summary_only/teams: {NO_TEAM_SUMMARY}")
         cells.append(
             Cell(
                 id=cell_id,

@@ -78,6 +78,7 @@ from ludosim.report.analysis.turnorder import (
     first_player_tests,
     position_rows,
     seat_win_rates,
+    side_rows,
 )
 
 __all__ = [
@@ -114,6 +115,7 @@ __all__ = [
     "seat_effect",
     "seat_policies",
     "seat_win_rates",
+    "side_rows",
     "skip_cost",
     "skipper_seats",
     "toggle_columns",

@@ -29,6 +29,7 @@ from ludosim.report.analysis.pergame import (
     players_of,
 )
 from ludosim.report.analysis.summaries import value_text
+from ludosim.results.measures import first_wins, winning_sides
 from ludosim.results.stats import (
     Z95,
     mean_ci,
@@ -36,12 +37,13 @@ from ludosim.results.stats import (
 
 
 def _first_wins(rows: pd.DataFrame) -> np.ndarray:
-    """Per game: 1 if the first player won, 0 if another did, NaN without a finisher."""
-    n = players_of(rows)
-    winner = rows["winner"].to_numpy(int)
-    won = ((winner - rows["first"].to_numpy(int)) % n == 0).astype(float)
-    won[winner < 0] = math.nan
-    return won
+    """Per game: 1 if the first player's side won, 0 if another did, NaN without a finisher."""
+    return first_wins(rows, players_of(rows))
+
+
+def _sides(rows: pd.DataFrame) -> int:
+    """The sides of the games, whose fair share is 1 / sides: seats, or under `teams` teams."""
+    return winning_sides(rows, players_of(rows))[1]
 
 
 def toggle_effects(
@@ -81,13 +83,13 @@ def toggle_effects(
         base_rows = rows_of.get(base)
         if base_rows is None:
             raise AnalysisError(f"the table holds no rows of the baseline cell {base}")
-        base_n = players_of(base_rows)
+        base_n = _sides(base_rows)
         for i, cell in enumerate(ids):
             changed = texts.differences(i, b)
             if i == b or len(changed) != 1 or cell not in rows_of:
                 continue
             rows = rows_of[cell]
-            n = players_of(rows)
+            n = _sides(rows)
             paired = _paired(rows, base_rows)
             t, s = _align(rows, base_rows) if paired else (rows, base_rows)
             turns = _difference(

@@ -15,6 +15,7 @@ from ludosim.report.analysis.pergame import (
     _require,
     players_of,
 )
+from ludosim.results.measures import winning_sides
 from ludosim.results.stats import (
     chi2_sf,
     holm,
@@ -28,7 +29,9 @@ def first_player_advantage(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
 
     Games whose `winner` is -1 (truncated at max_turns with no finisher) are excluded
     and counted in `excluded`. One row per group and position (0 = took the first turn):
-    players (n), games (counted), excluded, wins, win_rate with Wilson 95% ci_low/high,
+    players (n; under `teams` the number of teams, each position a team in the turn
+    order of its first seat: `measures.winning_sides`), games (counted), excluded,
+    wins, win_rate with Wilson 95% ci_low/high,
     fair (1/n), advantage_pp = 100 (win_rate - 1/n) with advantage_ci_low/high (the
     Wilson bounds minus 1/n, in percentage points: 1/n is a constant). The row of
     position 0 is the first player's advantage. Per group, repeated on its rows: chi2 =
@@ -38,17 +41,28 @@ def first_player_advantage(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
     _require(df, ["winner", "first"], "first_player_advantage")
     rows = []
     for keys, group in _groups(df, by):
-        n = players_of(group)
-        first, winner = group["first"].to_numpy(int), group["winner"].to_numpy(int)
-        rows += [{**keys, **row} for row in position_rows(first, winner, n)]
+        rows += [{**keys, **row} for row in side_rows(group, players_of(group))]
     return pd.DataFrame(rows)
 
 
+def side_rows(rows: Any, players: int) -> list[dict[str, Any]]:
+    """The rows of `first_player_advantage` for one group's games (`first`, `winner` and
+    the `place_<s>` columns, which show the teams), by the winning side's position."""
+    position, sides = winning_sides(rows, players)
+    return _position_table(position, sides)
+
+
 def position_rows(first: np.ndarray, winner: np.ndarray, n: int) -> list[dict[str, Any]]:
-    """The rows of `first_player_advantage` for one group's `first` and `winner` arrays."""
+    """The rows of `first_player_advantage` for one group's `first` and `winner` arrays,
+    every seat its own side (a kernel summary's wins by position count so)."""
     first, winner = np.asarray(first, dtype=np.int64), np.asarray(winner, dtype=np.int64)
-    finished = winner >= 0
-    order = (winner[finished] - first[finished]) % max(n, 1)
+    return _position_table(np.where(winner >= 0, (winner - first) % max(n, 1), -1), n)
+
+
+def _position_table(winning: np.ndarray, n: int) -> list[dict[str, Any]]:
+    """The rows for the games' winning positions `winning` (-1: no winner) of `n` sides."""
+    winning = np.asarray(winning, dtype=np.int64)
+    order = winning[winning >= 0]
     wins = np.bincount(order, minlength=n)[:n] if n else np.zeros(0, int)
     total = int(wins.sum())
     expected = total / n if n else math.nan
@@ -66,7 +80,7 @@ def position_rows(first: np.ndarray, winner: np.ndarray, n: int) -> list[dict[st
                 "position": position,
                 "players": n,
                 "games": total,
-                "excluded": int(winner.size) - total,
+                "excluded": int(winning.size) - total,
                 "wins": int(wins[position]),
                 "win_rate": rate,
                 "ci_low": low,
@@ -86,6 +100,8 @@ def position_rows(first: np.ndarray, winner: np.ndarray, n: int) -> list[dict[st
 def seat_win_rates(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
     """Win rate of each seat (not position) with Wilson 95% CIs; winner -1 games excluded.
 
+    Under `teams` a seat wins with its team (place 1), against the fair share 1/teams.
+
     With `first_player = seat0` the seat is the turn-order position; with roll-off or
     random first players every seat should win about 1/n unless the policies differ.
     """
@@ -95,8 +111,10 @@ def seat_win_rates(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
         n = players_of(group)
         winner = group["winner"].to_numpy(int)
         total = int((winner >= 0).sum())
+        # A seat wins with its side: under `teams` both partners have place 1.
+        sides = winning_sides(group, n)[1]
         for seat in range(n):
-            wins = int((winner == seat).sum())
+            wins = int(((group[f"place_{seat}"].to_numpy(int) == 1) & (winner >= 0)).sum())
             low, high = wilson_interval(wins, total)
             rows.append(
                 {
@@ -109,7 +127,7 @@ def seat_win_rates(df: pd.DataFrame, by: By = None) -> pd.DataFrame:
                     "win_rate": wins / total if total else math.nan,
                     "ci_low": low,
                     "ci_high": high,
-                    "fair": 1.0 / n,
+                    "fair": 1.0 / sides,
                 }
             )
     return pd.DataFrame(rows)

@@ -47,7 +47,7 @@ def _first_player(page: _Page) -> Callable[[], list[Finding]] | None:
     positions: dict[str, list[dict[str, Any]]] = {}
     for cell in page.ids:
         rows = page.rows_of[cell]
-        table = analysis.position_rows(rows["first"], rows["winner"], rows.players)
+        table = analysis.side_rows(rows, rows.players)
         if table and table[0]["games"] > 0:
             positions[cell] = table
     if not positions:
@@ -115,7 +115,7 @@ def _cell_first(
     relative = float(row["advantage_pp"]) / fair
     said = verdict(t, page.measures[FIRST.name].smallest * fair, "pp")
     text = (
-        f"the first player wins {pct(row['win_rate'], d)} of {games(int(row['games']))} "
+        f"{page.first_side(cell)} wins {pct(row['win_rate'], d)} of {games(int(row['games']))} "
         f"{page.won()} ({ci_text(100 * row['ci_low'], 100 * row['ci_high'], d)}%) against a fair "
         f"share of {pct(fair, d)}: an edge of {estimate(t.estimate, t.ci_low, t.ci_high, 'pp')}, "
         f"{num(relative, 1, sign=True)}% of a fair share; {said}"
@@ -197,7 +197,7 @@ def _first_headline(
     if best is not None:
         row = positions[best][0]
         text += (
-            f" At a table, under {page.names(best)} the first player wins about "
+            f" At a table, under {page.names(best)} {page.first_side(best)} wins about "
             f"{one_in(tests[best].estimate / 100)} more than a fair share "
             f"({pct(row['win_rate'], 2)} against {pct(row['fair'], 2)})."
         )
@@ -249,29 +249,38 @@ def _win_rates(res: _Results, out: Path) -> PageSection | None:
                            ("advantage_ci_high", "relative_pct_ci_high")):  # fmt: skip
         first[column] = first[source] / first["fair"]
     mixed = first["players"].nunique() > 1
-    section = PageSection(
-        "Win rates by position and seat",
-        text=(
-            "First-player advantage: the win rate of the player who took the first turn "
-            "minus the fair share 1/players, in percentage points, and relative to the fair "
-            "share in percent (the scale that compares player counts). Games without a "
-            "finisher are excluded."
-        ),
+    seats = by_seat.groupby("cell", observed=True)["players"].first()
+    # Under teams a position's row counts the sides (teams), fewer than the seats.
+    teamed = bool((first["players"].to_numpy() < seats.reindex(first["cell"]).to_numpy()).any())
+    text = (
+        "First-player advantage: the win rate of the player who took the first turn "
+        "minus the fair share 1/players, in percentage points, and relative to the fair "
+        "share in percent (the scale that compares player counts). Games without a "
+        "finisher are excluded."
     )
+    if teamed:
+        text += (
+            " Where partners play as teams the first player's side is its team: the "
+            "team's win rate against the fair share 1/teams, and the positions are the "
+            "teams in the turn order of their first seat."
+        )
+    section = PageSection("Win rates by position and seat", text=text)
+    fair = "1/players (1/teams where partners play)" if teamed else "1/players"
+    differ = "different fair shares" if teamed else "different player counts"
     if mixed:
         panel = Panel("relative_pct", "relative_pct_ci_low", "relative_pct_ci_high",
                       "first player's edge (% of a fair share; 0 = fair)")  # fmt: skip
         forest = ("First-player edge per cell",
-                  "Win rate of the first player over the fair share 1/players, minus one, in "
+                  f"Win rate of the first player over the fair share {fair}, minus one, in "
                   "percent, with its 95% CI, one row per cell, largest first; the cells have "
-                  "different player counts, so only relative edges compare. The dashed line "
-                  "is no edge.")  # fmt: skip
+                  f"{differ}, so only relative edges compare. The dashed line is no "
+                  "edge.")  # fmt: skip
         grid = ("First-player edge across the grid", "first player's edge (% of a fair share)")
     else:
         panel = Panel("advantage_pp", "advantage_ci_low", "advantage_ci_high",
                       "first-player advantage (percentage points; 0 = fair)")  # fmt: skip
         forest = ("First-player advantage per cell",
-                  "Win rate of the first player minus 1/players with its 95% CI, one row per "
+                  f"Win rate of the first player minus {fair} with its 95% CI, one row per "
                   "cell, largest first; the dashed line is no advantage.")  # fmt: skip
         grid = ("First-player advantage across the grid", "first-player advantage (pp)")
     section.figures += _per_cell_figures(
@@ -285,12 +294,12 @@ def _win_rates(res: _Results, out: Path) -> PageSection | None:
         fig = figures.rate_dots(tables, labels)
         what = (
             "Win rate with Wilson 95% CIs by turn-order position and by seat; the dashed "
-            "line is 1/players."
+            f"line is {fair}."
         )
     else:
         fig = figures.rate_heatmap(tables, labels)
         what = (
-            "Win rate minus 1/players (percentage points) by turn-order position and by "
+            f"Win rate minus {fair} (percentage points) by turn-order position and by "
             "seat, one row per cell; blank where a cell has fewer players. CIs are in "
             "first_player_advantage.csv and seat_win_rates.csv."
         )
@@ -308,7 +317,7 @@ def _win_rates(res: _Results, out: Path) -> PageSection | None:
             "First-player advantage",
             "first_player_advantage.csv",
             html_table(shown),
-            "Advantage = win rate of position 0 minus 1/players, in percentage points, "
+            f"Advantage = win rate of position 0 minus {fair}, in percentage points, "
             "with 95% CI; relative_pct = the advantage over the fair share, in percent; "
             "chi-square test of equal chances for every position (p-values before the "
             "correction; the findings state them after it).",

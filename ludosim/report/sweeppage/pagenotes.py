@@ -23,9 +23,10 @@ def _title(page: _Page, name: str) -> str:
 def _smallest_text(page: _Page) -> str:
     """The smallest effects of interest the page sizes by, in its players' terms."""
     length, first, win = (page.measures[m] for m in (LENGTH.name, FIRST.name, WIN.name))
-    counts = sorted({page.players(c) for c in page.ids})
+    sides = sorted({(page.sides(c), page.sides(c) < page.players(c)) for c in page.ids})
     per = ", ".join(
-        f"{_size(first.smallest / n)} pp with {n} player{'s' * (n > 1)}" for n in counts
+        f"{_size(first.smallest / n)} pp with {n} {'team' if teams else 'player'}{'s' * (n > 1)}"
+        for n, teams in sides
     )
     parts = [
         f"{_size(length.smallest)} round{'s' * (length.smallest != 1)} of game length",

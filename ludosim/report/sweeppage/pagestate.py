@@ -38,10 +38,13 @@ from ludosim.report.finding import (
 from ludosim.report.sweeppage.pagedesign import PageDesign
 from ludosim.report.wording import amount, digits_for, games, num, of, one_in, said, voice
 from ludosim.report.wording import ci as ci_text
-from ludosim.results.measures import FIRST, LENGTH, Measure
+from ludosim.results.measures import FIRST, LENGTH, Measure, winning_sides
+from ludosim.results.schema import PLAYERS_MAX
 
 # ------------------------------------------------------------------- the page
-_ROW_COLUMNS = ("game", "first", "winner", "turns", "truncated")
+# The places show the teams (`measures.winning_sides`).
+_PLACES = tuple(f"place_{s}" for s in range(PLAYERS_MAX))
+_ROW_COLUMNS = ("game", "first", "winner", "turns", "truncated", *_PLACES)
 
 
 class _Page:
@@ -63,6 +66,7 @@ class _Page:
         self.exploratory = False
         self.sizing: dict[str, int] = {}  # measure -> games per cell to detect its smallest
         self._samples: dict[str, CellSamples] = {}
+        self._sides: dict[str, int] = {}
         # Every test of the differences family with what it compares: `comparisons`.
         self.entries: list[tuple[dict[str, Any], Test]] = []
 
@@ -106,6 +110,21 @@ class _Page:
     def players(self, cell: str) -> int:
         return self.rows_of[cell].players
 
+    def sides(self, cell: str) -> int:
+        """The sides the first player's edge has its fair share among: the players, or
+        under `teams` the teams (`measures.winning_sides`)."""
+        if cell not in self._sides:
+            self._sides[cell] = winning_sides(self.rows_of[cell], self.players(cell))[1]
+        return self._sides[cell]
+
+    def first_side(self, cell: str) -> str:
+        """Who the first player's edge is of in `cell`: the first player, or its team."""
+        return (
+            "the first player's team"
+            if self.sides(cell) < self.players(cell)
+            else ("the first player")
+        )
+
     def per_cell_games(self) -> int:
         return min(len(self.rows_of[c]) for c in self.ids)
 
@@ -123,10 +142,11 @@ class _Scale:
 def _scale(page: _Page, measure: Measure, cells: Sequence[str]) -> _Scale:
     """Rounds for length; for the first player, pp within one player count, else % of fair."""
     if measure.name == FIRST.name:
-        counts = {page.players(c) for c in cells}
+        counts = {page.sides(c) for c in cells}
         if len(counts) == 1:
             n = counts.pop()
-            # Per-game values are n * won - 1: a difference of means / n is one of shares.
+            # Per-game values are n * won - 1 (n sides): a difference of means / n is one
+            # of shares.
             return _Scale("pp", 100.0 / n, measure.smallest / n)
     return _Scale(measure.unit, measure.scale, measure.smallest)
 
@@ -157,7 +177,9 @@ def _compare(
     scale = _scale(page, measure, cells)
     contrast = page.samples(measure).contrast(weights)
     test = Test.of(key, contrast, scale.factor, p_factor)
-    counts = {page.players(c) for c in cells}
+    # The fair share of the first player's edge is among the sides (seats, or teams).
+    count = page.sides if measure.name == FIRST.name else page.players
+    counts = {count(c) for c in cells}
     players = counts.pop() if len(counts) == 1 else None
     page.register(test, key.partition(":")[0], measure.name, label, scale.unit, cell, base, players)
     return _Compared(test, measure, scale, label, cells, tuple(len(page.rows_of[c]) for c in cells))

@@ -112,7 +112,11 @@ def _seat_wins(seat: int, smallest: float) -> Measure:
 
     def won(rows: Any, players: int) -> np.ndarray:
         winner = np.asarray(rows["winner"], dtype=np.int64)
-        out = (winner == seat).astype(float)
+        # The seat wins with its side: under `teams` a partner's finish may complete it.
+        try:
+            out = (np.asarray(rows[f"place_{seat}"], dtype=np.int64) == 1).astype(float)
+        except KeyError:
+            out = (winner == seat).astype(float)
         out[winner < 0] = np.nan
         return out
 

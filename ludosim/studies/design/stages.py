@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ludosim.report.contrasts import CellEstimates, CellSamples, cell_rows
-from ludosim.results.measures import DESIGN_MEASURES, MEASURES
+from ludosim.results.measures import DESIGN_MEASURES, MEASURES, winning_sides
 from ludosim.results.stats import Z95, imbalance, quantile_ci
 from ludosim.rules.options import parse_sets
 from ludosim.studies.design.plan import Plan
@@ -208,10 +208,9 @@ def stage_samples(
         else:  # imbalance over the turn-order positions
             est, se, games = {}, {}, {}
             for i, (cell, r) in enumerate(rows.items()):
-                winner = np.asarray(r["winner"], dtype=np.int64)
-                first = np.asarray(r["first"], dtype=np.int64)
-                done = winner >= 0
-                wins = np.bincount((winner[done] - first[done]) % r.players, minlength=r.players)
+                position, sides = winning_sides(r, r.players)
+                done = position >= 0
+                wins = np.bincount(position[done], minlength=sides)
                 est[cell], se[cell] = imbalance(wins, BOOTSTRAP, seed=i)
                 games[cell] = int(done.sum())
             out[name] = CellEstimates(est, se, games)
