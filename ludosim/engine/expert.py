@@ -71,6 +71,7 @@ from ludosim.engine.optionscore import (
     score_by_trying,
     score_position,
 )
+from ludosim.engine.position import finished, travelled, undo_to
 from ludosim.engine.rng import mix64, stream_key
 from ludosim.engine.state import (
     B_CHOSEN_CAPS,
@@ -123,7 +124,6 @@ from ludosim.engine.state import (
     expert_at,
     expert_choice_at,
     expert_seat_at,
-    finished,
     move_at,
     offered_at,
     policy_at,
@@ -133,8 +133,6 @@ from ludosim.engine.state import (
     saved_at,
     seat_list_at,
     summary_at,
-    travelled,
-    undo_to,
     value_at,
 )
 from ludosim.engine.turn import (

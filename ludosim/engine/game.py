@@ -20,6 +20,7 @@ from ludosim.engine.codes import (
 )
 from ludosim.engine.flow import close_flow_if, count_boundary_if, open_flow_if
 from ludosim.engine.layout import R
+from ludosim.engine.position import finished, leave_board, reset_state, travelled
 from ludosim.engine.rng import below
 from ludosim.engine.state import (
     C_ROLLS,
@@ -47,16 +48,12 @@ from ludosim.engine.state import (
     YARD,
     counter_at,
     expert_at,
-    finished,
     ix,
-    leave_board,
     progress_at,
-    reset_state,
     result_at,
     seat_list_at,
     seat_result_at,
     stat_at,
-    travelled,
 )
 from ludosim.engine.turn import plan_turn, single_roll_turn
 

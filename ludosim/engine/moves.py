@@ -44,6 +44,7 @@ from ludosim.engine.layout import (
     R,
     T,
 )
+from ludosim.engine.position import lap_code, log_piece, relocate, square_of, travelled, unlock
 from ludosim.engine.state import (
     HOT,
     M_CAPS,
@@ -59,18 +60,12 @@ from ludosim.engine.state import (
     YES,
     count_at,
     ix,
-    lap_code,
-    log_piece,
     move_at,
     progress_at,
-    relocate,
     reversed_at,
     seat_list_at,
-    square_of,
     stat_at,
     total_at,
-    travelled,
-    unlock,
 )
 
 # How a landing resolves.

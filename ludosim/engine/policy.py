@@ -34,6 +34,7 @@ from ludosim.engine.optionscore import (
     seat_weights,
     square_guard,
 )
+from ludosim.engine.position import undo_to
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     C_SKIPS,
@@ -62,7 +63,6 @@ from ludosim.engine.state import (
     option_at,
     policy_at,
     skip_at,
-    undo_to,
 )
 
 # Feature indices (`ludosim.rules.policies.FEATURES`).
