@@ -61,7 +61,6 @@ import numpy as np
 from numba import literally, njit, types
 from numba.extending import overload
 
-from ludosim.engine.game import next_seat, seat_points
 from ludosim.engine.layout import R
 from ludosim.engine.memo import pick_plan, summarise_root
 from ludosim.engine.moves import apply_move, legal_moves, legal_target, may_capture
@@ -71,7 +70,7 @@ from ludosim.engine.optionscore import (
     score_by_trying,
     score_position,
 )
-from ludosim.engine.position import finished, travelled, undo_to
+from ludosim.engine.position import finished, next_seat, seat_points, travelled, undo_to
 from ludosim.engine.rng import mix64, stream_key
 from ludosim.engine.state import (
     B_CHOSEN_CAPS,

@@ -12,7 +12,8 @@ module holds what changes or reads the position section (`PROGRESS` up to
 square counts and occupancy masks kept in step (`put`, `relocate`), the undo
 log that lets the plan search and the option scores try moves on the live
 state and take them back (`log_piece`, `unlock`, `undo_to`), and what the
-position says of a seat (`in_play`, `finished`, `leave_board`).
+position says of a seat: in play, finished, its points, the next seat to play
+(`in_play`, `finished`, `leave_board`, `seat_points`, `next_seat`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
+from ludosim.engine.codes import SCORING_STEPS
 from ludosim.engine.layout import SQUARE, STRIDE, R
 from ludosim.engine.state import (
     C_UNDO,
     DUMMY,
     HOT,
     PROGRESS,
+    SB_DONE,
     SB_UNLOCKED,
     U_PIECE,
     U_PROGRESS,
@@ -196,3 +199,38 @@ def leave_board(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
         p = w[progress_at(seat, piece)]
         if 0 <= p <= entry or p > goal:
             put(lay, w, seat, piece, YARD)
+
+
+@njit(**HOT)
+def seat_points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
+    """Points at the end, as `Game.points`. Megajogos: the winner 1000; else 250 per piece
+    home, progress + 1 for the rest. Steps: each piece's squares from its start square
+    (0 in the yard), `home_bonus` more in the goal."""
+    goal = lay[R.GOAL]
+    if lay[R.SCORING] == SCORING_STEPS:
+        steps = 0
+        for i in range(lay[R.PIECES]):
+            p = w[progress_at(seat, i)]
+            if p != YARD:
+                steps += p + (lay[R.HOME_BONUS] if p == goal else 0)
+        return steps
+    if seat == winner:
+        return 1000
+    total = 0
+    for i in range(lay[R.PIECES]):
+        p = w[progress_at(seat, i)]
+        total += 250 if p == goal else travelled(lay, p) + 1
+    return total
+
+
+@njit(**HOT, inline="always")
+def next_seat(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
+    """The next seat in play order that has not finished (`seat` itself if none); with
+    `teams` simply the next seat: a finished seat plays on for its partner."""
+    n = lay[R.PLAYERS]
+    nxt = seat
+    for _ in range(n):  # no division
+        nxt = nxt + 1 if nxt + 1 < n else 0
+        if lay[R.HAS_TEAMS] or not w[seat_list_at(SB_DONE, nxt)]:
+            return nxt
+    return seat
