@@ -13,7 +13,8 @@ import numpy as np
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.moves import legal_moves as kernel_legal_moves
 from ludosim.engine.policy import compile_policies
-from ludosim.engine.state import M_PIECE, M_TARGET, move_at, reset_state
+from ludosim.engine.position import reset_state
+from ludosim.engine.state import M_PIECE, M_TARGET, move_at
 from ludosim.reference import Game, Move, Position, legal_moves
 from ludosim.rules.board import YARD, Board
 from ludosim.rules.model import Rules

@@ -21,6 +21,7 @@ from ludosim.engine import compile_layout, new_work, state
 from ludosim.engine.layout import MAX_PIECES, MAX_PLAYERS, STRIDE
 from ludosim.engine.moves import apply_move, legal_moves
 from ludosim.engine.policy import compile_policies
+from ludosim.engine.position import reset_state, square_of, undo_to
 from ludosim.engine.state import (
     C_UNDO,
     CNT,
@@ -34,9 +35,6 @@ from ludosim.engine.state import (
     TOT,
     YES,
     move_at,
-    reset_state,
-    square_of,
-    undo_to,
 )
 from ludosim.rules.model import Rules
 from ludosim.rules.policies import parse_policy

@@ -107,6 +107,7 @@ def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
     from ludosim.engine import compile_layout, new_work
     from ludosim.engine.expert import clearly_better, offer_options, policy_option, search
     from ludosim.engine.policy import compile_policies
+    from ludosim.engine.position import reset_state
     from ludosim.engine.rng import new_stream
     from ludosim.engine.state import (
         DUMMY,
@@ -119,7 +120,6 @@ def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
         XV_SUM,
         XVALUE,
         expert_at,
-        reset_state,
         value_at,
     )
     from ludosim.engine.turn import free_play, roll
@@ -162,6 +162,7 @@ def test_a_plan_decision_offers_the_reference_options_and_keeps_the_best_scored(
     from ludosim.engine import compile_layout, new_work
     from ludosim.engine.expert import compare_rollouts, list_candidates
     from ludosim.engine.policy import compile_policies
+    from ludosim.engine.position import reset_state
     from ludosim.engine.rng import new_stream
     from ludosim.engine.state import (
         CH_FACE,
@@ -176,7 +177,6 @@ def test_a_plan_decision_offers_the_reference_options_and_keeps_the_best_scored(
         candidate_at,
         candidate_step_at,
         expert_at,
-        reset_state,
         roll_at,
     )
     from ludosim.reference.features import score

@@ -73,6 +73,7 @@ def test_a_fictive_search_plays_on_the_games_own_stream_and_leaves_it() -> None:
     from ludosim.engine import compile_layout, new_work
     from ludosim.engine.expert import offer_options, policy_option, search
     from ludosim.engine.policy import compile_policies
+    from ludosim.engine.position import reset_state
     from ludosim.engine.rng import new_stream
     from ludosim.engine.state import (
         DUMMY,
@@ -85,7 +86,6 @@ def test_a_fictive_search_plays_on_the_games_own_stream_and_leaves_it() -> None:
         XV_SUM,
         XVALUE,
         expert_at,
-        reset_state,
         value_at,
     )
     from ludosim.engine.turn import free_play, roll
@@ -130,6 +130,7 @@ def test_a_fictive_plan_search_plays_on_the_games_own_stream_and_leaves_it() -> 
     from ludosim.engine import compile_layout, new_work
     from ludosim.engine.expert import compare_rollouts, list_candidates
     from ludosim.engine.policy import compile_policies
+    from ludosim.engine.position import reset_state
     from ludosim.engine.rng import new_stream
     from ludosim.engine.state import (
         DUMMY,
@@ -137,7 +138,6 @@ def test_a_fictive_plan_search_plays_on_the_games_own_stream_and_leaves_it() -> 
         PLAN_CANDIDATES,
         PROGRESS,
         XV_LAST,
-        reset_state,
         roll_at,
         value_at,
     )

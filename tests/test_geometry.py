@@ -18,16 +18,8 @@ from ludosim.engine import compile_layout, new_work
 from ludosim.engine.moves import apply_move, legal_moves
 from ludosim.engine.optionscore import MASK_TRACK
 from ludosim.engine.policy import compile_policies
-from ludosim.engine.state import (
-    DUMMY,
-    M_FLAGS,
-    M_PIECE,
-    M_TARGET,
-    PROGRESS,
-    YES,
-    move_at,
-    reset_state,
-)
+from ludosim.engine.position import reset_state
+from ludosim.engine.state import DUMMY, M_FLAGS, M_PIECE, M_TARGET, PROGRESS, YES, move_at
 from ludosim.reference import play_move
 from ludosim.rules.board import YARD, Board
 from ludosim.rules.errors import RulesError

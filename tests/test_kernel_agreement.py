@@ -144,6 +144,7 @@ def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> Non
     from ludosim.engine.memo import pick_plan, summarise_root
     from ludosim.engine.optionscore import note_before
     from ludosim.engine.policy import compile_policies
+    from ludosim.engine.position import reset_state
     from ludosim.engine.state import (
         B_STEPS,
         BEST,
@@ -155,7 +156,6 @@ def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> Non
         N_MALL,
         N_MCAP,
         REM,
-        reset_state,
     )
 
     rules = Rules.preset("killer")

@@ -18,7 +18,8 @@ from ludosim import Rules, presets, simulate
 from ludosim.engine.layout import compile_layout
 from ludosim.engine.optionscore import lookahead as kernel_lookahead
 from ludosim.engine.policy import compile_policies
-from ludosim.engine.state import DUMMY, new_work, reset_state
+from ludosim.engine.position import reset_state
+from ludosim.engine.state import DUMMY, new_work
 from ludosim.engine.state import PROB_UNIT as KERNEL_PROB_UNIT
 from ludosim.reference import play_game
 from ludosim.reference.features import lookahead

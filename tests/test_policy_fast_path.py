@@ -27,8 +27,9 @@ from ludosim.engine import compile_layout, new_work
 from ludosim.engine.layout import FACE_GLOBE, FACE_STAR, MAX_PIECES, NONE
 from ludosim.engine.optionscore import MASK_TRACK, predict_landing
 from ludosim.engine.policy import choose_move, compile_policies
+from ludosim.engine.position import reset_state
 from ludosim.engine.rng import new_stream
-from ludosim.engine.state import CNT, CTR, MOVES, OPT, PROGRESS, TOT, reset_state
+from ludosim.engine.state import CNT, CTR, MOVES, OPT, PROGRESS, TOT
 from ludosim.reference import Position, play_game
 from ludosim.reference.events import Captured, Jumped
 from ludosim.reference.features import exposed, protected, score

@@ -317,6 +317,80 @@ def test_no_module_imports_from_a_later_layer() -> None:
     assert _upward_imports() == KNOWN_UPWARD
 
 
+# The one import circle kept. The turn hands an expert seat's choices to the search
+# (`turn.search_move_if`, `turn.search_plan_if`), and the search plays its rollouts with
+# the turn itself (`turn.play_move`, `single_roll_turn`, `plan_turn`). A numba function
+# calls another by its module-level name, bound when the caller is compiled, so each
+# module must name the other. turn.py imports the search only inside those overloads,
+# which numba types with the literal `expert`: a game typed with True compiles the
+# search, whose rollouts call the turn with False, a copy without it; a game with no
+# expert seat never imports the search or compiles it.
+KNOWN_CIRCLES = {frozenset({"ludosim.engine.expert", "ludosim.engine.turn"})}
+
+
+def _module_of(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Every module of ludosim -> the ludosim modules it imports, at the top or in a function.
+
+    `from package import name` counts as an import of the submodule `name` where there is
+    one, else of the package; old module names count as the modules they moved to.
+    """
+    paths = {_module_of(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+    def current(module: str) -> str:
+        return ludosim.MOVED.get(module.removeprefix("ludosim."), module)
+
+    graph = {}
+    for module, path in paths.items():
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ludosim"):
+                assert node.level == 0, f"{module} imports relatively"
+                for alias in node.names:
+                    sub = current(f"{node.module}.{alias.name}")
+                    targets.add(sub if sub in paths else current(node.module or ""))
+            elif isinstance(node, ast.Import):
+                targets |= {current(a.name) for a in node.names if a.name.startswith("ludosim")}
+        assert targets <= paths.keys(), f"{module} imports {sorted(targets - paths.keys())}"
+        graph[module] = targets - {module}
+    return graph
+
+
+def _import_circles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
+    """The modules that import each other, directly or not: each circle as its set."""
+
+    def reached(start: str) -> set[str]:
+        seen: set[str] = set()
+        stack = [start]
+        while stack:
+            for module in graph[stack.pop()] - seen:
+                seen.add(module)
+                stack.append(module)
+        return seen
+
+    reach = {module: reached(module) for module in graph}
+    return {
+        frozenset({module} | {other for other in reach[module] if module in reach[other]})
+        for module in graph
+        if module in reach[module]
+    }
+
+
+def test_no_modules_import_each_other_but_the_turn_and_the_search() -> None:
+    assert _import_circles(_import_graph()) == KNOWN_CIRCLES
+    turn = PACKAGE / "engine" / "turn.py"
+    assert {inside for module, inside in _imports(turn) if module.endswith(".expert")} == {True}
+
+
+def test_the_circle_finder_finds_a_circle_through_three_modules() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert _import_circles(graph) == {frozenset("abc")}
+
+
 def test_the_report_imports_nothing_from_the_sweep() -> None:
     for path in sorted((PACKAGE / "report").glob("*.py")):
         for module, _ in _imports(path):

@@ -18,8 +18,8 @@ from test_kernel_agreement import VERIFY, assert_same_games
 
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.policy import compile_policies
-from ludosim.engine.state import finished as kernel_finished
-from ludosim.engine.state import reset_state
+from ludosim.engine.position import finished as kernel_finished
+from ludosim.engine.position import reset_state
 from ludosim.rules.board import YARD
 from ludosim.rules.errors import RulesError
 from ludosim.rules.model import Rules

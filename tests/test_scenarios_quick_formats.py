@@ -15,8 +15,9 @@ from test_kernel_agreement import VERIFY, assert_same_games
 
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.policy import compile_policies
-from ludosim.engine.state import finished as kernel_finished
-from ludosim.engine.state import progress_at, reset_state
+from ludosim.engine.position import finished as kernel_finished
+from ludosim.engine.position import reset_state
+from ludosim.engine.state import progress_at
 from ludosim.reference.game import Game, play_game
 from ludosim.reference.position import Position
 from ludosim.rules.board import YARD, Board

@@ -3,13 +3,15 @@
 Modules by concern: `layout` (rules and board compiled to arrays), `codes`
 (the choice codes, generated from the toggle table), `rng` (the
 counter-based streams), `state` (the flat work array: state, scratch, undo
-log), `moves` (one move), `policy` (features and scores of options,
-single-roll choices), `memo` (memoised counting of Killer plans), `plans`
-(the exhaustive plan search and the puster), `turn` (one turn), `game` (one
-game), `batch` (many games in parallel), `expert` (the search-based
-player's choices: its rollouts and their comparison) and `dispatch` (calling
-the entry points without numba's per-call re-typing). `ludosim.simulate` is
-the public wrapper that validates inputs and packages results.
+log), `position` (what changes and reads the position: pieces put and taken
+back, a seat finished, its points, the next seat), `moves` (one move),
+`policy` (features and scores of options, single-roll choices), `memo`
+(memoised counting of Killer plans), `plans` (the exhaustive plan search and
+the puster), `turn` (one turn), `game` (one game), `batch` (many games in
+parallel), `expert` (the search-based player's choices: its rollouts and
+their comparison) and `dispatch` (calling the entry points without numba's
+per-call re-typing). `ludosim.simulate` is the public wrapper that validates
+inputs and packages results.
 
 There is one turn loop of each kind, one game loop and one batch runner
 (`batch.run_batch`, rows that `ludosim.simulate` also folds into summaries);

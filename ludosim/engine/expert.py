@@ -61,16 +61,16 @@ import numpy as np
 from numba import literally, njit, types
 from numba.extending import overload
 
-from ludosim.engine.game import next_seat, seat_points
 from ludosim.engine.layout import R
 from ludosim.engine.memo import pick_plan, summarise_root
-from ludosim.engine.moves import apply_move, legal_moves, legal_target, may_capture
+from ludosim.engine.moves import apply_move, count_capturing_moves, legal_moves, legal_target
 from ludosim.engine.optionscore import (
     note_before,
     prepare_trying,
     score_by_trying,
     score_position,
 )
+from ludosim.engine.position import finished, next_seat, seat_points, travelled, undo_to
 from ludosim.engine.rng import mix64, stream_key
 from ludosim.engine.state import (
     B_CHOSEN_CAPS,
@@ -123,7 +123,6 @@ from ludosim.engine.state import (
     expert_at,
     expert_choice_at,
     expert_seat_at,
-    finished,
     move_at,
     offered_at,
     policy_at,
@@ -133,8 +132,6 @@ from ludosim.engine.state import (
     saved_at,
     seat_list_at,
     summary_at,
-    travelled,
-    undo_to,
     value_at,
 )
 from ludosim.engine.turn import (
@@ -216,20 +213,9 @@ def offer_options(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
     move captures, only the capturing ones.
     """
     n = legal_moves(lay, w, seat, face)
-    forced = lay[R.FORCED_CAPTURE] != 0
     ncap = 0
-    if forced:
-        for j in range(n):
-            target = w[move_at(j, M_TARGET)]
-            flags = w[move_at(j, M_FLAGS)]
-            captures = 0
-            if may_capture(lay, w, seat, target, flags):
-                mark = w[counter_at(C_UNDO)]
-                piece = w[move_at(j, M_PIECE)]
-                captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
-                undo_to(lay, w, mark)
-            w[move_at(j, M_CAPS)] = captures
-            ncap += captures > 0
+    if lay[R.FORCED_CAPTURE] != 0:
+        ncap = count_capturing_moves(lay, w, seat, n)
     k = 0
     for j in range(n):
         if ncap > 0 and w[move_at(j, M_CAPS)] == 0:

@@ -13,6 +13,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from ludosim.engine.layout import R
+from ludosim.engine.position import travelled
 from ludosim.engine.state import (
     F_BEHIND_SUM,
     F_DECIDED_AT,
@@ -48,7 +49,6 @@ from ludosim.engine.state import (
     seat_flow_at,
     snap_at,
     stat_at,
-    travelled,
 )
 
 

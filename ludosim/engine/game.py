@@ -16,10 +16,17 @@ from ludosim.engine.codes import (
     FIRST_PLAYER_RANDOM,
     FIRST_PLAYER_SEAT0,
     SCORING_NONE,
-    SCORING_STEPS,
 )
 from ludosim.engine.flow import close_flow_if, count_boundary_if, open_flow_if
 from ludosim.engine.layout import R
+from ludosim.engine.position import (
+    finished,
+    leave_board,
+    next_seat,
+    reset_state,
+    seat_points,
+    travelled,
+)
 from ludosim.engine.rng import below
 from ludosim.engine.state import (
     C_ROLLS,
@@ -47,16 +54,12 @@ from ludosim.engine.state import (
     YARD,
     counter_at,
     expert_at,
-    finished,
     ix,
-    leave_board,
     progress_at,
-    reset_state,
     result_at,
     seat_list_at,
     seat_result_at,
     stat_at,
-    travelled,
 )
 from ludosim.engine.turn import plan_turn, single_roll_turn
 
@@ -85,28 +88,6 @@ def roll_off(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
                 kept += 1
         m = kept
     return w[seat_list_at(SB_CONTENDERS, 0)]
-
-
-@njit(**HOT)
-def seat_points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
-    """Points at the end, as `Game.points`. Megajogos: the winner 1000; else 250 per piece
-    home, progress + 1 for the rest. Steps: each piece's squares from its start square
-    (0 in the yard), `home_bonus` more in the goal."""
-    goal = lay[R.GOAL]
-    if lay[R.SCORING] == SCORING_STEPS:
-        steps = 0
-        for i in range(lay[R.PIECES]):
-            p = w[progress_at(seat, i)]
-            if p != YARD:
-                steps += p + (lay[R.HOME_BONUS] if p == goal else 0)
-        return steps
-    if seat == winner:
-        return 1000
-    total = 0
-    for i in range(lay[R.PIECES]):
-        p = w[progress_at(seat, i)]
-        total += 250 if p == goal else travelled(lay, p) + 1
-    return total
 
 
 @njit(**HOT)
@@ -199,19 +180,6 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
             ):
                 ahead += 1
         w[seat_result_at(K_PLACE, s)] = nfin + 1 + ahead
-
-
-@njit(**HOT, inline="always")
-def next_seat(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
-    """The next seat in play order that has not finished (`seat` itself if none); with
-    `teams` simply the next seat: a finished seat plays on for its partner."""
-    n = lay[R.PLAYERS]
-    nxt = seat
-    for _ in range(n):  # no division
-        nxt = nxt + 1 if nxt + 1 < n else 0
-        if lay[R.HAS_TEAMS] or not w[seat_list_at(SB_DONE, nxt)]:
-            return nxt
-    return seat
 
 
 @njit(**HOT)

@@ -40,6 +40,7 @@ from ludosim.engine.moves import apply_move, legal_target, may_capture, move_tar
 from ludosim.engine.optionscore import note_before, score_position
 from ludosim.engine.plans import plan_key_step
 from ludosim.engine.policy import draw_skip, is_random, note_skip
+from ludosim.engine.position import undo_to
 from ludosim.engine.rng import below
 from ludosim.engine.state import (
     B_CHOSEN_CAPS,
@@ -103,7 +104,6 @@ from ludosim.engine.state import (
     roll_at,
     stored_at,
     summary_at,
-    undo_to,
 )
 
 _HASH1 = np.uint64(0x9E3779B97F4A7C15)

@@ -44,7 +44,18 @@ from ludosim.engine.layout import (
     R,
     T,
 )
+from ludosim.engine.position import (
+    lap_code,
+    log_piece,
+    relocate,
+    square_of,
+    travelled,
+    undo_to,
+    unlock,
+)
 from ludosim.engine.state import (
+    C_UNDO,
+    DUMMY,
     HOT,
     M_CAPS,
     M_FLAGS,
@@ -58,19 +69,14 @@ from ludosim.engine.state import (
     YARD,
     YES,
     count_at,
+    counter_at,
     ix,
-    lap_code,
-    log_piece,
     move_at,
     progress_at,
-    relocate,
     reversed_at,
     seat_list_at,
-    square_of,
     stat_at,
     total_at,
-    travelled,
-    unlock,
 )
 
 # How a landing resolves.
@@ -595,3 +601,22 @@ def apply_move(
     """`apply_move_inline` as an ordinary call (one compiled copy for every caller off
     the single-roll turn's hot path)."""
     return apply_move_inline(lay, w, seat, piece, target, flags, stats, log)
+
+
+@njit(**HOT)
+def count_capturing_moves(lay: np.ndarray, w: np.ndarray, seat: int, n: int) -> int:
+    """How many of the first `n` moves of the move list capture; each row's captures
+    go to its `M_CAPS`. A move that `may_capture` is played and taken back."""
+    ncap = np.int64(0)
+    for j in range(n):
+        target = w[move_at(j, M_TARGET)]
+        flags = w[move_at(j, M_FLAGS)]
+        captures = 0
+        if may_capture(lay, w, seat, target, flags):
+            mark = w[counter_at(C_UNDO)]
+            piece = w[move_at(j, M_PIECE)]
+            captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
+            undo_to(lay, w, mark)
+        w[move_at(j, M_CAPS)] = captures
+        ncap += captures > 0
+    return ncap

@@ -40,6 +40,7 @@ from ludosim.engine.moves import (
     partners_on,
     resolve_landing,
 )
+from ludosim.engine.position import square_of, travelled, undo_to
 from ludosim.engine.state import (
     C_UNDO,
     DIE_SLOTS,
@@ -61,11 +62,8 @@ from ludosim.engine.state import (
     occupancy_at,
     progress_at,
     root_at,
-    square_of,
     total_at,
-    travelled,
     undo_at,
-    undo_to,
     victims_at,
     weight_at,
 )

@@ -15,12 +15,8 @@ import numpy as np
 from numba import njit
 
 from ludosim.engine.layout import R
-from ludosim.engine.state import (
-    HOT,
-    YARD,
-    progress_at,
-    travelled,
-)
+from ludosim.engine.position import travelled
+from ludosim.engine.state import HOT, YARD, progress_at
 
 
 @njit(**HOT)

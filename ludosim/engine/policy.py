@@ -21,10 +21,9 @@ from numba.extending import overload
 
 from ludosim.engine.layout import MAX_PIECES, R, detect_threshold
 from ludosim.engine.moves import (
-    apply_move,
+    count_capturing_moves,
     free_target,
     legal_moves,
-    may_capture,
 )
 from ludosim.engine.optionscore import (
     F_EXPOSED,
@@ -37,8 +36,6 @@ from ludosim.engine.optionscore import (
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     C_SKIPS,
-    C_UNDO,
-    DUMMY,
     HOT,
     M_CAPS,
     M_FLAGS,
@@ -56,13 +53,11 @@ from ludosim.engine.state import (
     SK_FIRST,
     SK_MOST,
     SK_UNION,
-    YES,
     counter_at,
     move_at,
     option_at,
     policy_at,
     skip_at,
-    undo_to,
 )
 
 # Feature indices (`ludosim.rules.policies.FEATURES`).
@@ -201,18 +196,7 @@ def choose_random(lay: np.ndarray, w: np.ndarray, seat: int, k: int, stream: np.
         return 0
     if not lay[R.FORCED_CAPTURE]:
         return below(stream, k)
-    ncap = np.int64(0)
-    for j in range(k):
-        target = w[move_at(j, M_TARGET)]
-        flags = w[move_at(j, M_FLAGS)]
-        captures = 0
-        if may_capture(lay, w, seat, target, flags):
-            mark = w[counter_at(C_UNDO)]
-            piece = w[move_at(j, M_PIECE)]
-            captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
-            undo_to(lay, w, mark)
-        w[move_at(j, M_CAPS)] = captures
-        ncap += captures > 0
+    ncap = count_capturing_moves(lay, w, seat, k)
     if ncap == 0:
         return below(stream, k)
     want = below(stream, ncap) if ncap > 1 else 0

@@ -16,9 +16,10 @@ unsigned index (`ix`).
 
 The counts make a landing or a path check read one square instead of
 scanning every piece; the undo log lets the Killer plan search try moves on
-the live state and take them back. The memo table is the last section and
-its size depends on the rules (`new_work(..., memo_slots)`): a single-roll
-game never needs it.
+the live state and take them back (the operations that keep both in step
+with the pieces are in `ludosim.engine.position`). The memo table is the
+last section and its size depends on the rules (`new_work(...,
+memo_slots)`): a single-roll game never needs it.
 """
 
 from __future__ import annotations
@@ -26,10 +27,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 from numba.extending import register_jitable
 
-from ludosim.engine.layout import MAX_PIECES, MAX_PLAYERS, SQUARE, STRIDE, R
+from ludosim.engine.layout import MAX_PIECES, MAX_PLAYERS, STRIDE
 
 YARD = -1
 
@@ -720,154 +720,3 @@ def new_work(
         for seat, row in enumerate(start):
             w[START + MAX_PIECES * seat : START + MAX_PIECES * seat + len(row)] = row
     return w
-
-
-@njit(**HOT)
-def square_of(lay: np.ndarray, seat: int, p: int) -> int:
-    """Absolute track square of `seat`'s piece at progress `p`, or -1 off the track."""
-    return lay[ix(SQUARE + STRIDE * seat + p + 1)]
-
-
-@register_jitable
-def travelled(lay: np.ndarray, p: int) -> int:
-    """Squares from the start square of a piece at progress `p` (as `Board.travelled`):
-    `p`, except for a lapping piece's code after the goal (`home_unlock`)."""
-    goal = lay[R.GOAL]
-    return p - (goal - lay[R.ENTRY]) * np.int64(p > goal)
-
-
-@register_jitable
-def lap_code(lay: np.ndarray, t: int) -> int:
-    """The progress code `t` squares from the start square for a piece that does not
-    turn in at its entry (as `Board.lap_code`)."""
-    entry = lay[R.ENTRY]
-    if t <= entry:
-        return t
-    if t < lay[R.TRACK_LEN]:
-        return lay[R.GOAL] + t - entry
-    return t - lay[R.TRACK_LEN]
-
-
-@njit(**HOT)
-def reset_state(lay: np.ndarray, w: np.ndarray, has_start: bool) -> None:
-    """The opening position (`start_out` pieces of every seat on its start square, the
-    others in the yard), or the run's start position; counters and stats zeroed."""
-    w[PROGRESS:DUMMY] = 0  # the position, the counters and the statistics
-    for seat in range(lay[R.PLAYERS]):
-        for piece in range(lay[R.PIECES]):
-            if has_start:
-                p = w[start_at(seat, piece)]
-            else:
-                p = 0 if piece < lay[R.START_OUT] else YARD
-            w[progress_at(seat, piece)] = p
-            sq = square_of(lay, seat, p)
-            if sq >= 0:
-                w[count_at(seat, sq)] += 1
-                w[total_at(sq)] += 1
-                w[occupancy_at(seat)] |= np.int64(sq < 64) << (sq & 63)
-
-
-@njit(**HOT)
-def put(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, p: int) -> None:
-    """Move a piece to progress `p`, keeping the counts in step (as `Position.put`)."""
-    old = square_of(lay, seat, w[progress_at(seat, piece)])
-    relocate(lay, w, seat, piece, old, p, square_of(lay, seat, p))
-
-
-@njit(**HOT)
-def relocate(
-    lay: np.ndarray, w: np.ndarray, seat: int, piece: int, old: int, p: int, new: int
-) -> None:
-    """`put` for a caller that already knows the old and new squares (-1: off the track)."""
-    if old >= 0:
-        left = w[count_at(seat, old)] - 1
-        w[count_at(seat, old)] = left
-        w[total_at(old)] -= 1
-        # The occupancy bit goes with the last piece. Squares from 64 on (six-sided
-        # tracks, where no mask is read: `optionscore.MASK_TRACK`) have no bit; `& 63`
-        # keeps the shift defined for them.
-        w[occupancy_at(seat)] &= ~(np.int64((left == 0) & (old < 64)) << (old & 63))
-    w[progress_at(seat, piece)] = p
-    if new >= 0:
-        w[count_at(seat, new)] += 1
-        w[total_at(new)] += 1
-        w[occupancy_at(seat)] |= np.int64(new < 64) << (new & 63)
-    if p == YARD or p == lay[R.GOAL]:
-        w[reversed_at(seat, piece)] = 0
-
-
-@njit(**HOT)
-def log_piece(w: np.ndarray, seat: int, piece: int) -> None:
-    """Remember a piece's progress and reversed flag before changing it."""
-    n = w[counter_at(C_UNDO)]
-    w[undo_at(n, U_SEAT)] = seat
-    w[undo_at(n, U_PIECE)] = piece
-    w[undo_at(n, U_PROGRESS)] = w[progress_at(seat, piece)]
-    w[undo_at(n, U_REVERSED)] = w[reversed_at(seat, piece)]
-    w[counter_at(C_UNDO)] = n + 1
-
-
-@njit(**HOT)
-def unlock(w: np.ndarray, seat: int, log: bool) -> None:
-    """`seat` has captured: its home column is open for the rest of the game
-    (`home_unlock`; kept under every rule, read only under that one)."""
-    if w[seat_list_at(SB_UNLOCKED, seat)]:
-        return
-    if log:
-        n = w[counter_at(C_UNDO)]
-        w[undo_at(n, U_SEAT)] = seat
-        w[undo_at(n, U_PIECE)] = U_UNLOCK
-        w[counter_at(C_UNDO)] = n + 1
-    w[seat_list_at(SB_UNLOCKED, seat)] = 1
-
-
-@njit(**HOT)
-def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
-    """Take back every logged change after row `mark`, newest first."""
-    n = w[counter_at(C_UNDO)]
-    while n > mark:
-        n -= 1
-        seat = w[undo_at(n, U_SEAT)]
-        piece = w[undo_at(n, U_PIECE)]
-        if piece == U_UNLOCK:
-            w[seat_list_at(SB_UNLOCKED, seat)] = 0
-            continue
-        put(lay, w, seat, piece, w[undo_at(n, U_PROGRESS)])
-        w[reversed_at(seat, piece)] = w[undo_at(n, U_REVERSED)]
-    w[counter_at(C_UNDO)] = mark
-
-
-@njit(**HOT)
-def in_play(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
-    """Some piece of `seat` is on the track or in its home column."""
-    goal = lay[R.GOAL]
-    for piece in range(lay[R.PIECES]):
-        p = w[progress_at(seat, piece)]
-        if p != YARD and p != goal:
-            return True
-    return False
-
-
-@njit(**HOT)
-def finished(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
-    """`seat` has `win_pieces` (all, by default) home: in the goal, or with
-    `finish_in_home` past its entry."""
-    home_from = lay[R.HOME_FROM]
-    goal = lay[R.GOAL]
-    home = 0
-    for piece in range(lay[R.PIECES]):
-        p = w[progress_at(seat, piece)]
-        home += (p >= home_from) & (p <= goal)  # YARD (-1) is below any, a lapping piece above
-    return home >= lay[R.WIN_NEED]
-
-
-@njit(**HOT)
-def leave_board(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
-    """A finished seat's pieces still on the track leave it for good (as
-    `Game.leave_board`); pieces in its home column stay."""
-    entry = lay[R.ENTRY]
-    goal = lay[R.GOAL]
-    for piece in range(lay[R.PIECES]):
-        p = w[progress_at(seat, piece)]
-        if 0 <= p <= entry or p > goal:
-            put(lay, w, seat, piece, YARD)

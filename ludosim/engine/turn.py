@@ -48,6 +48,7 @@ from ludosim.engine.moves import (
 )
 from ludosim.engine.plans import pieces_at_risk
 from ludosim.engine.policy import choose_for, choose_free_for
+from ludosim.engine.position import finished, in_play, put
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
     B_STEPS,
@@ -74,12 +75,9 @@ from ludosim.engine.state import (
     chosen_at,
     counter_at,
     expert_seat_at,
-    finished,
-    in_play,
     ix,
     move_at,
     progress_at,
-    put,
     reversed_at,
     roll_at,
     seat_list_at,
