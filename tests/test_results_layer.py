@@ -335,12 +335,9 @@ def _import_graph() -> dict[str, set[str]]:
     """Every module of ludosim -> the ludosim modules it imports, at the top or in a function.
 
     `from package import name` counts as an import of the submodule `name` where there is
-    one, else of the package; old module names count as the modules they moved to.
+    one, else of the package.
     """
     paths = {_module_of(path): path for path in sorted(PACKAGE.rglob("*.py"))}
-
-    def current(module: str) -> str:
-        return ludosim.MOVED.get(module.removeprefix("ludosim."), module)
 
     graph = {}
     for module, path in paths.items():
@@ -349,10 +346,10 @@ def _import_graph() -> dict[str, set[str]]:
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ludosim"):
                 assert node.level == 0, f"{module} imports relatively"
                 for alias in node.names:
-                    sub = current(f"{node.module}.{alias.name}")
-                    targets.add(sub if sub in paths else current(node.module or ""))
+                    sub = f"{node.module}.{alias.name}"
+                    targets.add(sub if sub in paths else node.module or "")
             elif isinstance(node, ast.Import):
-                targets |= {current(a.name) for a in node.names if a.name.startswith("ludosim")}
+                targets |= {a.name for a in node.names if a.name.startswith("ludosim")}
         assert targets <= paths.keys(), f"{module} imports {sorted(targets - paths.keys())}"
         graph[module] = targets - {module}
     return graph

@@ -99,7 +99,8 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _clean_errors(func: F) -> F:
-    """Turn library errors into one line on stderr and exit code 2."""
+    """Turn library errors, and a module missing from the installation, into one line on
+    stderr and exit code 2."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -107,6 +108,11 @@ def _clean_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (LudosimError, ValueError) as exc:
             raise _fail(" ".join(str(exc).split()) or type(exc).__name__) from None
+        except ImportError as exc:
+            # Commands import the library in their bodies: a module missing from a
+            # broken installation surfaces here.
+            missing = exc.name or "a module"
+            raise _fail(f"{missing} is not available in this installation ({exc})") from None
 
     return wrapper  # type: ignore[return-value]
 

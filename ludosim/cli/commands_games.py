@@ -19,7 +19,6 @@ from ludosim.cli.params import (
     SetOpt,
     ThreadsOpt,
     _format,
-    _lazy,
     _policies,
     _require_seed,
 )
@@ -55,8 +54,9 @@ def play(
     """
     seed = _require_seed(seed)
     fmt = _format(fmt)
-    (play_game,) = _lazy("ludosim.run.play", "play")
-    (game_answer,) = _lazy("ludosim.report.answers", "game_answer")
+    from ludosim.report.answers import game_answer
+    from ludosim.run.play import play as play_game
+
     rule_set = RuleSet(preset, tuple(sets or ()))
     policies = _policies(policy)
     result = play_game(rule_set.rules(), seed, policies=policies, game=game, positions=positions)
@@ -109,11 +109,10 @@ def simulate(
         raise LudosimError("--summary keeps no per-game rows for --out to write; use one of them")
     rule_set = RuleSet(preset, tuple(sets or ()))
     chosen = rule_set.rules()
-    (run_simulation,) = _lazy("ludosim.run.simulate", "simulate")
-    check_output_file, write_parquet = _lazy(
-        "ludosim.results", "check_output_file", "write_parquet"
-    )
-    games_answer, summary_answer = _lazy("ludosim.report.answers", "games_answer", "summary_answer")
+    from ludosim.report.answers import games_answer, summary_answer
+    from ludosim.results import check_output_file, write_parquet
+    from ludosim.run.simulate import simulate as run_simulation
+
     # A bad --out fails now, not after the games are played.
     path = None if out is None else check_output_file(out)
     policies = _policies(policy)
@@ -187,7 +186,8 @@ def compare(
     """
     seed = _require_seed(seed)
     fmt = _format(fmt)
-    (run_compare,) = _lazy("ludosim.studies.compare", "compare")
+    from ludosim.studies.compare import compare as run_compare
+
     kwargs: dict[str, Any] = {"precision": precision, "policies": _policies(policy)}
     with _playing("compare", quiet) as progress:
         result = run_compare(
@@ -226,7 +226,9 @@ def whatif(
     fmt = _format(fmt)
     rule_set = RuleSet(preset, tuple(sets or ()))
     chosen = rule_set.rules()
-    parse_position, run_whatif = _lazy("ludosim.studies.whatif", "parse_position", "whatif")
+    from ludosim.studies.whatif import parse_position
+    from ludosim.studies.whatif import whatif as run_whatif
+
     # Bad notation fails now, before the kernel is compiled.
     start = parse_position(position, chosen)
     kwargs: dict[str, Any] = {"policies": _policies(policy)}
@@ -250,7 +252,8 @@ def exact(
     Example: ludosim exact --preset danish --pieces 1
     """
     fmt = _format(fmt)
-    solve, format_exact = _lazy("ludosim.reference.exact", "solve", "format_exact")
+    from ludosim.reference.exact import format_exact, solve
+
     for item in sets or ():
         key = item.split("=", 1)[0].strip()
         if key in ("players", "pieces"):
@@ -264,5 +267,6 @@ def exact(
     if fmt == "table":
         typer.echo(format_exact(result))  # exact numbers: no intervals to round them by
         return
-    (exact_answer,) = _lazy("ludosim.report.answers", "exact_answer")
+    from ludosim.report.answers import exact_answer
+
     _emit(exact_answer(result), fmt)

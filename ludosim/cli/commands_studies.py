@@ -25,7 +25,6 @@ from ludosim.cli.params import (
     ThreadsOpt,
     VaryOpt,
     _format,
-    _lazy,
     _old_spelling,
     _policy_list,
     _require_extra,
@@ -76,7 +75,8 @@ def tournament(
         raise LudosimError("name one policy per seat with --policy A,B,...")
     rule_set = RuleSet(preset, tuple(sets or ()))
     rule_set.rules()  # bad rules fail before the study module loads
-    (tournament_answer,) = _lazy("ludosim.studies.tournament", "tournament_answer")
+    from ludosim.studies.tournament import tournament_answer
+
     with _playing("tournament", quiet) as progress:
         answer = tournament_answer(rule_set, names, games, seed, threads=threads, progress=progress)
     _emit(answer, fmt)
@@ -123,10 +123,10 @@ def ratings(
     _old_spelling("--players", "--policy", old_players)
     rule_set = RuleSet(preset, tuple(sets or ()))
     chosen = rule_set.rules()
-    rate, default, ratings_answer = _lazy(
-        "ludosim.studies.ratings", "ratings", "DEFAULT_PLAYERS", "ratings_answer"
-    )
-    names = _policy_list([*(policy or ()), *(old_players or ())]) or list(default)
+    from ludosim.studies.ratings import DEFAULT_PLAYERS, ratings_answer
+    from ludosim.studies.ratings import ratings as rate
+
+    names = _policy_list([*(policy or ()), *(old_players or ())]) or list(DEFAULT_PLAYERS)
     with _playing("ratings", quiet) as progress:
         table = rate(
             chosen, names, games, seed, bootstrap=bootstrap, threads=threads, progress=progress
@@ -251,9 +251,8 @@ def skill(
     Example: ludosim skill --preset app --vary finish=exact,bounce --seed 1 --out skill-app
     """
     _require_extra("ludosim skill", "skill", "openskill", "scipy")
-    load_study, study_type, run_study = _lazy(
-        "ludosim.studies.skill", "load_study", "Study", "run_study"
-    )
+    from ludosim.studies.skill import Study, load_study, run_study
+
     if not out.strip():
         raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/skill")
     _old_spelling("--players", "--policy", old_players)
@@ -268,7 +267,7 @@ def skill(
     else:
         chosen = _study_rule_sets(presets, sets, vary, rule_set, seed)
         names = _policy_list(players) or None
-        study = study_type(
+        study = Study(
             tuple(chosen), seed, tuple(names) if names else None, strongest, games=games,
             match_games=match_games, pair_games=pair_games, headline_games=headline_games,
             bootstrap=bootstrap, resamples=resamples, skill_games=skill_games, optimal=optimal,
@@ -329,9 +328,8 @@ def unfold(
 
     Example: ludosim unfold --preset app --vary six_limit=0,3 --games 20000 --seed 1 --out unfold
     """
-    load_study, study_type, run_study = _lazy(
-        "ludosim.studies.unfold", "load_study", "UnfoldStudy", "run_study"
-    )
+    from ludosim.studies.unfold import UnfoldStudy, load_study, run_study
+
     if not out.strip():
         raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/leads")
     if study_file is not None:
@@ -344,7 +342,7 @@ def unfold(
     else:
         chosen = _study_rule_sets(presets, sets, vary, rule_set, seed)
         names = _policy_list(policy)
-        study = study_type(
+        study = UnfoldStudy(
             tuple(chosen), seed, games=games, every=every,
             policies=",".join(names) if names else "random",
         )  # fmt: skip
@@ -431,7 +429,8 @@ def tune(
     seed = _require_seed(seed)
     _require_extra("ludosim tune", "skill", "cma")
     _old_spelling("--field", "--policy", old_field)
-    (run_tune,) = _lazy("ludosim.studies.tune", "tune")
+    from ludosim.studies.tune import tune as run_tune
+
     given = [*(policy or ()), *([old_field] if old_field is not None else [])]
     opponents = _policy_list(given) if given else None
     with _playing("tune", quiet) as progress:
@@ -582,9 +581,8 @@ def design(
 
     Example: ludosim design -p app --free finish --free pass_opponents --seed 1 --out runs/design
     """
-    load_study, study_from_options, run_study = _lazy(
-        "ludosim.studies.design", "load_study", "study_from_options", "run_study"
-    )
+    from ludosim.studies.design import load_study, run_study, study_from_options
+
     _require_extra("ludosim design", "design", "pydoe", "statsmodels", "scipy")
     if not out.strip():
         raise LudosimError("--out is empty; name the design's folder, e.g. --out runs/design")

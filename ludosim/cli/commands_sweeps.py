@@ -21,7 +21,6 @@ from ludosim.cli.params import (
     QuietOpt,
     SetOpt,
     _format,
-    _lazy,
     _policies,
     _policy_list,
     _require_seed,
@@ -85,8 +84,9 @@ def bench(
         raise LudosimError(
             f"--reference-games must be 0 (no reference rows) or more, got {reference_games}"
         )
-    run_bench, columns = _lazy("ludosim.run.bench", "run_bench", "COLUMNS")
-    (bench_answer,) = _lazy("ludosim.report.answers", "bench_answer")
+    from ludosim.report.answers import bench_answer
+    from ludosim.run.bench import COLUMNS, run_bench
+
     kwargs: dict[str, Any] = {"presets": names, "games": games, "reference_games": reference_games}
     if threads:
         kwargs["threads"] = list(threads)
@@ -94,7 +94,7 @@ def bench(
         kwargs["policies"] = timed
     with _playing("bench", quiet) as progress:
         df = run_bench(progress=progress, **kwargs)
-    _emit(bench_answer(df, columns), fmt)
+    _emit(bench_answer(df, COLUMNS), fmt)
 
 
 class _NoteHandler(logging.Handler):
@@ -286,11 +286,10 @@ def sweep(
 
     Example: ludosim sweep --preset app --vary six_limit=0,3 --seed 1 --out runs/six
     """
-    check_run_options, plan, run_sweep, spec_from_command = _lazy(
-        "ludosim.sweep", "check_run_options", "plan", "run_sweep", "spec_from_command"
-    )
-    (Terminated,) = _lazy("ludosim.sweep.execute", "Terminated")
-    plan_answer, sweep_answer = _lazy("ludosim.report.answers", "plan_answer", "sweep_answer")
+    from ludosim.report.answers import plan_answer, sweep_answer
+    from ludosim.sweep import check_run_options, plan, run_sweep, spec_from_command
+    from ludosim.sweep.execute import Terminated
+
     fmt = _format(fmt)
 
     if out is not None and not out.strip():
@@ -391,12 +390,15 @@ def report(
         )
     if results.is_dir() and not any(results.rglob("*.parquet")):
         raise LudosimError(f"RESULTS: {results} holds no .parquet results")
-    (is_design,) = _lazy("ludosim.studies.design", "is_design")
+    from ludosim.studies.design import is_design
+
     if is_design(results):
         # A design's folder: its page is redrawn from its tables (docs/design.md).
-        (report_study,) = _lazy("ludosim.studies.design", "report_study")
+        from ludosim.studies.design import report_study
+
         page = report_study(results, Path(out), title=title)
     else:
-        (make_report,) = _lazy("ludosim.report.page", "make_report")
+        from ludosim.report.page import make_report
+
         page = make_report(results, Path(out), title=title)
     typer.echo(f"wrote {page}")

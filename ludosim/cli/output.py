@@ -22,7 +22,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ludosim.cli.params import _lazy
 from ludosim.cli.progress import GameProgress, mode
 
 if TYPE_CHECKING:
@@ -79,7 +78,8 @@ def _emit(answer: Answer, fmt: str, before: Sequence[str] = ()) -> None:
     if fmt == "csv":
         typer.echo(answer.to_csv(), nl=False)
         return
-    (rounded,) = _lazy("ludosim.report.answers", "rounded")
+    from ludosim.report.answers import rounded
+
     for line in before:
         typer.echo(line)
     _show(_frame_table(rounded(answer.estimates, answer.rounded_like), title=answer.title))
@@ -128,7 +128,8 @@ def _study_written(page: Path, count: int = 2) -> None:
 def _compile_notice() -> Iterator[None]:
     """Say on stderr why the first run after install (or after a kernel change) is slow:
     the kind of game compiling and its measured compile time (`ludosim.run.warm`)."""
-    compile_notice, notice_text = _lazy("ludosim.run.warm", "compile_notice", "notice_text")
+    from ludosim.run.warm import compile_notice, notice_text
+
     with compile_notice(lambda kind: typer.echo(notice_text(kind), err=True)):
         yield
 

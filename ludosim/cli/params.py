@@ -3,15 +3,15 @@
 The option types (`--preset`, `--set`, `--seed`, `--policy`, `--format`, `--threads`,
 `-q`, and a study's repeated `--preset`, `--vary` and `--rule-set`), each with its help
 text; the checks a command makes before it plays any game (`_require_seed`, `_format`,
-`_policy_list`, `_require_extra`, `_old_spelling`); and `_lazy`, which imports the
-library inside a command (a missing module is a clean error), so that the quick
-commands start fast.
+`_policy_list`, `_require_extra`, `_old_spelling`). Commands import the library
+inside their bodies, so that `ludosim --help` and the quick commands start without
+loading pandas, pyarrow and the engines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -142,21 +142,6 @@ def _require_seed(seed: int | None) -> int:
     if seed is None:
         raise LudosimError(SEED_MISSING)
     return seed
-
-
-def _lazy(module: str, *names: str) -> list[Any]:
-    """Import `names` from `module` when a command needs them; a missing one is a clean error.
-
-    Commands load the library this way so that `ludosim --help` and the quick
-    commands start without importing pandas, pyarrow and the engines.
-    """
-    import importlib
-
-    try:
-        loaded = importlib.import_module(module)
-        return [getattr(loaded, name) for name in names]
-    except (ImportError, AttributeError) as exc:
-        raise LudosimError(f"{module} is not available in this installation ({exc})") from None
 
 
 def _require_extra(what: str, extra: str, *modules: str) -> None:
