@@ -28,7 +28,7 @@ CHILD = """
 import importlib, json, resource, sys
 import ludosim
 if sys.argv[5] != "-":
-    importlib.import_module("ludosim.simulate").SLICE_SECONDS = float(sys.argv[5])
+    importlib.import_module("ludosim.run.simulate").SLICE_SECONDS = float(sys.argv[5])
 rules = ludosim.Rules.preset(sys.argv[1])
 threads = None if sys.argv[3] == "-" else int(sys.argv[3])
 progress = None if sys.argv[4] == "-" else (lambda done, total: None)

@@ -26,8 +26,8 @@ from ludosim.run.simulate import SimulationError
 from ludosim.sweep import SweepError, SweepSpec, check_run_options, expand, spec_from_command
 
 runner = CliRunner()
-# `ludosim.simulate` is also the function the package exports: reach the module itself.
-simulate_module = importlib.import_module("ludosim.simulate")
+# `ludosim.simulate` is the function the package exports: reach the module itself.
+simulate_module = importlib.import_module("ludosim.run.simulate")
 APP = Rules.preset("app")
 
 

@@ -308,9 +308,7 @@ def fake_simulate(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     def write_parquet(df: pd.DataFrame, path: Path) -> None:
         calls["write_parquet"] = (len(df), Path(path))
 
-    module = types.ModuleType("ludosim.simulate")
-    module.simulate = simulate  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "ludosim.simulate", module)
+    monkeypatch.setattr(importlib.import_module("ludosim.run.simulate"), "simulate", simulate)
     monkeypatch.setattr(importlib.import_module("ludosim.results"), "write_parquet", write_parquet)
     return calls
 
@@ -441,7 +439,7 @@ def test_every_command_is_documented_in_readme() -> None:
 # --------------------------------------------------------------------------- progress
 def test_simulate_in_slices_gives_the_same_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a progress callback the kernel runs in slices; game g still depends on (seed, g)."""
-    simulate_module = importlib.import_module("ludosim.simulate")
+    simulate_module = importlib.import_module("ludosim.run.simulate")
     rules = Rules.preset("app")
     whole = simulate_module.simulate(rules, 3000, 5, threads=1)
     monkeypatch.setattr(simulate_module, "SLICE_SECONDS", 0.0)  # every slice the smallest

@@ -176,11 +176,11 @@ def test_bokeh_forest_embeds_with_the_library_inlined_once() -> None:
 
 def test_importing_figures_loads_no_plotting_library_and_the_kernel_never_imports_it() -> None:
     code = (
-        "import sys; import ludosim.report.figures, ludosim.simulate\n"
+        "import sys; import ludosim.report.figures, ludosim.run.simulate\n"
         "assert not {'matplotlib', 'bokeh'} & {m.split('.')[0] for m in sys.modules}\n"
         "import ludosim.engine, ludosim.sweep\n"
         "del sys.modules['ludosim.report.figures']\n"
-        "import ludosim.simulate, ludosim.sweep.execute\n"
+        "import ludosim.run.simulate, ludosim.sweep.execute\n"
         "assert 'ludosim.report.figures' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

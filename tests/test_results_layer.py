@@ -119,12 +119,12 @@ def test_summary_of_the_kernel_keeps_its_layout() -> None:
 # ------------------------------------------------------------------ loading
 def test_load_is_the_single_entry_point() -> None:
     assert ludosim.load is results.load
-    simulate_module = importlib.import_module("ludosim.simulate")
+    simulate_module = importlib.import_module("ludosim.run.simulate")
     assert "_prepare" in vars(simulate_module)
     for name in ("load", "write_parquet", "Summary", "summarize", "columns"):
         assert name not in vars(simulate_module) or vars(simulate_module)[name] is getattr(
             results, name, None
-        ), f"ludosim.simulate defines its own {name}"
+        ), f"ludosim.run.simulate defines its own {name}"
     assert "load" not in vars(simulate_module)
 
 
@@ -285,13 +285,11 @@ KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 
 def _layer_of(module: str) -> int | None:
-    """The layer of a `ludosim...` module (old top-level names by where they moved)."""
+    """The layer of a `ludosim...` module."""
     parts = module.split(".")
     if parts[0] != "ludosim" or len(parts) < 2:
         return None
     name = parts[1]
-    if name in ludosim.MOVED:
-        name = ludosim.MOVED[name].split(".")[1]
     return next((i for i, layer in enumerate(LAYERS) if name in layer), None)
 
 

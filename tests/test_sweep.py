@@ -539,7 +539,7 @@ def test_progress_callback_counts_every_game(tmp_path: Path, calls: list) -> Non
 def test_summary_only_keeps_chunk_totals_that_add_up_to_the_cell(
     tmp_path: Path, calls: list
 ) -> None:
-    simulate = pytest.importorskip("ludosim.simulate")
+    simulate = pytest.importorskip("ludosim.run.simulate")
     spec = SweepSpec.from_options(
         preset="italian", vary=["players=2,4"], games=200, seed=3, chunk_size=64, summary_only=True
     )
@@ -579,7 +579,7 @@ def test_load_widens_a_column_stored_narrower_in_some_files(tmp_path: Path) -> N
 
 
 def test_load_reads_a_simulate_out_file(tmp_path: Path) -> None:
-    simulate = pytest.importorskip("ludosim.simulate")
+    simulate = pytest.importorskip("ludosim.run.simulate")
     from ludosim.rules.model import Rules
 
     df = simulate.simulate(Rules.preset("danish"), 100, 2)

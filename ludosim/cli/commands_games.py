@@ -55,7 +55,7 @@ def play(
     """
     seed = _require_seed(seed)
     fmt = _format(fmt)
-    (play_game,) = _lazy("ludosim.play", "play")
+    (play_game,) = _lazy("ludosim.run.play", "play")
     (game_answer,) = _lazy("ludosim.report.answers", "game_answer")
     rule_set = RuleSet(preset, tuple(sets or ()))
     policies = _policies(policy)
@@ -109,7 +109,7 @@ def simulate(
         raise LudosimError("--summary keeps no per-game rows for --out to write; use one of them")
     rule_set = RuleSet(preset, tuple(sets or ()))
     chosen = rule_set.rules()
-    (run_simulation,) = _lazy("ludosim.simulate", "simulate")
+    (run_simulation,) = _lazy("ludosim.run.simulate", "simulate")
     check_output_file, write_parquet = _lazy(
         "ludosim.results", "check_output_file", "write_parquet"
     )
