@@ -82,12 +82,12 @@ verify: $(TEST_STAMP)
 	$(PY) benchmarks/exact_agreement.py --games 200000 --seed 2026
 	$(MAKE) --no-print-directory coverage
 
-# Line coverage of the kernel's Python logic: the kernel-level tests with numba's
-# JIT off, so that every line numba would compile runs as Python and is counted.
-# The thousands of games per preset of the kernel agreement are left out to keep
-# the run short; its other tests play every preset, with fewer games.
-KERNEL_TESTS := tests/test_engine_state.py tests/test_engine_rng.py \
-	tests/test_policy_fast_path.py tests/test_kernel_agreement.py
+# Line coverage of the kernel's Python logic: the kernel-level tests (tests/engine/kernel/:
+# the kernel's state and streams, its policy scores, its agreement with the reference)
+# with numba's JIT off, so that every line numba would compile runs as Python and is
+# counted. The thousands of games per preset of the kernel agreement are left out to
+# keep the run short; its other tests play every preset, with fewer games.
+KERNEL_TESTS := tests/engine/kernel
 coverage: $(TEST_STAMP)
 	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal -q \
 		-W "ignore:overflow encountered:RuntimeWarning" -k "not per_preset" \

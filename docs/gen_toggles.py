@@ -4,7 +4,7 @@
     python docs/gen_toggles.py --write    # rewrite them in docs/rules.md between their markers
     python docs/gen_toggles.py --check    # exit 1 if docs/rules.md is out of date
 
-`tests/test_docs.py` runs the same check.
+`tests/project/test_docs.py` runs the same check.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Shared pytest options and the one reading of `LUDOSIM_VERIFY`.
+"""Shared pytest options, the one reading of `LUDOSIM_VERIFY`, and the tests' import path.
 
 `--regen-golden` rewrites `tests/golden/*.txt` from the current reference
 engine instead of diffing against them; use it only when a change to the
@@ -8,13 +8,30 @@ games played is intended (and bump `SEMANTICS_VERSION` with it).
 verify` sets it to 1): the longer checks then run at their full size. It is the
 one reading of that variable. Tests marked `slow` run only then; every other
 test runs in the everyday suite, some of them at a smaller size without it.
+
+The tests live in one folder per layer of the package (`rules/`, `engine/`, ...;
+`project/` for the docs, README and notebooks; `engine/kernel/` for the kernel-level
+tests that `make coverage` runs). Test files import the shared helpers here
+(`scenario_helpers`, `design_helpers`, `page_helpers`, this `conftest`) and each
+other's helpers (`from test_kernel_agreement import assert_same_games`) by plain name
+from any folder: this file puts `tests/` and every folder of tests on the import path.
+Test file names are unique across the folders: pytest, too, imports each test file by
+its plain name (the folders have no `__init__.py`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
+
+TESTS = Path(__file__).resolve().parent
+FOLDERS = sorted({p.parent for p in TESTS.rglob("test_*.py")} - {TESTS})
+for _folder in [TESTS, *FOLDERS]:
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
 
 VERIFY = os.environ.get("LUDOSIM_VERIFY", "") not in ("", "0")
 

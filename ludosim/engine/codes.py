@@ -2,7 +2,7 @@
 
 Generated from the toggle table (`ludosim.rules.toggles.TOGGLES`) by
 `python -m ludosim.rules.gen_codes --write`; do not edit it by hand.
-`tests/test_toggles.py` fails when it is out of date.
+`tests/rules/test_toggles.py` fails when it is out of date.
 """
 
 # sides: arms of the board (6 needed for 5-6 players)

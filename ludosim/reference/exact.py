@@ -48,7 +48,7 @@ import numpy as np
 
 from ludosim.reference.solochain import _build_chain, _Chain
 
-# The solver's parts, importable from here: tests/test_exact.py checks them one by one.
+# The solver's parts, importable from here: tests/reference/test_exact.py checks them one by one.
 from ludosim.reference.solochain import _Plans as _Plans
 from ludosim.reference.solochain import _single_roll_turn as _single_roll_turn
 from ludosim.reference.solomoves import YARD as YARD

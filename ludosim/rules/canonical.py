@@ -10,7 +10,7 @@ says which cells were merged and why (`inert_toggles`).
 
 A toggle is normalised only where both engines provably never read it, and
 each case is pinned by a test that plays both values on the same seed and
-finds the same games (`tests/test_canonical.py`):
+finds the same games (`tests/rules/test_canonical.py`):
 
 - `detect_skip` is read only when a seat skips a forced capture: it cannot act
   without `forced_capture`, or when no seat plays a skipper;

@@ -7,7 +7,7 @@
 Every value of a `choice` toggle gets a plain module-level constant
 `<TOGGLE>_<VALUE>` (`rules.toggles.choice_constant`) holding its kernel code, so
 that the names can be found by grep and by editors, and numba freezes them
-as constants. `tests/test_toggles.py` runs the same check as `--check`.
+as constants. `tests/rules/test_toggles.py` runs the same check as `--check`.
 
 The generator lives in the rules layer, outside `ludosim.engine`, on purpose: importing the
 engine imports the generated module, so a kernel that already reads a new
@@ -29,7 +29,7 @@ HEADER = '''"""Kernel codes of the choice toggles' values: `lay[R.<TOGGLE>]` hol
 
 Generated from the toggle table (`ludosim.rules.toggles.TOGGLES`) by
 `python -m ludosim.rules.gen_codes --write`; do not edit it by hand.
-`tests/test_toggles.py` fails when it is out of date.
+`tests/rules/test_toggles.py` fails when it is out of date.
 """
 '''
 

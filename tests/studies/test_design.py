@@ -4,7 +4,7 @@ values; its study grammar; its page's explorer in a browser.
 The designer's statistics are checked on a test double of the measures (no kernel): every
 rule set's per-game rows are drawn from a known function of its free toggles' codes, so
 the screening's active toggles, the search's optimum and the confirmation's values are
-known in advance. The kernel plays a design in `tests/test_readme.py` (the README example).
+known in advance. The kernel plays a design in `tests/project/test_readme.py` (the README example).
 """
 
 from __future__ import annotations

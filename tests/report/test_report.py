@@ -34,7 +34,7 @@ from ludosim.report.page import (
 from ludosim.sweep import SweepSpec, spec_hash
 from ludosim.sweep.spec import spec_command
 
-FIXTURE = Path(__file__).parent / "fixtures" / "results_small"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "results_small"
 SWEEPS = ("toggles", "skip")
 
 

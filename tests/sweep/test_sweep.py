@@ -26,7 +26,8 @@ from ludosim import results
 from ludosim.sweep import SweepError, SweepSpec, expand, plan, run_sweep, spec_hash, store
 from ludosim.sweep import execute as sweep_execute
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent  # this file's folder: on the child processes' path
 
 
 def _fake_simulate(rules, games, seed, policies="random", *, summary=False, threads=None,
@@ -312,7 +313,7 @@ run_sweep(test_sweep.small_spec(), {out!r})
 
 def test_resume_after_sigkill_equals_a_clean_run(tmp_path: Path, calls: list) -> None:
     out = tmp_path / "killed"
-    script = _CHILD.format(tests=str(ROOT / "tests"), out=str(out))
+    script = _CHILD.format(tests=str(HERE), out=str(out))
     child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
     try:
         deadline = time.monotonic() + 60
@@ -434,8 +435,9 @@ def test_manifest_records_versions_spec_and_chunk_states(tmp_path: Path, calls: 
 
 
 # The sweep files of analyses/; the studies of `ludosim skill` and `ludosim unfold` list
-# their rule sets as [[rule_set]] tables (tests/test_skill.py, tests/test_leads.py), and
-# those of `ludosim design` their free house rules (tests/test_design.py).
+# their rule sets as [[rule_set]] tables (tests/studies/test_skill.py,
+# tests/studies/test_leads.py), and those of `ludosim design` their free house rules
+# (tests/studies/test_design.py).
 SWEEP_FILES = sorted(
     p
     for p in (ROOT / "analyses").glob("*.toml")

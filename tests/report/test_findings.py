@@ -42,7 +42,7 @@ from ludosim.results.stats import Z95, holm, wilson_interval
 from ludosim.sweep import SweepError, SweepSpec
 from ludosim.sweep.spec import cells_frame, expand
 
-FIXTURE = Path(__file__).parent / "fixtures" / "results_small"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "results_small"
 
 
 def fixture(name: str) -> tuple[pd.DataFrame, pd.DataFrame]:

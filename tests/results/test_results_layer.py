@@ -19,7 +19,7 @@ from ludosim import Rules, presets, results
 from ludosim.results import ResultsError, schema
 from ludosim.results.summary import summarize, summary_from_frame, summary_to_frame
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "ludosim"
 BINS = 64  # short histograms: the round trip does not depend on their length
 FIXTURE_HASH = "1d9e3d0b21530785"  # the spec hash of the toggles fixture

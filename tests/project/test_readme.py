@@ -28,7 +28,7 @@ import pytest
 
 from ludosim.cli.app import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 TOUR = (ROOT / "docs" / "cli.md").read_text()
 ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text()
@@ -258,10 +258,39 @@ def test_layout_lists_every_document() -> None:
     assert listed("docs") == docs
 
 
+def listed_tree(folder: str) -> set[str]:
+    """Paths listed under the top-level `folder/`, each level two spaces deeper, with the
+    names of a line listed together (`a.py, b.py  what they hold`)."""
+    lines = layout_block()
+    start = lines.index(next(line for line in lines if line.split()[:1] == [f"{folder}/"]))
+    paths: set[str] = set()
+    above: list[str] = []  # the folders around the next name, outermost first
+    for line in lines[start + 1 :]:
+        if not line.startswith("  "):
+            break
+        indent = len(line) - len(line.lstrip())
+        level = indent // 2 - 1
+        if indent % 2 or level > len(above):
+            continue  # a description's next line
+        del above[level:]
+        words = line.split()
+        names = [words[0]]
+        while names[-1].endswith(","):
+            names.append(words[len(names)])
+        paths |= {"/".join([*above, name.rstrip(",")]) for name in names}
+        if names[-1].endswith("/"):
+            above.append(names[-1].rstrip("/"))
+    return paths
+
+
 def test_everything_listed_exists() -> None:
-    for name in listed("tests"):
-        if "*" not in name:
-            assert (ROOT / "tests" / name).exists(), name
+    tests = ROOT / "tests"
+    names = listed_tree("tests")
+    for name in names:
+        assert list(tests.glob(name.rstrip("/"))), f"tests/{name}"
+    # Every folder of tests is listed.
+    folders = {f"{p.parent.relative_to(tests).as_posix()}/" for p in tests.rglob("test_*.py")}
+    assert folders - {"./"} <= names
     for line in layout_block():
         if line and not line.startswith(" "):
             assert (ROOT / line.split()[0]).exists(), line

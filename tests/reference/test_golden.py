@@ -3,7 +3,7 @@
 Each file in `tests/golden/` holds the full transcript of game 0 of seed 7
 with the reference engine, then the game's result row. A reviewer can read a
 transcript against docs/rules.md. When a change to the games played is intended,
-regenerate them with `pytest tests/test_golden.py --regen-golden` and review
+regenerate them with `pytest tests/reference/test_golden.py --regen-golden` and review
 the diff.
 """
 
@@ -17,7 +17,7 @@ import pytest
 from ludosim.reference import play_game
 from ludosim.rules.model import SEMANTICS_VERSION, Rules, presets
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+GOLDEN_DIR = Path(__file__).parents[1] / "golden"
 SEED, GAME = 7, 0
 
 

@@ -386,7 +386,7 @@ def _reference_turns(rules: Rules, games: int, seed: int) -> np.ndarray:
 
 def _agreement_script():
     """`benchmarks/exact_agreement.py` (the agreement table of `make verify`) as a module."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "exact_agreement.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "exact_agreement.py"
     spec = importlib.util.spec_from_file_location("exact_agreement", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -243,7 +243,7 @@ def test_cli_writes_the_tables_and_the_page(tmp_path: Path, capsys) -> None:
 
 
 def test_the_study_of_analyses_loads() -> None:
-    study = load_study(Path(__file__).resolve().parents[1] / "analyses" / "skill.toml")
+    study = load_study(Path(__file__).resolve().parents[2] / "analyses" / "skill.toml")
     labels = [r.label for r in study.rule_sets]
     assert labels[:5] == ["app", "italian", "danish", "danish-globe", "killer"]
     assert all(label.startswith("app ") for label in labels[5:])
@@ -612,5 +612,5 @@ def test_the_relative_skill_keys_load() -> None:
                   skill_games=500)  # fmt: skip
     assert named.optimal_player("killer") == "expert:16" and named.optimal_player("app") == "expert"
     assert "--skill-games 500" in named.command()
-    shipped = load_study(Path(__file__).resolve().parents[1] / "analyses" / "skill.toml")
+    shipped = load_study(Path(__file__).resolve().parents[2] / "analyses" / "skill.toml")
     assert shipped.skill_games >= 8_600 and shipped.bootstrap >= 200

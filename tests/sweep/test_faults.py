@@ -5,7 +5,7 @@ on a busy folder, bytes flipped inside a chunk, a lost manifest, a full disk,
 a read-only or forbidden folder, SIGTERM and SIGKILL) and checks what the user
 sees (one line, exit code 2, no traceback), that nothing half-written is left,
 and that the folder then resumes to exactly the rows of an undisturbed run.
-The sweeps use the stand-in kernel of tests/test_sweep.py, so each case takes
+The sweeps use the stand-in kernel of tests/sweep/test_sweep.py, so each case takes
 seconds; `LUDOSIM_VERIFY=1` (`make verify`) repeats the races and signals with
 the compiled kernel.
 """
@@ -40,7 +40,8 @@ from ludosim.sweep import execute as sweep_execute
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_sweep  # the stand-in kernel and the small grid live there
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent  # beside test_sweep.py: on the child processes' path
 small_spec = test_sweep.small_spec
 # `ludosim sweep` options equal to small_spec() (the child processes use the CLI).
 CLI_SPEC = [
@@ -112,7 +113,7 @@ main(["sweep", *{args!r}])
 
 
 def _child(args: list[str], *, delay: float = 0.3, fake: bool = True) -> subprocess.Popen:
-    script = _CHILD.format(tests=str(ROOT / "tests"), args=args, delay=delay, fake=fake)
+    script = _CHILD.format(tests=str(HERE), args=args, delay=delay, fake=fake)
     return subprocess.Popen(
         [sys.executable, "-c", script], cwd=ROOT, stderr=subprocess.PIPE, text=True
     )

@@ -1,7 +1,7 @@
 """The fictive player (`fictive[:H]`, docs/expert.md "The fictive player"): the expert's
 search with one rollout per option, drawn from the game's own stream, so that it
 knows the dice to come. Its replay by the reference engine and its determinism over
-threads are checked with the expert's (tests/test_expert.py, `SEARCHERS`)."""
+threads are checked with the expert's (tests/engine/test_expert.py, `SEARCHERS`)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from ludosim.report import figures
 from ludosim.report.figures import Panel
 from ludosim.sweep import SweepSpec, spec_hash
 
-ANALYSES = Path(__file__).parent.parent / "analyses"
+ANALYSES = Path(__file__).parents[2] / "analyses"
 
 
 def _rates(cells: int, players: int = 4) -> pd.DataFrame:
@@ -187,8 +187,9 @@ def test_importing_figures_loads_no_plotting_library_and_the_kernel_never_import
 
 
 # The sweep files of analyses/; the studies of `ludosim skill` and `ludosim unfold` list
-# their rule sets as [[rule_set]] tables (tests/test_skill.py, tests/test_leads.py), and
-# those of `ludosim design` their free house rules (tests/test_design.py).
+# their rule sets as [[rule_set]] tables (tests/studies/test_skill.py,
+# tests/studies/test_leads.py), and those of `ludosim design` their free house rules
+# (tests/studies/test_design.py).
 SWEEP_FILES = sorted(
     p
     for p in ANALYSES.glob("*.toml")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ludosim.rules.model import PRESETS, TOGGLES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _generator():

@@ -1,7 +1,7 @@
 """The expert (`ludosim.engine.expert`): its games replayed by the reference engine,
 determinism, a search that leaves the game alone, and its policy names. The fictive
 player, the same search on the game's own stream, is replayed and checked here too
-(tests/test_fictive.py has the rest)."""
+(tests/engine/test_fictive.py has the rest)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
 
-ANALYSES = Path(__file__).resolve().parents[1] / "analyses"
+ANALYSES = Path(__file__).resolve().parents[2] / "analyses"
 # Seconds a whole notebook may take (its figures need about 10-20 s once the kernel is
 # compiled; a first compile adds up to 30 s per rule variant).
 NOTEBOOK_TIMEOUT_S = {

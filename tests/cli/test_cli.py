@@ -27,7 +27,7 @@ from ludosim.rules.model import PRESETS, TOGGLES, Rules, presets
 from ludosim.rules.options import parse_sets, rules_from_options
 from ludosim.run.bench import bench_policies
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
 

@@ -343,7 +343,7 @@ def test_unfold_pages_with_nothing_to_find_rarely_claim_a_difference() -> None:
     from ludosim.results.stats import Z95, normal_cdf
     from ludosim.studies import unfold as u
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     study = u.load_study(root / "analyses" / "comebacks.toml")
     tables = u.read_tables(root / "reports" / "comebacks", study)
     compared = tables.comebacks["diff"].notna().to_numpy()

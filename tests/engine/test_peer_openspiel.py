@@ -29,7 +29,7 @@ GAMES = 20_000 if VERIFY else 3_000
 
 
 def _harness():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "peer_openspiel.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "peer_openspiel.py"
     spec = importlib.util.spec_from_file_location("peer_openspiel", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

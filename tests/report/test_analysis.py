@@ -17,7 +17,7 @@ from ludosim.report import analysis
 from ludosim.results import stats
 from ludosim.results.stats import Z95, chi2_sf
 
-FIXTURE = Path(__file__).parent / "fixtures" / "results_small"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "results_small"
 
 
 def games(players: int, first, winner, turns=None, game=None, **extra) -> pd.DataFrame:

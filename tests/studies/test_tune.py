@@ -36,7 +36,7 @@ from ludosim.studies.tune import TuneError, _wins, tune
 
 pytest.importorskip("cma")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "ludosim" / "rules" / "tuned"
 TINY = {"generations": 2, "popsize": 4, "games": 200, "eval_games": 400}
 FIELD = ("balanced", "balanced", "balanced")

@@ -379,7 +379,7 @@ def test_unfold_bad_input_is_one_line(args: list[str], message: str, tmp_path) -
 
 @pytest.mark.parametrize("name", ["leads", "comebacks"])
 def test_the_studies_of_analyses_load(name: str) -> None:
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     study = load_study(root / "analyses" / f"{name}.toml")
     assert study.name == name and study.games >= 100_000
     assert study.command() == f"ludosim unfold {root / 'analyses' / f'{name}.toml'}"

@@ -3,7 +3,7 @@
 Hand-built positions and scripted draws show that each named policy picks
 what its description says, that the skipper skips and the puster catches it,
 and that every policy obeys the rules. The compiled kernel plays the same
-choices (tests/test_kernel_agreement.py holds it to the reference).
+choices (tests/engine/kernel/test_kernel_agreement.py holds it to the reference).
 """
 
 from __future__ import annotations
