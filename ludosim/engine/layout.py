@@ -48,6 +48,8 @@ NONE = -2
 
 # Fixed maximum sizes, so that every offset below is a compile-time constant.
 MAX_PLAYERS = 6
+# The seat index of nobody: its row of square counts stays empty (`state.CNT`).
+NOBODY = MAX_PLAYERS
 MAX_PIECES = 4
 # >= goal + 2 (the longest lap, six arms of MAX_ARM squares, then the longest
 # home column and the goal) and >= track_len
@@ -76,13 +78,16 @@ _SLOT_NAMES = [n.upper() for n, t in TOGGLES.items() if t.has_slot] + list(_DERI
 
 # Slots of the compiled rules (the first `R.SIZE` entries of `lay`): one per
 # toggle with a slot, then the derived ones; FACE0 is followed by the other
-# five faces, then TEAM0 .. TEAM0 + MAX_PLAYERS - 1, each seat's team.
+# five faces, then TEAM0 .. TEAM0 + MAX_PLAYERS - 1, each seat's team, then
+# PARTNER0 .. PARTNER0 + 2 * MAX_PLAYERS - 1, each seat's two partner seats (`NOBODY`
+# where it has fewer: teams are of equal size, so at most three seats of six).
 R = IntEnum(
     "R",
     [
         *((name, i) for i, name in enumerate(_SLOT_NAMES)),
         ("TEAM0", len(_SLOT_NAMES) + 5),
-        ("SIZE", len(_SLOT_NAMES) + 5 + MAX_PLAYERS),
+        ("PARTNER0", len(_SLOT_NAMES) + 5 + MAX_PLAYERS),
+        ("SIZE", len(_SLOT_NAMES) + 5 + 3 * MAX_PLAYERS),
     ],
     module=__name__,
 )
@@ -106,7 +111,7 @@ class T(IntEnum):
 
 
 # Offsets of the sections of `lay`.
-SQUARE = 64
+SQUARE = 96  # after the rule slots (`R.SIZE`)
 TABLE = SQUARE + STRIDE * MAX_PLAYERS
 SAFE = TABLE + STRIDE * T.SIZE
 LAY_SIZE = SAFE + STRIDE
@@ -121,7 +126,7 @@ COMPILED_ELSEWHERE = {
     "die_faces": "R.FACE0 .. R.FACE0 + 5",
     "enter_faces": "R.ENTER_MASK",
     "seating": "the SQUARE section (`compile_board`)",
-    "teams": "R.HAS_TEAMS and R.TEAM0 .. R.TEAM0 + 5",
+    "teams": "R.HAS_TEAMS, R.TEAM0 .. R.TEAM0 + 5 and R.PARTNER0 .. R.PARTNER0 + 11",
     "globe_offsets": "the TABLE and SAFE sections (`compile_board`)",
     "star_offsets": "the TABLE and SAFE sections (`compile_board`)",
 }
@@ -182,6 +187,13 @@ def compile_rules(rules: Rules) -> np.ndarray:
     out[R.HAS_TEAMS] = bool(rules.teams)
     for seat in range(rules.players):
         out[R.TEAM0 + seat] = rules.team_of(seat)
+        partners = [
+            s for s in range(rules.players) if s != seat and rules.team_of(s) == rules.team_of(seat)
+        ]
+        if len(partners) > 2:
+            raise ValueError(f"seat {seat} has {len(partners)} partners; the kernel holds two")
+        for k in range(2):
+            out[R.PARTNER0 + 2 * seat + k] = partners[k] if k < len(partners) else NOBODY
     return out
 
 

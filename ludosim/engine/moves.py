@@ -91,18 +91,17 @@ BOUNCED = 2  # the walk turned at the goal
 ENTERING = 4  # the piece comes out of the yard
 
 
-@njit(**HOT)
+@njit(**HOT, inline="always")
 def partners_on(lay: np.ndarray, w: np.ndarray, seat: int, sq: int) -> int:
     """Pieces of `seat`'s partners (`teams`) on track square `sq`: to the mover they are
-    neither own pieces nor opponents."""
-    if not lay[R.HAS_TEAMS]:
-        return 0
-    team = lay[ix(R.TEAM0 + seat)]
-    n = 0
-    for s in range(lay[R.PLAYERS]):
-        if s != seat and lay[ix(R.TEAM0 + s)] == team:
-            n += w[count_at(s, sq)]
-    return n
+    neither own pieces nor opponents.
+
+    Two loads and no branch (a seat's partner slots name its partners, or nobody's
+    empty row): it sits in the check of every path square, where a call or a loop
+    made games without teams a sixth slower.
+    """
+    k = ix(R.PARTNER0 + 2 * seat)
+    return w[count_at(lay[k], sq)] + w[count_at(lay[k + 1], sq)]
 
 
 @njit(**HOT)

@@ -271,7 +271,9 @@ class Section(NamedTuple):
 POSITION_SECTIONS = (
     Section("PROGRESS", PIECE_SLOTS, "progress of each piece: YARD (-1), 0 (start) .. goal"),
     Section("REV", PIECE_SLOTS, "1 while a bounce_on piece walks backwards"),
-    Section("CNT", STRIDE * MAX_PLAYERS, "pieces of a seat on each track square"),
+    # One row more than seats: row NOBODY stays empty, for the partner slots of a
+    # seat without partners (`moves.partners_on`).
+    Section("CNT", STRIDE * (MAX_PLAYERS + 1), "pieces of a seat on each track square"),
     Section("TOT", STRIDE, "pieces of all seats on each track square"),
     Section("OCC", MAX_PLAYERS, "bit `square` set where the seat has a piece (squares 0-63)"),
     Section("CTR", C_SIZE, "per-game counters C_*"),

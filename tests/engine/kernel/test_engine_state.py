@@ -53,8 +53,9 @@ RULES = {
 
 
 def _expected_sections(lay: np.ndarray, w: np.ndarray, rules: Rules) -> tuple:
-    """(CNT, TOT, OCC as unsigned ints) recomputed from the pieces' progress alone."""
-    cnt = np.zeros(STRIDE * MAX_PLAYERS, dtype=np.int64)
+    """(CNT, TOT, OCC as unsigned ints) recomputed from the pieces' progress alone; CNT's
+    last row is nobody's, which the partner slots of seats without partners read: empty."""
+    cnt = np.zeros(STRIDE * (MAX_PLAYERS + 1), dtype=np.int64)
     occ = [0] * MAX_PLAYERS
     for seat in range(rules.players):
         for piece in range(rules.pieces):
@@ -63,7 +64,7 @@ def _expected_sections(lay: np.ndarray, w: np.ndarray, rules: Rules) -> tuple:
                 cnt[STRIDE * seat + sq] += 1
                 if sq < 64:
                     occ[seat] |= 1 << sq
-    tot = cnt.reshape(MAX_PLAYERS, STRIDE).sum(axis=0)
+    tot = cnt.reshape(MAX_PLAYERS + 1, STRIDE).sum(axis=0)
     return cnt, tot, occ
 
 
