@@ -43,6 +43,7 @@ from ludosim.engine.state import (
     S_CAPTURES,
     SNAP_CAP,
     STATS,
+    YARD,
     flow_at,
     flow_result_at,
     progress_at,
@@ -54,13 +55,37 @@ from ludosim.engine.state import (
 
 @njit(**HOT, inline="always")
 def _count_totals(lay: np.ndarray, w: np.ndarray, first: int, stop: int) -> None:
-    """`FS_TOTAL` of seats first .. stop - 1: progress + 1 per piece (yard 0, goal goal + 1)."""
+    """`FS_TOTAL` of seats first .. stop - 1: progress + 1 per piece (yard 0, goal goal + 1),
+    over the `WIN_NEED` most advanced pieces (as `reference.flow.seat_totals`)."""
     pieces = lay[R.PIECES]
     for s in range(first, stop):
+        if lay[R.WIN_NEED] < pieces:
+            w[seat_flow_at(FS_TOTAL, s)] = _best_pieces_total(lay, w, s)
+            continue
         t = pieces
         for piece in range(pieces):
             t += travelled(lay, w[progress_at(s, piece)])
         w[seat_flow_at(FS_TOTAL, s)] = t
+
+
+@njit(**HOT, inline="always")
+def _best_pieces_total(lay: np.ndarray, w: np.ndarray, s: int) -> int:
+    """The total of seat `s`'s `WIN_NEED` most advanced pieces: under `win_pieces` a seat's
+    race is that many pieces home, and the pieces it leaves behind are no part of it.
+    Picks the largest not yet taken `WIN_NEED` times (a bit per piece taken: no array)."""
+    t = 0
+    taken = 0
+    for _ in range(lay[R.WIN_NEED]):
+        best = YARD - 1  # below every piece, so one is always taken
+        best_piece = 0
+        for piece in range(lay[R.PIECES]):
+            v = travelled(lay, w[progress_at(s, piece)])
+            if (taken >> piece) & 1 == 0 and v > best:
+                best = v
+                best_piece = piece
+        taken |= 1 << best_piece
+        t += best + 1
+    return t
 
 
 @njit(**HOT, inline="always")
@@ -139,7 +164,7 @@ def _count_leads(lay: np.ndarray, w: np.ndarray) -> None:
     w[flow_at(FL_LEADER)] = leader
     someone_more = np.int64(low < top)
     # Mid-game: the first boundary at which a seat has run half its race.
-    if w[flow_at(FL_MID)] < 0 and 2 * top >= lay[R.PIECES] * (lay[R.GOAL] + 1):
+    if w[flow_at(FL_MID)] < 0 and 2 * top >= lay[R.WIN_NEED] * (lay[R.GOAL] + 1):
         w[flow_at(FL_MID)] = b
         for s in range(n):
             last = np.int64(w[seat_flow_at(FS_TOTAL, s)] == low) & someone_more

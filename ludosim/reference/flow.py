@@ -15,9 +15,10 @@ from collections.abc import Sequence
 SNAP_CAP = 256  # snapshots kept per game, as the kernel's `state.SNAP_CAP`
 
 
-def seat_totals(progress: Sequence[Sequence[int]]) -> list[int]:
-    """Each seat's total: progress + 1 per piece (yard 0, goal goal + 1)."""
-    return [sum(p + 1 for p in row) for row in progress]
+def seat_totals(progress: Sequence[Sequence[int]], need: int | None = None) -> list[int]:
+    """Each seat's total: progress + 1 per piece (yard 0, goal goal + 1), over its `need`
+    most advanced pieces (`win_pieces`: the others are no part of its race; None: all)."""
+    return [sum(sorted((p + 1 for p in row), reverse=True)[:need]) for row in progress]
 
 
 def next_leader(totals: Sequence[int], leader: int) -> int:
@@ -34,14 +35,18 @@ def next_leader(totals: Sequence[int], leader: int) -> int:
 class Flow:
     """The counters of one game, fed one boundary at a time (`boundary`), then `columns`.
 
-    `full` is one seat's total with every piece in the goal (pieces x (goal + 1)):
-    mid-game is the first boundary at which a seat's total reaches half of it.
+    `full` is one seat's total when it has finished (`win_need` x (goal + 1)): mid-game is
+    the first boundary at which a seat's total reaches half of it. `need` is how many of
+    a seat's pieces its total counts, the most advanced (`win_need`; None: all).
     With `every` > 0 the totals of every `every`-th boundary after the start
     are kept in `snapshots` (the first `cap` of them).
     """
 
-    def __init__(self, players: int, full: int, every: int = 0, cap: int = 0) -> None:
+    def __init__(
+        self, players: int, full: int, every: int = 0, cap: int = 0, need: int | None = None
+    ) -> None:
         self.full = full
+        self.need = need
         self.every = every
         self.cap = cap
         self.snapshots: list[tuple[int, ...]] = []
@@ -60,7 +65,7 @@ class Flow:
         """Count the boundary with the pieces at `progress` (boundary 0: the start)."""
         b = self.boundaries
         self.boundaries += 1
-        totals = seat_totals(progress)
+        totals = seat_totals(progress, self.need)
         leader = next_leader(totals, self.leader)
         if self.leader >= 0 and leader != self.leader:
             self.lead_changes += 1

@@ -122,8 +122,9 @@ class Game:
         self.entered = [any(p != YARD for p in row) for row in self.pos.progress]
         # Game-flow counters (docs/flow.md), read at every turn boundary until the winner finishes.
         # With `every`, also the seats' totals every `every` turns (needs `flow`).
-        full = rules.pieces * (self.pos.goal + 1)
-        self.flow = Flow(n, full, every, SNAP_CAP) if flow or every else None
+        full = rules.win_need * (self.pos.goal + 1)
+        need = rules.win_need
+        self.flow = Flow(n, full, every, SNAP_CAP, need) if flow or every else None
 
     # ------------------------------------------------------------ utilities
     def log(self, event: Event | str) -> None:

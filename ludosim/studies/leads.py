@@ -8,7 +8,8 @@ docs/flow.md). At a snapshot:
   it nobody leads and the snapshot is not counted;
 - its **lead** is its total minus the largest total of the others, in squares;
 - the **phase** is how much of its race the leader has run: *early* below a
-  third of `race_length` (every piece in the goal), *mid* from a third to two
+  third of `race_length` (every piece in the goal, or under `win_pieces` that
+  many), *mid* from a third to two
   thirds, *late* beyond.
 
 Leads are grouped in 24ths of the race (`BINS_PER_RACE`): bin k holds the
@@ -54,8 +55,9 @@ CHECK_COLUMNS = (
 
 
 def race_length(rules: Rules) -> int:
-    """One seat's total with every piece in the goal: pieces x (goal + 1)."""
-    return rules.pieces * (Board.from_rules(rules).goal + 1)
+    """One seat's total when it has finished: win_need x (goal + 1) (every piece in the
+    goal, or under `win_pieces` that many)."""
+    return rules.win_need * (Board.from_rules(rules).goal + 1)
 
 
 def has_home_column(rules: Rules) -> bool:

@@ -9,10 +9,11 @@ from ludosim import Rules, play, presets, simulate
 from ludosim.engine.state import SNAP_CAP
 from ludosim.reference import play_game
 from ludosim.reference.flow import SNAP_CAP as reference_cap
-from ludosim.reference.flow import Flow, next_leader
+from ludosim.reference.flow import Flow, next_leader, seat_totals
 from ludosim.results import schema
 from ludosim.run.notation import parse_position
 from ludosim.run.simulate import SimulationError, kernel_game, play_snapshots
+from ludosim.studies.leads import race_length
 
 # The example game of docs/flow.md: three seats of one piece each under app rules,
 # played on from 0:38/44/41 with seed 4; seat 1 wins after 14 turns.
@@ -133,3 +134,21 @@ def test_flow_needs_per_game_rows() -> None:
         simulate(EXAMPLE_RULES, games=10, seed=1, flow=True, summary=True)
     with pytest.raises(SimulationError, match="flow must be True or False"):
         simulate(EXAMPLE_RULES, games=10, seed=1, flow="yes")
+
+
+def test_quick_wins_count_the_pieces_a_seat_needs() -> None:
+    """Under `win_pieces = 2` a seat's total is its two most advanced pieces: a third piece
+    far along is no part of a race of two pieces, and half that race is mid-game."""
+    progress = [[40, 30, 20, -1], [35, 35, -1, -1]]
+    assert seat_totals(progress) == [93, 72]
+    assert seat_totals(progress, 2) == [72, 72]
+    quick = Rules.preset("king").replace(win_pieces=2)
+    assert race_length(quick) == 2 * 57 == race_length(quick.replace(win_pieces=0)) // 2
+    for g in range(12):
+        kernel, _ = kernel_game(quick, 5, g, flow=True, every=4)
+        ref = play_game(quick, 5, g, record=False, flow=True, every=4)
+        assert kernel == ref.row(), f"game {g}"
+        # The mid-game boundary is the first at which a seat's two best pieces ran 57.
+        snaps = kernel["snapshots"]
+        before = [s for k, s in enumerate(snaps) if 4 * (k + 1) < kernel["mid_at"]]
+        assert all(2 * max(s) < race_length(quick) for s in before), f"game {g}"

@@ -196,7 +196,8 @@ def _scales_note(order: list[str], runs: dict[str, tuple[int, int]], alike: list
     fair = {runs[r][0] for r in order}
     text = (
         "Scales: leads, the drama and the largest deficit overcome are stated as shares of the "
-        f"race (every piece in the goal: {race_text}), so boards of different sizes compare; "
+        f"race (every piece in the goal, or under win_pieces the pieces it needs: {race_text}), "
+        "so boards of different sizes and quick wins compare; "
         "lead changes per round (every seat taking one turn), so games of different length "
         "compare; a win chance beside the fair share 1/players "
         f"({', '.join(pct(1 / n, 0) for n in sorted(fair))})."

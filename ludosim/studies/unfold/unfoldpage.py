@@ -100,8 +100,8 @@ def study_page(tables: UnfoldTables, out: str | Path, title: str | None = None) 
     lead_fig = page_figure(folder, curves, "win_chance.png",
         "The leader's win chance by lead and phase",
         "Share of games the leader went on to win, by its lead over the best other seat as a "
-        "share of its race (24ths of every piece in the goal), in each phase (early: the leader "
-        "has run less than a third of its race, mid: up to two thirds, late: more); bands: "
+        "share of its race (24ths of its pieces needed in the goal), in each phase (early: the "
+        "leader has run less than a third of its race, mid: up to two thirds, late: more); bands: "
         f"Wilson 95% CIs; bins with at least {LEAST_GAMES} games. Each game counts once per bin "
         f"(its first snapshot there). {'Dashed: the fair share' if len(fair) == 1 else 'Fair'}"
         f" {', '.join(pct(f, 0) for f in fair)}: what a seat wins with no lead at all. "
