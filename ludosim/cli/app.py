@@ -28,6 +28,7 @@ options are in `params`, what they print in `output`.
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -68,7 +69,23 @@ def _readable_help(params: list[Any]) -> list[Any]:
     return params
 
 
+def reflowed(text: str | None) -> str | None:
+    """A command's help with each paragraph on one line, for the terminal to wrap.
+
+    typer keeps the single line breaks of a docstring after its first paragraph, so
+    on a terminal narrower or wider than the source a paragraph comes out ragged
+    (a short line in the middle of a sentence); paragraphs stay apart."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.split("\n")) for p in paragraphs)
+
+
 class _Command(TyperCommand):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = reflowed(self.help)
+
     def get_params(self, ctx: Any) -> list[Any]:
         return _readable_help(super().get_params(ctx))
 

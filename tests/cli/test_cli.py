@@ -726,3 +726,17 @@ def test_install_hints_use_the_readme_wording() -> None:
     for path in (ROOT / "ludosim").rglob("*.py"):
         if path.name != "errors.py":
             assert "pip install" not in path.read_text(), path
+
+
+@pytest.mark.parametrize("name", command_names())
+def test_help_paragraphs_wrap_to_the_terminal(name: str) -> None:
+    """A paragraph of a command's help is one line for the terminal to wrap: on a wide
+    terminal it is not broken where the docstring's source lines were."""
+    result = CliRunner().invoke(app, [name, "--help"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0
+    lines = [" ".join(line.split()) for line in result.output.splitlines()]
+    doc = app.registered_commands[command_names().index(name)].callback.__doc__
+    for paragraph in doc.split("\n\n"):
+        words = " ".join(paragraph.split())
+        start = words[:300].rsplit(" ", 1)[0] if len(words) > 300 else words
+        assert any(start in line for line in lines), (name, start[:60])
