@@ -339,7 +339,10 @@ class Game:
             earned += int(rules.bonus_on_capture and captured)
             earned += int(rules.bonus_on_finish and finished)
             pending += min(earned, most)
-            if pos.finished(seat):
+            # The turn in which a seat finishes ends there: a move that got a piece home
+            # (with finish_in_home, any move) may have finished it. A seat that had
+            # finished before the turn (a start position can hold one) plays it out.
+            if (finished or rules.finish_in_home) and pos.finished(seat):
                 break
         self.end_turn(seat, skips)
 

@@ -314,21 +314,32 @@ def test_kernel_agrees_on_the_free_random_path(variant: str) -> None:
     assert_same_games(rules, range(40), f"{variant}, {mixed}", mixed)
 
 
-@pytest.mark.parametrize("preset", ["app", "killer"])
-def test_a_seat_finished_in_the_start_position_is_done_after_its_first_turn(preset: str) -> None:
-    """The turn loop learns of finishes from the turn; a start position can hold one already."""
+@pytest.mark.parametrize("preset", ["app", "killer", "king"])
+@pytest.mark.parametrize("win_pieces", [4, 2])
+def test_a_seat_finished_in_the_start_position_is_done_after_its_first_turn(
+    preset: str, win_pieces: int
+) -> None:
+    """The turn loop learns of finishes from the turn; a start position can hold one
+    already. That seat plays its first turn out (bonus rolls included: it did not
+    finish in it) and is done after it, in both engines."""
     from ludosim.reference.game import Game
 
-    rules = Rules.preset(preset).replace(play_to_end=True)
+    rules = Rules.preset(preset).replace(play_to_end=True, win_pieces=win_pieces)
     goal = rules.goal
-    rows = [[goal] * 4, [-1, 3, -1, -1], [-1, -1, 7, -1], [20, -1, -1, -1]]
+    home = [goal] * win_pieces + [5] * (4 - win_pieces)
+    rows = [home, [-1, 3, -1, -1], [-1, -1, 7, -1], [20, -1, -1, -1]]
     pos = Position.from_progress(rules, rows)
-    df = simulate(rules, games=12, seed=3, start=pos, start_seat=0)
-    for game, kernel in enumerate(df.to_dict("records")):
-        ref = Game(rules, 3, game, start=pos, record=False, start_seat=0).play()
-        assert ref.row() == kernel, game
-    assert (df["place_0"] == 1).all() and (df["winner"] == 0).all()
-    assert (df["turns"] == 1).all()  # done after its first turn, as in `Game.play`
+    for to_end in (True, False):
+        rules = rules.replace(play_to_end=to_end)
+        df = simulate(rules, games=60, seed=3, start=pos, start_seat=0)
+        for game, kernel in enumerate(df.to_dict("records")):
+            ref = Game(rules, 3, game, start=pos, record=False, start_seat=0).play()
+            assert ref.row() == kernel, (to_end, game)
+        assert (df["place_0"] == 1).all() and (df["winner"] == 0).all()
+        assert (df["turns"] == 1).all()  # done after its first turn, as in `Game.play`
+    if win_pieces < 4 and rules.bonus_on_six == "always":
+        # The game ended with seat 0's first turn; some of those rolled again after a 6.
+        assert (df["rolls"] > 1).any()
 
 
 # Readings of docs/rules.md section 8 that change what is played: a 6 that cannot
