@@ -15,10 +15,11 @@ from test_kernel_agreement import VERIFY, assert_same_games
 
 from ludosim.reference.game import Game
 from ludosim.reference.moves import legal_moves, play_move
+from ludosim.reference.plans import PlanTree
 from ludosim.rules.board import YARD, Board
 from ludosim.rules.errors import RulesError
 from ludosim.rules.model import Rules
-from ludosim.run.simulate import SimulationError, simulate
+from ludosim.run.simulate import SimulationError, kernel_game, simulate
 
 Y = YARD
 # Partners opposite: seats 0 and 2 against 1 and 3, on the seeds' board (seat s starts
@@ -117,14 +118,79 @@ def test_places_are_per_team() -> None:
                 assert (row[f"place_{s}"] == 1) == (rules.team_of(s) == team)
 
 
+@pytest.mark.parametrize("play_to_end", [False, True])
+def test_a_finished_seat_takes_its_track_pieces_off_the_board(play_to_end: bool) -> None:
+    """Quick wins: seat 0 has its two pieces home when the game begins, a piece on the
+    track and one in its home column. After its first turn it has finished: its track
+    piece leaves the board for good (also when the game is not played to the end: its
+    partner plays on), its home column piece stays. Both engines, game for game."""
+    goal = TEAMS.goal
+    # No bonus rolls: the first turn is one roll (a seat finished before its turn ends
+    # its turn after one move in the reference engine, and plays its bonus rolls on
+    # in the kernel).
+    no_bonus = {"bonus_on_six": "never", "bonus_on_capture": False, "bonus_on_finish": False}
+    rules = TEAMS.replace(win_pieces=2, play_to_end=play_to_end, **no_bonus)
+    start = make(rules, {0: [goal, goal, 10, goal - 2], 1: [5, Y, Y, Y], 2: [20, Y, Y, Y]})
+    kernel = simulate(rules, games=20, seed=3, start=start, start_seat=0)
+    seen = 0
+
+    def after_turn(game: Game, seat: int) -> None:
+        nonlocal seen
+        if 0 in game.finish_order:
+            row = game.pos.progress[0]
+            assert not any(BOARD.on_track(p) for p in row), row
+            assert rules.entry < row[3] <= goal  # the home column piece stayed
+            seen += 1
+
+    for g, row in enumerate(kernel.to_dict("records")):
+        game = Game(rules, 3, g, start=start, record=False, start_seat=0)
+        result = game.play(after_turn=after_turn)
+        assert game.finish_order[0] == 0
+        assert result.row() == row
+        assert kernel_game(rules, 3, g, start=start, start_seat=0)[1] == result.final
+        assert not any(BOARD.on_track(p) for p in result.final[0])
+    assert seen > 20
+
+
+# ------------------------------------------------------------- Killer turns
+KILLER = Rules.preset("killer").replace(teams="0,1,0,1", pieces=1)
+
+
+def test_under_killer_turns_a_finished_seat_plays_its_partners_roll_sequence() -> None:
+    """Seat 0 has finished; its turn plays seat 2's pieces with the whole Killer turn read
+    from seat 2's side: no piece of seat 2 in play, so three start tries (a 1, a 2, then
+    a 6 that enters), the sequence goes on after the 6 (a 3), and the plan enters seat
+    2's piece and moves it three squares."""
+    goal = KILLER.goal
+    game = play(KILLER, {0: [goal]}, dice(KILLER, 1, 2, 6, 3))
+    game.finish_order.append(0)
+    assert game.owner(0) == 2
+    game.play_turn(game.owner(0))
+    assert game.stream.exhausted()
+    assert game.pos.progress == [[goal], [Y], [3], [Y]]
+    assert game.stats["captures"] == [0, 0, 0, 0]
+
+
+def test_under_killer_turns_a_partner_is_no_forced_capture() -> None:
+    """Forced captures count opponents only: seat 0's 3 may land on its partner's lone
+    piece (seat 2's 5 is seat 0's 31) or move its other piece; neither captures, so
+    both plans stay open (the policy draws between them) and no capture is skipped."""
+    rules = KILLER.replace(pieces=2)
+    placed = {0: [28, 41], 2: [5, Y]}
+    assert not PlanTree(rules, make(rules, placed), 0, [3]).any_capture()
+    game = play(rules, placed, [*dice(rules, 3), 0])  # the draw picks the first plan
+    game.play_turn(0)
+    assert game.stream.exhausted()
+    assert game.stats["skipped"] == [0, 0, 0, 0]
+    assert game.pos.progress[0] in ([31, 41], [28, 44]) and game.pos.progress[2] == [5, Y]
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
         ({"teams": "0,1"}, "teams/players"),
         ({"teams": "0,0,0,0"}, "teams/players"),
         ({"teams": "0,1,2,0"}, "teams/players"),
-        ({"teams": "0,1,0,1", "play_to_end": True}, "teams/play_to_end"),
-        ({"teams": "0,1,0,1", "scoring": "steps", "move_limit": 10}, "teams/move_limit"),
     ],
 )
 def test_combinations_the_engines_do_not_define_are_refused(change: dict, field: str) -> None:
