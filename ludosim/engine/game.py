@@ -25,6 +25,8 @@ from ludosim.engine.position import (
     next_seat,
     reset_state,
     seat_points,
+    team_count,
+    team_done,
     travelled,
 )
 from ludosim.engine.rng import below
@@ -91,23 +93,24 @@ def roll_off(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
 
 
 @njit(**HOT)
-def _place_teams(lay: np.ndarray, w: np.ndarray, winner: int, ref: int) -> None:
-    """Places by team (`teams`, as `Game.team_places`): every seat of the winner's team
-    first, the other teams after it by their seats' scores summed (`_seat_scores`),
-    ties by the turn order after `ref` of each team's first seat."""
+def _place_teams(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
+    """Places by team (`teams`, as `Game.team_places`): the teams that finished in the
+    order they did (the winner's first), the other teams after them by their seats'
+    scores summed (`_seat_scores`), ties by the turn order after `ref` of each team's
+    first seat."""
     n = lay[R.PLAYERS]
     _seat_scores(lay, w)
     for s in range(n):
         team = lay[ix(R.TEAM0 + s)]
-        if winner >= 0 and team == lay[ix(R.TEAM0 + winner)]:
-            w[seat_result_at(K_PLACE, s)] = 1
-            continue
-        ahead = np.int64(winner >= 0)
+        done = _team_finished_at(lay, w, team, nfin)
+        ahead = 0
         for t in range(n):  # each other team once, through its first seat after ref
             other = lay[ix(R.TEAM0 + t)]
             if other == team or _team_lead(lay, ref, t) != t:
                 continue
-            if winner >= 0 and other == lay[ix(R.TEAM0 + winner)]:
+            other_done = _team_finished_at(lay, w, other, nfin)
+            if other_done != done:
+                ahead += other_done < done
                 continue
             mine = _team_score(lay, w, team)
             theirs = _team_score(lay, w, other)
@@ -116,6 +119,19 @@ def _place_teams(lay: np.ndarray, w: np.ndarray, winner: int, ref: int) -> None:
             ):
                 ahead += 1
         w[seat_result_at(K_PLACE, s)] = ahead + 1
+
+
+@njit(**HOT)
+def _team_finished_at(lay: np.ndarray, w: np.ndarray, team: int, nfin: int) -> int:
+    """The index in the finishing order (`SB_ORDER`) of the finish that completed
+    `team`, or `nfin` when some seat of it has not finished (after every team that has)."""
+    last = -1
+    for k in range(nfin):
+        last = k if lay[ix(R.TEAM0 + w[seat_list_at(SB_ORDER, k)])] == team else last
+    for s in range(lay[R.PLAYERS]):
+        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB_DONE, s)]:
+            return nfin
+    return last
 
 
 @njit(**HOT)
@@ -198,16 +214,6 @@ def piece_owner(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     return seat
 
 
-@njit(**HOT)
-def team_done(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
-    """Every seat of `seat`'s team has finished (without `teams`: the seat has)."""
-    team = lay[ix(R.TEAM0 + seat)]
-    for s in range(lay[R.PLAYERS]):
-        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB_DONE, s)]:
-            return False
-    return True
-
-
 # How a game plays its turns: one compiled copy of the turn loop each.
 PLANS = 0  # Killer: roll then move
 FREE = 1  # single rolls, `free_play`: every choice made among a mask of pieces
@@ -259,7 +265,7 @@ def _close_game(
             w[seat_result_at(K_STATS + stat, s)] = w[stat_at(STATS, stat, s)]
         w[seat_result_at(K_POINTS, s)] = seat_points(lay, w, s, winner)
     if lay[R.HAS_TEAMS]:
-        _place_teams(lay, w, winner, winner if winner >= 0 else first)
+        _place_teams(lay, w, winner if winner >= 0 else first, nfin)
         return
     for place in range(nfin):
         w[seat_result_at(K_PLACE, w[seat_list_at(SB_ORDER, place)])] = place + 1
@@ -270,26 +276,54 @@ def _close_game(
 def _close_by_points(lay: np.ndarray, w: np.ndarray, first: int, turns: int) -> None:
     """The results of a game under `move_limit` (as `Game.points_result`): every seat
     placed by points, equal points sharing a place; the winner the one seat in first
-    place, -1 when seats tie for it; not truncated."""
+    place, -1 when seats tie for it; not truncated. With `teams` a side is a team
+    scoring its seats' points summed (`SB_SCORE`), partners sharing its place; the
+    winner the top team's seat with the most points (partners equal: the first in
+    turn order from `first`), -1 when teams tie for first."""
     n = lay[R.PLAYERS]
     for s in range(n):
         for stat in range(S_SIZE):
             w[seat_result_at(K_STATS + stat, s)] = w[stat_at(STATS, stat, s)]
         w[seat_result_at(K_POINTS, s)] = seat_points(lay, w, s, -1)
-    winner = -1
+    for s in range(n):  # each side's points: the seat's, or its team's summed
+        w[seat_list_at(SB_SCORE, s)] = 0
+        for t in range(n):
+            if lay[ix(R.TEAM0 + t)] == lay[ix(R.TEAM0 + s)]:
+                w[seat_list_at(SB_SCORE, s)] += w[seat_result_at(K_POINTS, t)]
+    top_team = -1  # the team in first place, -2 when a second one ties for it
     for s in range(n):
         ahead = 0
-        for t in range(n):
-            ahead += w[seat_result_at(K_POINTS, t)] > w[seat_result_at(K_POINTS, s)]
+        for t in range(n):  # each side ahead once, through its lowest seat
+            ahead += (
+                w[seat_list_at(SB_SCORE, t)] > w[seat_list_at(SB_SCORE, s)]
+                and _lowest_of_team(lay, t) == t
+            )
         w[seat_result_at(K_PLACE, s)] = ahead + 1
-        if ahead == 0:
-            winner = s if winner == -1 else -2  # -2: a second seat in first place
+        if ahead == 0 and top_team != lay[ix(R.TEAM0 + s)]:
+            top_team = lay[ix(R.TEAM0 + s)] if top_team == -1 else -2
+    winner = -1
+    if top_team >= 0:
+        for k in range(n):  # the top team's seat with the most points, first of equals
+            s = (first + k) % n
+            if lay[ix(R.TEAM0 + s)] == top_team and (
+                winner < 0 or w[seat_result_at(K_POINTS, s)] > w[seat_result_at(K_POINTS, winner)]
+            ):
+                winner = s
     w[result_at(H_FIRST)] = first
-    w[result_at(H_WINNER)] = max(winner, -1)
+    w[result_at(H_WINNER)] = winner
     w[result_at(H_TURNS)] = turns
     w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
     w[result_at(H_END_TURNS)] = turns
     w[result_at(H_TRUNCATED)] = False
+
+
+@njit(**HOT)
+def _lowest_of_team(lay: np.ndarray, seat: int) -> int:
+    """The lowest seat of `seat`'s team (without `teams`: the seat)."""
+    for s in range(seat):
+        if lay[ix(R.TEAM0 + s)] == lay[ix(R.TEAM0 + seat)]:
+            return s
+    return seat
 
 
 @njit(**HOT, inline="always")
@@ -330,6 +364,8 @@ def _whole_game(
     seat = first
     mover = first
     winner = -1  # the seat whose finish decided the game: the first (with `teams`: team)
+    sides_left = team_count(lay)  # seats (with `teams`: teams) that have not finished
+    settled = 1 if n > 1 else 0  # the places are settled at one side left (solo: none)
     while True:
         if turns >= lay[R.MOVE_LIMIT] * n > 0:
             break  # every seat has played its turns: the game ends by points
@@ -354,15 +390,19 @@ def _whole_game(
             w[seat_list_at(SB_DONE, mover)] = 1
             w[seat_list_at(SB_ORDER, nfin)] = mover
             nfin += 1
-            if lay[R.PLAY_TO_END] and not lay[R.MOVE_LIMIT]:
+            if lay[R.HAS_TEAMS] or (lay[R.PLAY_TO_END] and not lay[R.MOVE_LIMIT]):
+                # The game goes on without the seat's race (with teams: always, its
+                # partner plays on), so its track pieces leave the board.
                 leave_board(lay, w, mover)
-            if winner < 0 and team_done(lay, w, mover):
-                winner = mover
-                w[result_at(H_TURNS)] = turns
-                w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
+            if team_done(lay, w, mover):
+                sides_left -= 1
+                if winner < 0:
+                    winner = mover
+                    w[result_at(H_TURNS)] = turns
+                    w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
         if winner >= 0 and (not lay[R.PLAY_TO_END] or lay[R.MOVE_LIMIT]):
-            break  # under a move limit the first finish ends the game too
-        if nfin >= max(n - 1, 1):
+            break  # under a move limit the first finish (team) ends the game too
+        if sides_left <= settled:
             break
         seat = next_seat(lay, w, seat)
     _close_game(lay, w, first, nfin, turns, truncated, winner)

@@ -223,14 +223,40 @@ def seat_points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
     return total
 
 
+@njit(**HOT)
+def team_count(lay: np.ndarray) -> int:
+    """The number of teams (without `teams`: of seats, every seat its own team)."""
+    n = lay[R.PLAYERS]
+    count = 0
+    for s in range(n):
+        first = True  # s is the lowest seat of its team
+        for t in range(s):
+            first &= lay[ix(R.TEAM0 + t)] != lay[ix(R.TEAM0 + s)]
+        count += first
+    return count
+
+
+@njit(**HOT)
+def team_done(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
+    """Every seat of `seat`'s team has finished (without `teams`: the seat has)."""
+    team = lay[ix(R.TEAM0 + seat)]
+    for s in range(lay[R.PLAYERS]):
+        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB_DONE, s)]:
+            return False
+    return True
+
+
 @njit(**HOT, inline="always")
 def next_seat(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     """The next seat in play order that has not finished (`seat` itself if none); with
-    `teams` simply the next seat: a finished seat plays on for its partner."""
+    `teams` the next seat whose team has not: a finished seat plays on for its partner."""
     n = lay[R.PLAYERS]
     nxt = seat
     for _ in range(n):  # no division
         nxt = nxt + 1 if nxt + 1 < n else 0
-        if lay[R.HAS_TEAMS] or not w[seat_list_at(SB_DONE, nxt)]:
+        if lay[R.HAS_TEAMS]:
+            if not team_done(lay, w, nxt):
+                return nxt
+        elif not w[seat_list_at(SB_DONE, nxt)]:
             return nxt
     return seat

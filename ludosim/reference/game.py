@@ -113,6 +113,7 @@ class Game:
         self.turns = 0
         self.rolls = 0
         self.finish_order: list[int] = []
+        self.team_order: list[int] = []  # the teams (every seat its own) as they finished
         self.win_turns = self.win_rolls = -1
         self.winner = -1  # the seat whose finish decided the game
         # Games played on from a given position start with a given seat: no roll-off.
@@ -225,15 +226,19 @@ class Game:
             if self.pos.finished(mover) and mover not in self.finish_order:
                 self.finish_order.append(mover)
                 self.log(PlayerDone(mover, len(self.finish_order)))
-                if rules.play_to_end and not rules.move_limit:
+                if rules.teams or (rules.play_to_end and not rules.move_limit):
+                    # The game goes on without the seat's race (with teams: always,
+                    # its partner plays on), so its track pieces leave the board.
                     self.leave_board(mover)
-                if self.winner < 0 and self.team_done(mover):
-                    self.winner = mover  # the first finish (with teams: team) decides
-                    self.win_turns, self.win_rolls = self.turns, self.rolls
+                if self.team_done(mover):
+                    self.team_order.append(rules.team_of(mover))
+                    if self.winner < 0:
+                        self.winner = mover  # the first finish (with teams: team) decides
+                        self.win_turns, self.win_rolls = self.turns, self.rolls
             if self.winner >= 0 and (not rules.play_to_end or rules.move_limit):
-                break  # under a move limit the first finish ends the game too
-            if len(self.finish_order) >= max(n - 1, 1):
-                break
+                break  # under a move limit the first finish (team) ends the game too
+            if self.sides_left() <= (1 if n > 1 else 0):
+                break  # the places are settled: one side is left (none in a solo race)
             seat = self.next_seat(seat)
         return self.result(first, truncated)
 
@@ -244,6 +249,11 @@ class Game:
         for piece, p in enumerate(self.pos.progress[seat]):
             if self.board.on_track(p):
                 self.pos.put(seat, piece, YARD)
+
+    def sides_left(self) -> int:
+        """Seats (with `teams`: teams) that have not finished."""
+        n = self.rules.players
+        return len({self.rules.team_of(s) for s in range(n) if s not in self.finish_order})
 
     def owner(self, seat: int) -> int:
         """Whose pieces `seat` moves this turn: its own, or once it has finished (`teams`)
@@ -265,14 +275,13 @@ class Game:
 
     def next_seat(self, seat: int) -> int:
         """The next seat in play order (`seating`) that has not finished; with `teams`
-        simply the next seat, since a finished seat plays on for its partner."""
+        the next seat whose team has not, since a finished seat plays on for its partner."""
         n = self.rules.players
-        if self.rules.teams:
-            return (seat + 1) % n
         for step in range(1, n + 1):
             s = (seat + step) % n
-            if s not in self.finish_order:
-                return s
+            if self.team_done(s) if self.rules.teams else s in self.finish_order:
+                continue
+            return s
         return seat
 
     # ----------------------------------------------------------- the turns
@@ -423,7 +432,7 @@ class Game:
         winner = self.winner
         points = [self.points(s, winner) for s in range(n)]
         if rules.teams:
-            places = self.team_places(winner, winner if winner >= 0 else first, points)
+            places = self.team_places(winner if winner >= 0 else first, points)
             turns = self.win_turns if winner >= 0 else self.turns
             rolls = self.win_rolls if winner >= 0 else self.rolls
             return self.closed(first, winner, turns, rolls, truncated, places, points)
@@ -448,17 +457,19 @@ class Game:
             return (points[seat],)
         return (self.pos.pieces_home(seat), self.progress_sum(seat))
 
-    def team_places(self, winner: int, ref: int, points: list[int]) -> list[int]:
-        """Places by team (`teams`): the winner's team first, the other teams by their
-        seats' scores summed, ties by the turn order after `ref` of each team's first seat."""
+    def team_places(self, ref: int, points: list[int]) -> list[int]:
+        """Places by team (`teams`): the teams that finished in the order they did (the
+        winner's first), the others after them by their seats' scores summed, ties by
+        the turn order after `ref` of each team's first seat."""
         rules, n = self.rules, self.rules.players
+        done = self.team_order
         teams: dict[int, list[int]] = {}
         for k in range(n):  # seats in turn order from ref: a team's first seat comes first
             teams.setdefault(rules.team_of((ref + k) % n), []).append((ref + k) % n)
         order = sorted(
             teams,
             key=lambda t: (
-                winner >= 0 and t != rules.team_of(winner),
+                done.index(t) if t in done else len(done),
                 [
                     -sum(v)
                     for v in zip(*(self.seat_score(s, points) for s in teams[t]), strict=True)
@@ -471,12 +482,25 @@ class Game:
     def points_result(self, first: int) -> GameResult:
         """The end of a game under `move_limit`: every seat ranked by points, equal points
         sharing a place (docs/rules.md, points formats); the winner is the one seat in
-        first place, or -1 when seats tie for it. Not truncated: the limit is the rule."""
-        n = self.rules.players
+        first place, or -1 when seats tie for it. With `teams` the teams are ranked by
+        their seats' points summed, partners sharing their team's place; the winner is
+        the top team's seat with the most points, or -1 when teams tie for first. Not
+        truncated: the limit is the rule."""
+        rules, n = self.rules, self.rules.players
         points = [self.points(s, -1) for s in range(n)]
-        places = [1 + sum(q > points[s] for q in points) for s in range(n)]
-        top = [s for s in range(n) if places[s] == 1]
-        winner = top[0] if len(top) == 1 else -1
+        # A side is a seat, or with `teams` a team scoring its seats' points summed.
+        side = [sum(points[t] for t in range(n) if rules.team_of(t) == rules.team_of(s))
+                for s in range(n)]  # fmt: skip
+        places = [1 + len({rules.team_of(t) for t in range(n) if side[t] > side[s]})
+                  for s in range(n)]  # fmt: skip
+        top = {rules.team_of(s) for s in range(n) if places[s] == 1}
+        winner = -1
+        if len(top) == 1:
+            # The seat of the one side in first place with the most points (partners
+            # equal: the first in turn order from the first player).
+            seats = [(first + k) % n for k in range(n)]
+            tops = [s for s in seats if places[s] == 1]
+            winner = max(tops, key=lambda s: points[s])  # max keeps the first of equals
         return self.closed(first, winner, self.turns, self.rolls, False, places, points)
 
     def closed(

@@ -111,6 +111,16 @@ def winning_sides(rows: Any, players: int) -> tuple[np.ndarray, int]:
             "teams: the winning teams have different sizes; the first player's edge needs "
             "teams of equal size"
         )
+    sides = n // size
+    # The sides are read from the places: teams sharing a place (equal points under a
+    # move limit, three teams or more) cannot be told apart, nor their order counted.
+    distinct = (np.diff(np.sort(places[won], axis=1), axis=1) != 0).sum(axis=1) + 1
+    if int(distinct.min()) < sides:
+        raise MeasureError(
+            "teams: in some games won, teams share a place (equal points under "
+            "move_limit), so the places do not tell the teams apart; the first player's "
+            "edge needs every team on its own place (two teams, or no move_limit)"
+        )
     # Column p of `turn_order` is the place of the seat at turn-order position p.
     turn_order = np.take_along_axis(places, (first[:, None] + np.arange(n)) % n, axis=1)
     opens_side = np.ones(turn_order.shape, dtype=bool)
@@ -119,7 +129,7 @@ def winning_sides(rows: Any, players: int) -> tuple[np.ndarray, int]:
     side_at = np.cumsum(opens_side, axis=1) - 1
     first_winner_position = np.argmax(turn_order == 1, axis=1)
     side = side_at[np.arange(len(winner)), first_winner_position]
-    return np.where(won, side, -1), n // size
+    return np.where(won, side, -1), sides
 
 
 def first_wins(rows: Any, players: int) -> np.ndarray:

@@ -369,15 +369,6 @@ _LOCK_CONFLICTS = (
 )
 
 
-# Rules that `teams` is not combined with, each with the value to use instead: the
-# engines define no team reading for them.
-_TEAM_CONFLICTS = (
-    ("roll_then_move", lambda r: r.roll_then_move, "roll_then_move=false"),
-    ("play_to_end", lambda r: r.play_to_end, "play_to_end=false"),
-    ("move_limit", lambda r: r.move_limit, "move_limit=0"),
-)
-
-
 def _refuse_conflicts(r: Rules, toggle: str, subject: str, conflicts: tuple, undo: str) -> None:
     """Refuse the first of `conflicts` (name, test, value to use instead) that `r` has,
     naming `toggle` and it; `undo` is the other way out, dropping `toggle`'s setting."""
@@ -391,7 +382,7 @@ def _refuse_conflicts(r: Rules, toggle: str, subject: str, conflicts: tuple, und
 
 
 def _check_teams(r: Rules) -> None:
-    """A team per seat, at least two teams, and none of `_TEAM_CONFLICTS`."""
+    """A team per seat, at least two teams, all of one size."""
     if len(r.teams) != r.players:
         _refuse(
             "teams/players",
@@ -408,7 +399,6 @@ def _check_teams(r: Rules) -> None:
             f"teams={format_value(r.teams)} has teams of {' and '.join(map(str, sizes))} seats; "
             "give every team as many seats (e.g. teams=0,1,0,1 or 0,0,1,1)",
         )
-    _refuse_conflicts(r, "teams", "teams do", _TEAM_CONFLICTS, "no teams")
 
 
 def _check_home_unlock(r: Rules) -> None:

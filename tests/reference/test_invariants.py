@@ -47,6 +47,10 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("king", {"home_unlock": "capture", "win_pieces": 2}),
     ("danish", {"teams": "0,1,0,1", "forced_capture": True}),
     ("app", {"teams": "0,1,1,0", "play_to_end": False, "win_pieces": 1}),
+    # Teams with Killer turns, played to the end (three teams), under a move limit.
+    ("killer", {"teams": "0,1,0,1", "win_pieces": 2}),
+    ("danish", {"teams": "0,1,2,0,1,2", "players": 6, "sides": 6, "play_to_end": True}),
+    ("king", {"teams": "0,1,0,1", "scoring": "steps", "move_limit": 30, "win_pieces": 2}),
 ]
 VARIANT_GAMES = 100 if VERIFY else 10
 
@@ -109,9 +113,23 @@ def check_teams(rules: Rules, result: GameResult, finish_order: list[int]) -> No
         return
     team = rules.team_of(result.winner)
     assert result.places[result.winner] == 1
-    assert finish_order[-1] == result.winner, "the winner's finish ended the game"
     assert all(s in finish_order for s in range(n) if rules.team_of(s) == team)
-    assert result.turns == result.end_turns
+    if not rules.play_to_end:
+        assert finish_order[-1] == result.winner, "the winner's finish ended the game"
+        assert result.turns == result.end_turns
+        return
+    # Played to the end: the teams that finished hold the first places in the order
+    # they did, and unless truncated every team but one has finished.
+    completed = {}  # team -> the index of the finish that completed it
+    for k, s in enumerate(finish_order):
+        if all(
+            t in finish_order[: k + 1] for t in range(n) if rules.team_of(t) == rules.team_of(s)
+        ):
+            completed[rules.team_of(s)] = k
+    done = sorted(completed, key=completed.get)
+    assert [team_place[t] for t in done] == list(range(1, len(done) + 1))
+    if not result.truncated:
+        assert len(done) == len(team_place) - 1
 
 
 def check_result(rules: Rules, result: GameResult, finish_order: list[int]) -> None:
@@ -179,12 +197,22 @@ def check_points(rules: Rules, result: GameResult, finish_order: list[int]) -> N
     points = result.points
     assert not result.truncated
     assert result.turns == result.end_turns <= rules.move_limit * n
+    # A side is a seat, or with teams a team scoring its seats' points summed.
+    side = [sum(points[t] for t in range(n) if rules.team_of(t) == rules.team_of(s))
+            for s in range(n)]  # fmt: skip
+    done = [t for t in set(map(rules.team_of, finish_order))
+            if all(s in finish_order for s in range(n) if rules.team_of(s) == t)]  # fmt: skip
     if result.end_turns < rules.move_limit * n:
-        assert len(finish_order) == 1, "a game under a move limit ends early only at a finish"
-    assert len(finish_order) <= 1
-    assert result.places == [1 + sum(q > p for q in points) for p in points]
-    top = [s for s in range(n) if points[s] == max(points)]
-    assert result.winner == (top[0] if len(top) == 1 else -1)
+        assert len(done) == 1, "a game under a move limit ends early only at a finish"
+    assert len(done) <= 1
+    ahead = [{rules.team_of(t) for t in range(n) if side[t] > side[s]} for s in range(n)]
+    assert result.places == [1 + len(a) for a in ahead]
+    top = {rules.team_of(s) for s in range(n) if side[s] == max(side)}
+    if len(top) > 1:
+        assert result.winner == -1
+    else:
+        best = max(points[s] for s in range(n) if rules.team_of(s) in top)
+        assert rules.team_of(result.winner) in top and points[result.winner] == best
     stats = result.stats
     assert sum(stats["captures"]) == sum(stats["captured"]), "every capture has a victim"
 

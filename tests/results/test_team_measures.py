@@ -99,3 +99,16 @@ def test_the_terminal_names_the_first_players_team() -> None:
     assert "The first player's team wins" in result.output
     assert "against a fair share of 50" in result.output
     assert "Turn order under teams" in result.output
+
+
+def test_teams_sharing_a_place_have_no_side_to_count() -> None:
+    """Three teams under a move limit: two with equal points share place 2, so the
+    places cannot tell which seats are partners; the first player's edge is refused.
+    A tie for first has no winner and is left out, as without teams."""
+    tie_second = [1, 2, 2, 1, 2, 2]
+    rows = _rows([0, 0], [0, 0], [[1, 2, 3, 1, 2, 3], tie_second])
+    with pytest.raises(MeasureError, match="share a place"):
+        winning_sides(rows, 6)
+    tie_first = _rows([0, 0], [0, -1], [[1, 2, 3, 1, 2, 3], [1, 1, 3, 1, 1, 3]])
+    position, sides = winning_sides(tie_first, 6)
+    assert sides == 3 and position.tolist() == [0, -1]

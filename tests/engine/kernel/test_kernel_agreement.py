@@ -230,8 +230,9 @@ def _values(toggle: Toggle) -> st.SearchStrategy:
     if toggle.kind == "set":
         return st.lists(st.sampled_from(toggle.choices), unique=True).map(tuple)
     if toggle.name == "teams":
-        # Partners opposite, side by side, and wrapping round (four-seat presets).
-        return st.sampled_from([(0, 1, 0, 1), (0, 0, 1, 1), (0, 1, 1, 0)])
+        # Partners opposite, side by side, and wrapping round (four seats), and three
+        # teams of two (six seats: played on after the first team, tied on points).
+        return st.sampled_from([(0, 1, 0, 1), (0, 0, 1, 1), (0, 1, 1, 0), (0, 1, 2, 0, 1, 2)])
     if toggle.kind == "face_set":
         # The die's own, Fia med knuff's 1 and 6, a Parchis-like 5, and with the globe.
         return st.sampled_from([(), (1, 6), (5,), (1, "globe")])
