@@ -133,8 +133,6 @@ def test_the_notation_writes_a_lapping_piece_as_l() -> None:
     ("change", "field"),
     [
         ({"players": 1}, "home_unlock/players"),
-        ({"roll_then_move": True, "finish_in_home": False}, "home_unlock/roll_then_move"),
-        ({"star_jump": "goal", "land_on_own": True}, "home_unlock/star_jump"),
         ({"scoring": "steps"}, "home_unlock/scoring"),
     ],
 )
