@@ -48,6 +48,7 @@ from ludosim.engine.position import (
     lap_code,
     log_piece,
     relocate,
+    set_laps,
     square_of,
     travelled,
     undo_to,
@@ -71,6 +72,7 @@ from ludosim.engine.state import (
     count_at,
     counter_at,
     ix,
+    laps_at,
     move_at,
     progress_at,
     reversed_at,
@@ -577,6 +579,27 @@ def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: i
     return q != NONE and _opponent_on(lay, w, seat, q)
 
 
+@njit(**HOT)
+def _count_lap(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    piece: int,
+    start: int,
+    final: int,
+    flags: int,
+    log: bool,
+) -> None:
+    """Keep a piece's new laps (`home_unlock`, for its points per square, as
+    `reference.moves.play_move`): none when it enters; one more when a forward move
+    took it past its start square (it has travelled less from there than before)."""
+    if flags & ENTERING:
+        if w[laps_at(seat, piece)]:
+            set_laps(w, seat, piece, 0, log)
+    elif not flags & BACKWARDS and travelled(lay, final) < travelled(lay, start):
+        set_laps(w, seat, piece, w[laps_at(seat, piece)] + 1, log)
+
+
 @njit(**HOT, inline="always")
 def apply_move_inline(
     lay: np.ndarray,
@@ -603,6 +626,8 @@ def apply_move_inline(
     compile a copy per call site.
     """
     goal = lay[R.GOAL]  # read before the stores below (see the module's speed notes)
+    laps_kept = lay[R.HOME_UNLOCK] != 0
+    start = w[progress_at(seat, piece)]
     entering = (flags & ENTERING) != 0
     captures, alive = _arrive(lay, w, seat, piece, target, entering, stats, log)
     if not alive:
@@ -615,6 +640,8 @@ def apply_move_inline(
         captures += more
         if not alive:
             return captures, False
+    if laps_kept:
+        _count_lap(lay, w, seat, piece, start, final, flags, log)
     if flags & BOUNCED and lay[R.FINISH] == FINISH_BOUNCE_ON:
         if log:
             log_piece(w, seat, piece)

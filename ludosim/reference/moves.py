@@ -367,6 +367,10 @@ def play_move(rules: Rules, pos: Position, move: Move) -> MoveResult:
         if q is not None:
             result.events.append(Jumped(seat, piece, target, q))
             alive = _arrive(rules, pos, seat, piece, q, False, result)
+    if alive and rules.home_unlock == "capture" and not move.backwards:
+        board = pos.board
+        if board.travelled(pos.progress[seat][piece]) < board.travelled(start) and not entering:
+            pos.laps[seat][piece] += 1  # it went on past its start square: a new lap
     if alive and move.bounced and rules.finish == "bounce_on":
         pos.reversed[seat][piece] = True
     if alive and pos.progress[seat][piece] == pos.goal:

@@ -360,8 +360,8 @@ def _refuse(fields: str, message: str) -> None:
 
 
 # Rules that `home_unlock = capture` is not combined with, each with the value
-# to use instead: a lapping piece is not defined for them in the engines.
-_LOCK_CONFLICTS = (("scoring", lambda r: r.scoring == "steps", "scoring=none or megajogos"),)
+# to use instead: a lapping piece is defined under every rule of the engines now.
+_LOCK_CONFLICTS: tuple = ()
 
 
 # Rules that `teams` is not combined with, each with the value to use instead: the
