@@ -236,6 +236,28 @@ def test_the_notation_writes_a_lapping_piece_as_l() -> None:
 
 
 @pytest.mark.parametrize(
+    ("rules", "text"),
+    [
+        (STARS, "0:L1,30,Y,Y/Y,49,H2,Y"),
+        (
+            GLOBES.replace(players=4, entry=49, star_jump="next_lap", scoring="steps"),
+            "0:L2,L1,Y,Y/Y,49,H2,Y/Y,Y,Y,Y/3,Y,Y,G",
+        ),
+        (
+            Rules.preset("killer").replace(home_unlock="capture"),
+            "0:52,30,Y,Y/Y,49,H2,Y/Y,Y,Y,Y/3,Y,Y,G",
+        ),
+    ],
+)
+def test_the_notation_round_trips_under_jumps_dice_plans_and_points(rules, text) -> None:
+    """Lapping pieces are written `L1`, ... under every combination the engines now play
+    (none on Killer's board, whose entry is the lap's last square); laps begun are not
+    written: a game played on from a position counts them from there."""
+    position = parse_position(text, rules)
+    assert format_position(rules, position.progress, 0) == text
+
+
+@pytest.mark.parametrize(
     ("change", "field"),
     [
         ({"players": 1}, "home_unlock/players"),
