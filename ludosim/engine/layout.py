@@ -99,7 +99,8 @@ DETECT_DRAW = 2  # caught when a uniform() draw falls below detect_skip
 
 
 class T(IntEnum):
-    """Rows of the per-progress table (columns are progress 0 .. goal)."""
+    """Rows of the per-progress table (columns are progress 0 .. goal, and under
+    `home_unlock` a lapping piece's codes goal + 1 .. goal + tail)."""
 
     IS_STAR = 0  # 1 on a track star
     STAR_FWD = 1  # where a star jump forwards from this star lands, or NONE
@@ -107,7 +108,12 @@ class T(IntEnum):
     GLOBE_MOVE = 3  # target of the globe face, or NONE
     STAR_MOVE = 4  # target of the star face, or NONE
     STEP_BACK = 5  # progress one square backwards, or NONE where the walk stops
-    SIZE = 6
+    # For a piece going on past its entry (`home_unlock`: its seat locked, or the piece
+    # lapping), whose targets lie round the track, never in its home column:
+    STAR_LAP = 6  # where a star jump forwards from this star lands, or NONE
+    GLOBE_LAP = 7  # squares the globe face takes it, or NONE
+    STAR_DIE_LAP = 8  # squares the star face takes it, or NONE
+    SIZE = 9
 
 
 # Offsets of the sections of `lay`.
@@ -223,7 +229,7 @@ def compile_board(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for seat in range(rules.players):
         for p in range(YARD, last + 1):
             square[seat, p + 1] = board.square(seat, p)
-    table = np.full((T.SIZE, goal + 1), NONE, dtype=np.int64)
+    table = np.full((T.SIZE, last + 1), NONE, dtype=np.int64)
     table[T.IS_STAR] = 0
     for p in range(goal + 1):
         if board.is_star(p):
@@ -247,8 +253,25 @@ def compile_board(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         else:
             q = board.wrap_backwards(p - 1)
             table[T.STEP_BACK, p] = NONE if q is None else q
+    if rules.home_unlock != "none":
+        _compile_lap_rows(rules, board, table)
     safe = board.safe_square.astype(np.int64)
     return square, table, safe
+
+
+def _compile_lap_rows(rules: Rules, board: Board, table: np.ndarray) -> None:
+    """The rows of a piece going on past its entry, on every track code (lap codes included)."""
+    for p in range(board.goal + board.tail + 1):
+        if not board.on_track(p):
+            continue
+        if board.is_star(p):
+            table[T.IS_STAR, p] = 1
+            if rules.star_jump != "none":
+                table[T.STAR_LAP, p] = board.lap_star_jump(p)
+        q = board.lap_globe_steps(p)
+        table[T.GLOBE_LAP, p] = NONE if q is None else q
+        q = board.lap_star_steps(p)
+        table[T.STAR_DIE_LAP, p] = NONE if q is None else q
 
 
 def compile_layout(rules: Rules) -> np.ndarray:

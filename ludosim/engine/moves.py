@@ -48,6 +48,7 @@ from ludosim.engine.position import (
     lap_code,
     log_piece,
     relocate,
+    set_laps,
     square_of,
     travelled,
     undo_to,
@@ -71,6 +72,7 @@ from ludosim.engine.state import (
     count_at,
     counter_at,
     ix,
+    laps_at,
     move_at,
     progress_at,
     reversed_at,
@@ -169,6 +171,25 @@ def _lap_walk(lay: np.ndarray, w: np.ndarray, seat: int, p: int, steps: int) -> 
             if _square_bars(lay, w, seat, square_of(lay, seat, lap_code(lay, t)), sq0):
                 return NONE, 0
     return lap_code(lay, done + steps), 0
+
+
+@njit(**HOT, inline="always")
+def goes_on(lay: np.ndarray, w: np.ndarray, seat: int, p: int) -> bool:
+    """A piece of `seat` at progress `p` goes on past its entry (as `reference.moves.goes_on`):
+    under `home_unlock`, its seat is locked or the piece is lapping (a code after the goal)."""
+    return lay[R.HOME_UNLOCK] != 0 and (p > lay[R.GOAL] or not w[seat_list_at(SB_UNLOCKED, seat)])
+
+
+@njit(**HOT)
+def _lap_special(lay: np.ndarray, w: np.ndarray, seat: int, p: int, face: int) -> int:
+    """Landing of a globe or star face for a piece going on past its entry (its target
+    lies round the track, not in its home column), or NONE."""
+    row = T.GLOBE_LAP if face == FACE_GLOBE else T.STAR_DIE_LAP
+    steps = lay[ix(TABLE + STRIDE * row + p)]
+    if steps == NONE:
+        return NONE
+    q, _ = _lap_walk(lay, w, seat, p, steps)
+    return q
 
 
 @njit(**HOT, inline="always")
@@ -291,6 +312,9 @@ def _reach(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) -> 
         return 0, ENTERING
     if face <= 6:
         q, flags = _walk_numbers(lay, w, seat, piece, face)
+    elif lay[R.HOME_UNLOCK] and goes_on(lay, w, seat, p):
+        q = _lap_special(lay, w, seat, p, face)
+        flags = 0
     else:
         # Globe and star faces always go forwards, reversed or not.
         row = T.GLOBE_MOVE if face == FACE_GLOBE else T.STAR_MOVE
@@ -486,8 +510,9 @@ def _arrive(
 
 
 @njit(**HOT)
-def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
-    """Where a piece that ended a move on progress `p` jumps to, or NONE."""
+def _star_jump(lay: np.ndarray, p: int, flags: int, laps: bool) -> int:
+    """Where a piece that ended a move on progress `p` jumps to, or NONE; `laps`: it goes
+    on past its entry (`goes_on`), so it jumps round the track, never into its goal."""
     if (
         lay[R.STAR_JUMP] == STAR_JUMP_NONE
         or flags & ENTERING
@@ -496,7 +521,15 @@ def _star_jump(lay: np.ndarray, p: int, flags: int) -> int:
         return NONE
     if flags & BACKWARDS:
         return lay[ix(TABLE + STRIDE * T.STAR_BACK + p)]
+    if laps:
+        return lay[ix(TABLE + STRIDE * T.STAR_LAP + p)]
     return lay[ix(TABLE + STRIDE * T.STAR_FWD + p)]
+
+
+@njit(**HOT)
+def star_jump_of(lay: np.ndarray, w: np.ndarray, seat: int, p: int, flags: int) -> int:
+    """Where `seat`'s piece that ended a move on progress `p` jumps to now, or NONE."""
+    return _star_jump(lay, p, flags, goes_on(lay, w, seat, p))
 
 
 @njit(**HOT)
@@ -514,7 +547,11 @@ def _arrives_on_block(
         return True
     if kind == HOME:
         return False
-    jump = _star_jump(lay, q, flags)
+    # A capture on the first star opens a locked seat's column before the jump.
+    laps = lay[R.HOME_UNLOCK] != 0 and (
+        q > lay[R.GOAL] or (kind != CAPTURE and not w[seat_list_at(SB_UNLOCKED, seat)])
+    )
+    jump = _star_jump(lay, q, flags, laps)
     return (
         jump != NONE
         and resolve_landing(lay, w, seat, square_of(lay, seat, jump), sq0, NO) == BARRED
@@ -537,8 +574,30 @@ def may_capture(lay: np.ndarray, w: np.ndarray, seat: int, target: int, flags: i
     """
     if _opponent_on(lay, w, seat, target):
         return True
-    q = _star_jump(lay, target, flags)
+    # No capture on `target` (checked above), so the seat's column is as it is now.
+    q = star_jump_of(lay, w, seat, target, flags)
     return q != NONE and _opponent_on(lay, w, seat, q)
+
+
+@njit(**HOT)
+def _count_lap(
+    lay: np.ndarray,
+    w: np.ndarray,
+    seat: int,
+    piece: int,
+    start: int,
+    final: int,
+    flags: int,
+    log: bool,
+) -> None:
+    """Keep a piece's new laps (`home_unlock`, for its points per square, as
+    `reference.moves.play_move`): none when it enters; one more when a forward move
+    took it past its start square (it has travelled less from there than before)."""
+    if flags & ENTERING:
+        if w[laps_at(seat, piece)]:
+            set_laps(w, seat, piece, 0, log)
+    elif not flags & BACKWARDS and travelled(lay, final) < travelled(lay, start):
+        set_laps(w, seat, piece, w[laps_at(seat, piece)] + 1, log)
 
 
 @njit(**HOT, inline="always")
@@ -567,11 +626,13 @@ def apply_move_inline(
     compile a copy per call site.
     """
     goal = lay[R.GOAL]  # read before the stores below (see the module's speed notes)
+    laps_kept = lay[R.HOME_UNLOCK] != 0
+    start = w[progress_at(seat, piece)]
     entering = (flags & ENTERING) != 0
     captures, alive = _arrive(lay, w, seat, piece, target, entering, stats, log)
     if not alive:
         return captures, False
-    q = _star_jump(lay, target, flags)
+    q = star_jump_of(lay, w, seat, target, flags)  # after the landing: a capture opens
     final = target
     if q != NONE:
         final = q
@@ -579,6 +640,8 @@ def apply_move_inline(
         captures += more
         if not alive:
             return captures, False
+    if laps_kept:
+        _count_lap(lay, w, seat, piece, start, final, flags, log)
     if flags & BOUNCED and lay[R.FINISH] == FINISH_BOUNCE_ON:
         if log:
             log_piece(w, seat, piece)

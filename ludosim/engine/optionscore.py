@@ -33,12 +33,12 @@ from ludosim.engine.moves import (
     CAPTURE,
     ENTERING,
     HOME,
-    _star_jump,
     apply_move,
     legal_target,
     may_capture,
     partners_on,
     resolve_landing,
+    star_jump_of,
 )
 from ludosim.engine.position import square_of, travelled, undo_to
 from ludosim.engine.state import (
@@ -263,7 +263,7 @@ def predict_landing(
     kind = resolve_landing(lay, w, seat, sq1, sq0, (flags & ENTERING) != 0)
     if kind == HOME:
         return YARD, 0, -1
-    if _star_jump(lay, target, flags) != NONE:
+    if star_jump_of(lay, w, seat, target, flags) != NONE:
         return NONE, 0, -1
     if kind == CAPTURE:
         # Partners (`teams`) sharing the square are not captured and keep it occupied.

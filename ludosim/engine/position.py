@@ -31,6 +31,7 @@ from ludosim.engine.state import (
     PROGRESS,
     SB_DONE,
     SB_UNLOCKED,
+    U_LAPS0,
     U_PIECE,
     U_PROGRESS,
     U_REVERSED,
@@ -40,6 +41,7 @@ from ludosim.engine.state import (
     count_at,
     counter_at,
     ix,
+    laps_at,
     occupancy_at,
     progress_at,
     reversed_at,
@@ -150,6 +152,18 @@ def unlock(w: np.ndarray, seat: int, log: bool) -> None:
 
 
 @njit(**HOT)
+def set_laps(w: np.ndarray, seat: int, piece: int, laps: int, log: bool) -> None:
+    """Set a piece's new laps (`home_unlock`), logged for `undo_to` with `log`."""
+    if log:
+        n = w[counter_at(C_UNDO)]
+        w[undo_at(n, U_SEAT)] = seat
+        w[undo_at(n, U_PIECE)] = U_LAPS0 - piece
+        w[undo_at(n, U_PROGRESS)] = w[laps_at(seat, piece)]
+        w[counter_at(C_UNDO)] = n + 1
+    w[laps_at(seat, piece)] = laps
+
+
+@njit(**HOT)
 def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
     """Take back every logged change after row `mark`, newest first."""
     n = w[counter_at(C_UNDO)]
@@ -157,8 +171,11 @@ def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
         n -= 1
         seat = w[undo_at(n, U_SEAT)]
         piece = w[undo_at(n, U_PIECE)]
-        if piece == U_UNLOCK:
-            w[seat_list_at(SB_UNLOCKED, seat)] = 0
+        if piece < 0:  # not a piece's place: a seat's lock, or a piece's laps
+            if piece == U_UNLOCK:
+                w[seat_list_at(SB_UNLOCKED, seat)] = 0
+            else:
+                w[laps_at(seat, U_LAPS0 - piece)] = w[undo_at(n, U_PROGRESS)]
             continue
         put(lay, w, seat, piece, w[undo_at(n, U_PROGRESS)])
         w[reversed_at(seat, piece)] = w[undo_at(n, U_REVERSED)]
@@ -208,11 +225,14 @@ def seat_points(lay: np.ndarray, w: np.ndarray, seat: int, winner: int) -> int:
     (0 in the yard), `home_bonus` more in the goal."""
     goal = lay[R.GOAL]
     if lay[R.SCORING] == SCORING_STEPS:
+        # A piece lapping under `home_unlock` has advanced its squares since its start
+        # square, and a whole lap for every new lap it began.
         steps = 0
         for i in range(lay[R.PIECES]):
             p = w[progress_at(seat, i)]
             if p != YARD:
-                steps += p + (lay[R.HOME_BONUS] if p == goal else 0)
+                steps += travelled(lay, p) + lay[R.TRACK_LEN] * w[laps_at(seat, i)]
+                steps += lay[R.HOME_BONUS] if p == goal else 0
         return steps
     if seat == winner:
         return 1000

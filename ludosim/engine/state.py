@@ -97,12 +97,14 @@ SK_UNION = 2  # pieces that capture in some option (mask)
 SK_SIZE = 3
 
 # A row of the undo log (`undo_at`): a piece as it was before a change, or with
-# U_PIECE = U_UNLOCK a seat before its first capture opened its home column.
+# U_PIECE = U_UNLOCK a seat before its first capture opened its home column, or with
+# U_PIECE = U_LAPS0 - piece that piece's laps (`LAPS`) before a change, in U_PROGRESS.
 U_SEAT = 0
 U_PIECE = 1
 U_PROGRESS = 2  # its progress
 U_REVERSED = 3  # its reversed flag
 U_UNLOCK = -1
+U_LAPS0 = -2
 U_SIZE = 4
 
 # A seat's policy (`policy_at`; built by `ludosim.engine.policy.compile_policies`).
@@ -278,6 +280,7 @@ POSITION_SECTIONS = (
     Section("OCC", MAX_PLAYERS, "bit `square` set where the seat has a piece (squares 0-63)"),
     Section("CTR", C_SIZE, "per-game counters C_*"),
     Section("STATS", S_SIZE * MAX_PLAYERS, "per-seat statistics S_* of the game"),
+    Section("LAPS", PIECE_SLOTS, "new laps a piece going on past its entry began (home_unlock)"),
 )
 # A snapshot of the game before the expert's search (`XSAVE`, `saved_at`): the
 # position sections above, then the per-seat lists, then the turn's skipped captures.
@@ -364,6 +367,7 @@ TOT = OFFSETS["TOT"]
 OCC = OFFSETS["OCC"]
 CTR = OFFSETS["CTR"]
 STATS = OFFSETS["STATS"]
+LAPS = OFFSETS["LAPS"]
 DUMMY = OFFSETS["DUMMY"]
 SEATBUF = OFFSETS["SEATBUF"]
 MOVES = OFFSETS["MOVES"]
@@ -434,6 +438,13 @@ def progress_at(seat: int, piece: int) -> np.uint64:
 def reversed_at(seat: int, piece: int) -> np.uint64:
     """1 while a bounce_on piece walks backwards, else 0."""
     return ix(REV + MAX_PIECES * seat + piece)
+
+
+@register_jitable
+def laps_at(seat: int, piece: int) -> np.uint64:
+    """New laps a piece going on past its entry began since it entered (`home_unlock`):
+    its points per square count a whole lap for each."""
+    return ix(LAPS + MAX_PIECES * seat + piece)
 
 
 @register_jitable

@@ -548,9 +548,15 @@ class Game:
         lost its squares), and `home_bonus` more for each piece in the goal."""
         goal = self.pos.goal
         if self.rules.scoring == "steps":
+            # A piece lapping under `home_unlock` has advanced its squares since its
+            # start square, and a whole lap for every new lap it began.
             bonus = self.rules.home_bonus
+            lap = self.board.track_len
+            travelled = self.board.travelled
+            rows = zip(self.pos.progress[seat], self.pos.laps[seat], strict=True)
             return sum(
-                0 if p == YARD else p + (bonus if p == goal else 0) for p in self.pos.progress[seat]
+                0 if p == YARD else travelled(p) + lap * laps + (bonus if p == goal else 0)
+                for p, laps in rows
             )
         if seat == winner:
             return 1000

@@ -82,6 +82,19 @@ def locked(rules: Rules, pos: Position, seat: int) -> bool:
     return rules.home_unlock == "capture" and not pos.unlocked[seat]
 
 
+def goes_on(rules: Rules, pos: Position, seat: int, p: int) -> bool:
+    """A piece of `seat` at progress `p` goes on past its entry (`home_unlock`): its seat is
+    locked, or it is already lapping (a code after the goal)."""
+    return rules.home_unlock == "capture" and (p > pos.goal or not pos.unlocked[seat])
+
+
+def _lap_walk(pos: Position, p: int, steps: int) -> list[int]:
+    """The squares a piece going on past its entry steps on, `steps` of them from `p`."""
+    board = pos.board
+    done = board.travelled(p)
+    return [board.lap_code(t) for t in range(done + 1, done + steps + 1)]
+
+
 def _number_walk(rules: Rules, pos: Position, seat: int, piece: int, steps: int):
     """Walk of a number face: (walk, backwards, bounced), or None when illegal."""
     p = pos.progress[seat][piece]
@@ -96,8 +109,7 @@ def _number_walk(rules: Rules, pos: Position, seat: int, piece: int, steps: int)
     if p > goal or (p + steps > board.entry and locked(rules, pos, seat)):
         # Past its entry without turning in: a locked piece, or one already lapping
         # (which reaches its entry again only after the lap's start square).
-        done = board.travelled(p)
-        return [board.lap_code(t) for t in range(done + 1, done + steps + 1)], False, False
+        return _lap_walk(pos, p, steps), False, False
     if p + steps <= goal:
         return list(range(p + 1, p + steps + 1)), False, False
     if rules.finish == "exact":
@@ -186,12 +198,22 @@ def _arrive(
         pos.put(vs, vp, YARD)
         result.captures += 1
         result.events.append(Captured(seat, piece, vs, vp, square))
+    if victims:
+        # The seat's home column opens at once: a capture on the first star of a jump
+        # opens it before the jump is made (`home_unlock`).
+        pos.unlocked[seat] = True
     pos.put(seat, piece, p)
     return True
 
 
-def _star_jump_target(rules: Rules, pos: Position, p: int, backwards: bool) -> int | None:
+def _star_jump_target(
+    rules: Rules, pos: Position, p: int, backwards: bool, laps: bool = False
+) -> int | None:
+    """Where a star jump from star `p` goes, or None; `laps`: the piece goes on past its
+    entry (`goes_on`), so it jumps to the next star ahead round the track, never home."""
     board = pos.board
+    if laps and not backwards:
+        return board.lap_star_jump(p)
     if backwards:
         q = board.star_before(p)
         if q >= 0:
@@ -272,7 +294,13 @@ def _each_piece_moves(rules: Rules, pos: Position, seat: int, face: int | str) -
             moves.append(Move(seat, piece, face, (0,), entering=True))
             continue
         backwards = bounced = False
-        if face == GLOBE:
+        if face in (GLOBE, STAR) and goes_on(rules, pos, seat, p):
+            # A piece going on past its entry looks for its target round the track.
+            steps = board.lap_globe_steps(p) if face == GLOBE else board.lap_star_steps(p)
+            if steps is None:
+                continue
+            walk = _lap_walk(pos, p, steps)
+        elif face == GLOBE:
             if board.in_home_column(p):
                 walk = list(range(p + 1, pos.goal + 1))
             else:
@@ -315,7 +343,11 @@ def _arrives_on_block(
         return True
     if kind == HOME or rules.star_jump == "none" or not pos.board.is_star(p):
         return False
-    q = _star_jump_target(rules, pos, p, backwards)
+    # A capture on the first star opens a locked seat's column before the jump.
+    laps = rules.home_unlock == "capture" and (
+        p > pos.goal or (kind != CAPTURE and not pos.unlocked[seat])
+    )
+    q = _star_jump_target(rules, pos, p, backwards, laps)
     return q is not None and resolve_landing(rules, pos, seat, piece, q)[0] == BARRED
 
 
@@ -330,17 +362,20 @@ def play_move(rules: Rules, pos: Position, move: Move) -> MoveResult:
     result.events.append(Moved(seat, piece, move.face, start, target))
     alive = _arrive(rules, pos, seat, piece, target, entering, result)
     if alive and rules.star_jump != "none" and not entering and pos.board.is_star(target):
-        q = _star_jump_target(rules, pos, target, move.backwards)
+        laps = goes_on(rules, pos, seat, target)
+        q = _star_jump_target(rules, pos, target, move.backwards, laps)
         if q is not None:
             result.events.append(Jumped(seat, piece, target, q))
             alive = _arrive(rules, pos, seat, piece, q, False, result)
+    if alive and rules.home_unlock == "capture" and not move.backwards:
+        board = pos.board
+        if board.travelled(pos.progress[seat][piece]) < board.travelled(start) and not entering:
+            pos.laps[seat][piece] += 1  # it went on past its start square: a new lap
     if alive and move.bounced and rules.finish == "bounce_on":
         pos.reversed[seat][piece] = True
     if alive and pos.progress[seat][piece] == pos.goal:
         result.finished = True
         result.events.append(Finished(seat, piece))
-    if result.captures:
-        pos.unlocked[seat] = True  # any capture of its move opens the seat's home column
     return result
 
 

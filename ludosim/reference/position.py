@@ -19,9 +19,10 @@ Piece = tuple[int, int]  # (seat, piece index)
 
 class Position:
     """Progress of every piece, the reversed flags of `bounce_on`, the seats whose home
-    column is open (`home_unlock`: they have captured), and the occupancy map."""
+    column is open (`home_unlock`: they have captured), the laps each piece has begun
+    past its start square (`home_unlock`), and the occupancy map."""
 
-    __slots__ = ("board", "goal", "occupancy", "progress", "reversed", "unlocked")
+    __slots__ = ("board", "goal", "laps", "occupancy", "progress", "reversed", "unlocked")
 
     def __init__(self, board: Board, progress: Sequence[Sequence[int]]) -> None:
         self.board = board
@@ -30,6 +31,9 @@ class Position:
         self.reversed = [[False] * len(row) for row in progress]
         # Every seat starts locked; its first capture opens its home column for good.
         self.unlocked = [False] * len(self.progress)
+        # New laps a piece going on past its entry has begun (its points per square
+        # count them); 0 in every given position, and again when it goes to its yard.
+        self.laps = [[0] * len(row) for row in progress]
         self.occupancy: dict[int, list[Piece]] = {}
         last = self.goal + board.tail
         for seat, row in enumerate(self.progress):
@@ -68,6 +72,7 @@ class Position:
         new.progress = [row[:] for row in self.progress]
         new.reversed = [row[:] for row in self.reversed]
         new.unlocked = self.unlocked[:]
+        new.laps = [row[:] for row in self.laps]
         new.occupancy = {sq: pieces[:] for sq, pieces in self.occupancy.items()}
         return new
 
@@ -111,6 +116,8 @@ class Position:
         self._add(seat, piece, p)
         if p == YARD or p == self.goal:
             self.reversed[seat][piece] = False
+        if p == YARD:
+            self.laps[seat][piece] = 0
 
     def check(self) -> None:
         """Raise AssertionError unless the occupancy matches the pieces' progress."""

@@ -205,6 +205,35 @@ class Board:
                 return None
         return None
 
+    # ------------------------------------------- a piece that does not turn in
+    # Under `home_unlock` a locked or lapping piece goes on round the track past
+    # its entry: its special moves look for their targets in lap terms (squares
+    # travelled from its start square), whatever lies beyond the entry.
+    def lap_globe_steps(self, progress: int) -> int | None:
+        """Squares to the next globe ahead of a piece going on past its entry, or None
+        on a board without globes."""
+        done = self.travelled(progress)
+        for d in range(1, self.track_len + 1):
+            if self.arm_offset(done + d) in self.globe_offsets:
+                return d
+        return None
+
+    def lap_star_steps(self, progress: int) -> int | None:
+        """Squares to the nearest star ahead of a piece going on past its entry, or None
+        when a globe lies strictly between (as `star_die_target`) or there are no stars."""
+        done = self.travelled(progress)
+        for d in range(1, self.track_len + 1):
+            if self.arm_offset(done + d) in self.star_offsets:
+                return d
+            if self.arm_offset(done + d) in self.globe_offsets:
+                return None
+        return None
+
+    def lap_star_jump(self, progress: int) -> int:
+        """Where a star jump forwards takes a piece going on past its entry: the next star
+        ahead in lap terms (past the entry, and into a new lap past the start square)."""
+        return self.lap_code(self.star_after(self.travelled(progress)))
+
     def wrap_backwards(self, progress: int) -> int | None:
         """Track progress of a square reached by walking backwards below the own start square.
 

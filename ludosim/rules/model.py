@@ -360,13 +360,8 @@ def _refuse(fields: str, message: str) -> None:
 
 
 # Rules that `home_unlock = capture` is not combined with, each with the value
-# to use instead: a lapping piece is not defined for them in the engines.
-_LOCK_CONFLICTS = (
-    ("roll_then_move", lambda r: r.roll_then_move, "roll_then_move=false"),
-    ("star_jump", lambda r: r.star_jump != "none", "star_jump=none"),
-    ("die", lambda r: r.die != "d6", "die=d6"),
-    ("scoring", lambda r: r.scoring == "steps", "scoring=none or megajogos"),
-)
+# to use instead: a lapping piece is defined under every rule of the engines now.
+_LOCK_CONFLICTS: tuple = ()
 
 
 def _refuse_conflicts(r: Rules, toggle: str, subject: str, conflicts: tuple, undo: str) -> None:

@@ -20,7 +20,7 @@ import pytest
 from conftest import VERIFY
 
 from ludosim.reference import Game, GameResult, play_game
-from ludosim.rules.board import YARD
+from ludosim.rules.board import YARD, Board
 from ludosim.rules.model import Rules, presets
 
 GAMES_PER_PRESET = 1000 if VERIFY else 100
@@ -45,6 +45,10 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("danish", {"scoring": "steps", "play_to_end": True}),
     # Capture before home (lapping pieces), teams (a finished seat moves its partner's).
     ("king", {"home_unlock": "capture", "win_pieces": 2}),
+    ("danish", {"home_unlock": "capture", "star_jump": "goal", "players": 2}),
+    ("danish-globe", {"home_unlock": "capture", "star_jump": "next_lap"}),
+    ("killer", {"home_unlock": "capture"}),
+    ("king", {"home_unlock": "capture", "scoring": "steps", "players": 2, "move_limit": 60}),
     ("danish", {"teams": "0,1,0,1", "forced_capture": True}),
     ("app", {"teams": "0,1,1,0", "play_to_end": False, "win_pieces": 1}),
     # Teams with Killer turns, played to the end (three teams), under a move limit.
@@ -191,7 +195,15 @@ def check_points(rules: Rules, result: GameResult, finish_order: list[int]) -> N
         sum(0 if p == YARD else p + (rules.home_bonus if p == goal else 0) for p in row)
         for row in result.final
     ]
-    assert result.points == expected, (result.points, result.final)
+    if rules.home_unlock == "capture":
+        # Lapping pieces: their squares travelled, and a whole lap per new lap begun.
+        board = Board.from_rules(rules)
+        for s, row in enumerate(result.final):
+            expected[s] -= sum(p - board.travelled(p) for p in row if p != YARD)
+            laps, rest = divmod(result.points[s] - expected[s], rules.track_len)
+            assert laps >= 0 and rest == 0, (result.points, result.final)
+    else:
+        assert result.points == expected, (result.points, result.final)
     if not rules.move_limit:
         return
     points = result.points

@@ -448,3 +448,23 @@ def test_puster_certain_or_never_draws_nothing():
     case"."""
     assert _skip_game(1.0, []).stats["caught"][0] == 1
     assert _skip_game(0.0, []).pos.progress[0][:2] == [13, 26]
+
+
+# ------------------------------------------------- capture before home
+def test_a_locked_plan_reads_the_lock_at_every_move():
+    """Capture before home (`home_unlock = capture`) under Killer's plans: each roll of a
+    plan is one move, which reads the seat's lock as it stands then. Rolling 6 and 3 from
+    46 with a lone opponent on 49: the 3 first captures there and opens the column, so
+    the 6 takes the piece into it (55); the 6 first reaches the own start square (52,
+    the entry), and the 3 then goes on round the track, the seat still locked (3 of a
+    new lap). Forced captures leave the first order."""
+    rules = KILLER.replace(home_unlock="capture")
+    pos = make({0: [46, GOAL, GOAL, GOAL], 1: [on_square(1, 49), -1, -1, -1]}, rules)
+    plans = {p.steps: p for p in plans_of(pos, [6, 3], rules)}
+    assert plans[((0, 3), (0, 6))].captures == 1
+    assert plans[((0, 6), (0, 3))].captures == 0
+    opened = after(pos, [(0, 3), (0, 6)], rules)
+    assert opened.progress[0][0] == 55 and opened.unlocked[0]
+    lapped = after(pos, [(0, 6), (0, 3)], rules)
+    assert lapped.progress[0][0] == 3 and not lapped.unlocked[0]
+    assert steps(forced(rules, list(plans.values()))) == [((0, 3), (0, 6))]

@@ -130,6 +130,46 @@ def test_an_expert_plays_a_points_game() -> None:
     assert set(rows["winner"]) <= {-1, 0, 1}
 
 
+def _kernel_points_after(rules: Rules, rows: list[list[int]], piece: int, face: int) -> list:
+    """The kernel plays seat 0's move of `piece` for `face` from `rows`: every seat's points."""
+    from ludosim.engine import compile_layout, new_work
+    from ludosim.engine.moves import apply_move
+    from ludosim.engine.moves import legal_moves as kernel_legal_moves
+    from ludosim.engine.policy import compile_policies
+    from ludosim.engine.position import reset_state, seat_points
+    from ludosim.engine.state import DUMMY, M_FLAGS, M_PIECE, M_TARGET, NO, move_at
+    from ludosim.rules.policies import parse_policy
+
+    lay = compile_layout(rules)
+    w = new_work(compile_policies([parse_policy("random")] * rules.players), np.array(rows))
+    reset_state(lay, w, True)
+    for j in range(kernel_legal_moves(lay, w, 0, face)):
+        if w[move_at(j, M_PIECE)] == piece:
+            target, flags = w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)]
+            apply_move(lay, w, 0, piece, target, flags, DUMMY, NO)
+    return [int(seat_points(lay, w, s, -1)) for s in range(rules.players)]
+
+
+def test_a_lapping_piece_keeps_its_squares_and_loses_them_all_when_captured() -> None:
+    """Capture before home with points per square [choice]: a locked piece going on past
+    its start square keeps counting the squares it advanced (48 + 6 = 54 points standing
+    on progress 2 of a new lap); captured, it loses them all, its laps included."""
+    rules = POINTS.replace(start_out=0, home_unlock="capture")
+    rows = [[48, Y, Y, Y], [Y, Y, Y, Y]]
+    game = Game(rules, seed=1, game=0, start=Position.from_progress(rules, rows))
+    (move,) = [m for m in legal_moves(rules, game.pos, 0, 6) if m.piece == 0]
+    play_move(rules, game.pos, move)
+    assert game.pos.progress[0][0] == 2 and game.pos.laps[0][0] == 1
+    assert [game.points(s, -1) for s in range(2)] == [54, 0]
+    assert _kernel_points_after(rules, rows, 0, 6) == [54, 0]
+    # Seat 1's piece on seat 0's progress 2 (its 28) captures it with a 2 from 26.
+    game.pos.put(1, 0, 26)
+    (move,) = legal_moves(rules, game.pos, 1, 2)
+    assert play_move(rules, game.pos, move).captures == 1
+    assert [game.points(s, -1) for s in range(2)] == [0, 28]
+    assert game.pos.laps[0][0] == 0
+
+
 VARIANTS = {
     "two-player-points": ("king", {"players": 2, "start_out": 4, "scoring": "steps",
                                    "move_limit": 25, "home_bonus": 50}),
@@ -137,6 +177,9 @@ VARIANTS = {
     "steps-to-the-end": ("danish", {"scoring": "steps"}),
     "killer-points": ("killer", {"scoring": "steps", "move_limit": 20}),
     "quick-win-points": ("italian", {"scoring": "steps", "move_limit": 60, "win_pieces": 1}),
+    "capture-before-home-points": ("king", {"players": 2, "scoring": "steps", "move_limit": 60,
+                                            "home_unlock": "capture"}),
+    "killer-lapping-points": ("killer", {"scoring": "steps", "home_unlock": "capture"}),
 }  # fmt: skip
 
 

@@ -271,6 +271,26 @@ def test_kernel_agrees_on_random_toggle_combinations(rules: Rules, seed: int) ->
     assert not bad, f"rules {rules.to_dict()}:\n" + "\n".join(bad[:3])
 
 
+@settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(rules=rule_variants(), seed=st.integers(0, 2**64 - 1))
+def test_kernel_agrees_on_random_combinations_with_capture_before_home(
+    rules: Rules, seed: int
+) -> None:
+    """The random combinations above with `home_unlock = capture` on top: locked pieces
+    lapping under star jumps, the star-and-globe die, Killer's plans and the rest."""
+    try:
+        rules = rules.replace(home_unlock="capture")
+    except RulesError:
+        assume(False)
+    bad = _differences(rules, seed, range(10))
+    assert not bad, f"rules {rules.to_dict()}:\n" + "\n".join(bad[:3])
+
+
 ALL_POLICIES = [*POLICY_MIXES["named"], *POLICY_MIXES["mixed"], "skipper:1", "weights:enter=-1"]
 
 
