@@ -11,21 +11,28 @@
 - `design`: the house-rule designer, which house rules give the game a family wants;
 - `whatif`: from a position, who wins.
 
-The studies with a page (`skill`, `unfold`, `design`) take the same steps under the
-same names, so that one read of any of them teaches the others:
+The studies with a page (`skill`, `unfold`, `design`) are packages of the same
+stages, each a module of the same name, so that one read of any of them teaches the
+others; a new study copies the shape:
 
-- `load_study(path)`: the study file, checked, as a frozen study (what to play);
-- `plan_study(study)`: the plan, where a study has more to plan than its file says
-  (`design`: the free house rules and the fractional factorial);
-- `play_study(study, ...)`: the games played, measured into the study's tables;
-- `write_tables(tables, out)` and `read_tables(folder, ...)`: the tables as CSV, so a
-  page can be redrawn without playing again;
-- `study_findings(tables)`: what the page states, decided in the page's families
-  (`ludosim.report.claims`, `ludosim.report.contrasts`);
-- `study_page(tables, out, title=None)`: the page, rendered by `ludosim.report.page`,
-  which owns the HTML, the figures' embedding and the glossary (numbers are written
-  by `ludosim.report.wording`);
-- `run_study(study, out, ...)`: all of it into a locked output folder.
+- `spec`: what the study asks; `load_study(path)` reads the study file, checked, as a
+  frozen study (through `ludosim.studies.study`, which every study shares);
+- `plan`: `plan_study(study)`, what the study will play, checked before the first
+  game (`design`: the free house rules and the fractional factorial; `skill`: each
+  rule set's ladder and sizes; `unfold`: the race checks and rule sets in order);
+- `tables`: the study's tables, `write_tables(tables, out)` and
+  `read_tables(folder, ...)` as CSV, so a page can be redrawn without playing again;
+- `play`: `play_study(study, ...)`, the games played and measured into the tables;
+- `findings`: `study_findings(tables)`, what the page states, decided in the page's
+  families (`ludosim.report.claims`, `ludosim.report.contrasts`);
+- `page`: `study_page(tables, out, title=None)`, the page, rendered by
+  `ludosim.report.page`, which owns the HTML, the figures' embedding and the glossary
+  (numbers are written by `ludosim.report.wording`); `run_study(study, out, ...)`, all
+  of it into a locked output folder (`ludosim.studies.study.run_into_folder`).
+
+Beside these, a study keeps what is its own under its own names (`design`: `stages`,
+`effects`, `regression`, `confirmation`, `search`; `skill`: `equilibrium`, `matches`;
+`unfold`: `snapshots`, `comebacks`; the page's `words`).
 
 A sweep's report takes the same steps with the sweep's own names: the sweep file
 (`ludosim.sweep.SweepSpec.from_toml`), its cells (`ludosim.sweep.expand`), `run_sweep`,

@@ -24,7 +24,7 @@ from design_helpers import stage_double
 from ludosim.report.explorer import predictions_html
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES
 from ludosim.studies import design as d
-from ludosim.studies.design import studypage
+from ludosim.studies.design import page as design_page
 
 # The planted truth: rounds = 100 + 8 x_finish - 12 x_pass_opponents + 3 x_finish x_pass
 # (x = -1 at the preset's value, +1 at the alternative); the relative skill level
@@ -336,7 +336,7 @@ def test_the_explorer_predicts_in_the_browser(tables: d.DesignTables, tmp_path: 
     start = [-1.0] * k
     changed = list(start)
     changed[[f.toggle for f in tables.plan.free].index("finish")] = 1.0
-    measured = studypage._measured_by_codes(tables)
+    measured = design_page._measured_by_codes(tables)
     assert result["before"] == predictions_html(models, start, measured)
     expected = predictions_html(models, changed, measured)
     for got, want in zip(result["after"].split("<tr"), expected.split("<tr"), strict=True):

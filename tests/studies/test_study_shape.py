@@ -1,18 +1,25 @@
-"""Every study with a page takes the same steps under the same names (ludosim.studies)."""
+"""Every study with a page is a package of the same stages under the same names
+(ludosim.studies): one module per stage, and each step in its stage's module."""
 
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import pytest
 
 from ludosim.studies import design, skill, unfold
 
-STEPS = ("load_study", "play_study", "write_tables", "read_tables", "study_findings",
-         "study_page", "run_study")  # fmt: skip
+STUDIES = [skill, unfold, design]
+STEPS = ("load_study", "plan_study", "play_study", "write_tables", "read_tables",
+         "study_findings", "study_page", "run_study")  # fmt: skip
+# Where each step lives: the stage module of the same name in every study.
+STAGE_OF = {"load_study": "spec", "plan_study": "plan", "play_study": "play",
+            "write_tables": "tables", "read_tables": "tables", "study_findings": "findings",
+            "study_page": "page", "run_study": "page"}  # fmt: skip
 
 
-@pytest.mark.parametrize("module", [skill, unfold, design], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", STUDIES, ids=lambda m: m.__name__)
 def test_a_study_module_has_every_step(module: object) -> None:
     missing = [name for name in STEPS if not callable(getattr(module, name, None))]
     assert not missing, f"{module.__name__} lacks {missing}"
@@ -22,9 +29,19 @@ def test_a_study_module_has_every_step(module: object) -> None:
     assert list(inspect.signature(module.write_tables).parameters)[:2] == ["tables", "out"]
     assert next(iter(inspect.signature(module.read_tables).parameters)) == "folder"
     assert list(inspect.signature(module.study_findings).parameters) == ["tables"]
+    assert next(iter(inspect.signature(module.plan_study).parameters)) == "study"
 
 
-@pytest.mark.parametrize("module", [skill, unfold, design], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", STUDIES, ids=lambda m: m.__name__)
+def test_each_step_lives_in_its_stage_module(module: object) -> None:
+    folder = Path(module.__file__).parent
+    stages = {p.stem for p in folder.glob("*.py")}
+    assert set(STAGE_OF.values()) <= stages, f"{module.__name__} lacks a stage module"
+    where = {name: getattr(module, name).__module__ for name in STEPS}
+    assert where == {name: f"{module.__name__}.{STAGE_OF[name]}" for name in STEPS}
+
+
+@pytest.mark.parametrize("module", STUDIES, ids=lambda m: m.__name__)
 def test_the_steps_are_named_once(module: object) -> None:
     # The old per-study spellings would be a second name for the same step.
     stem = module.__name__.rsplit(".", 1)[1]

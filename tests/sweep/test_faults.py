@@ -626,15 +626,15 @@ def test_a_study_into_a_file_is_refused_before_any_game(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    import ludosim.studies.skill.skillpage
-    import ludosim.studies.unfold.unfoldpage
+    import ludosim.studies.skill.page
+    import ludosim.studies.unfold.page
 
     def boom(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played before --out was checked")
 
     # Where each study's run_study looks play_study up.
-    monkeypatch.setattr(ludosim.studies.unfold.unfoldpage, "play_study", boom)
-    monkeypatch.setattr(ludosim.studies.skill.skillpage, "play_study", boom)
+    monkeypatch.setattr(ludosim.studies.unfold.page, "play_study", boom)
+    monkeypatch.setattr(ludosim.studies.skill.page, "play_study", boom)
     blocker = tmp_path / "FILE"
     blocker.write_text("kept")
     args = [command, "--preset", "app", "--games", "10", "--seed", "1", "--out", str(blocker)]

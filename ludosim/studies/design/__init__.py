@@ -39,17 +39,20 @@ measure. The search enumerates every combination of the free toggles' two values
 most 2^16), keeps those the model predicts within the limits, and reads the front
 between the goals over the prediction intervals (`interval_front`).
 
-Its modules follow the steps, each importing only from those before it: `study` (what
-a design asks), `plan`, `stages` (a stage played and measured), `effects` (the
-screening), `regression` (the model), `space` (the search), `confirmation`, `tables`,
-`words` (the house rules in plain words), `decisions` (what the page states),
-`studypage` and `steps` (from a study to its tables and page). This package holds
-their public names.
+Its modules have the names every study's modules have (`ludosim.studies`), each
+importing only from those before it: `spec` (what a design asks), `plan`, then the
+design's own `stages` (a stage played and measured), `effects` (the screening),
+`regression` (the model), `confirmation` and `search`, then `tables` (written and read
+back), `words` (the house rules in plain words), `findings` (what the page states),
+`play` (every stage played into the tables) and `page` (the page, with effects.csv and
+comparisons.csv rewritten with its decisions; a page redrawn from a folder;
+`run_study`). This package holds their public names.
 """
 
 from __future__ import annotations
 
-from ludosim.studies.design.decisions import (
+from ludosim.studies.design.effects import alias_table, terms
+from ludosim.studies.design.findings import (
     EQUALLY_GOOD,
     NOT_APART,
     RECOMMENDED,
@@ -61,20 +64,18 @@ from ludosim.studies.design.decisions import (
     standing,
     study_findings,
 )
-from ludosim.studies.design.effects import alias_table, terms
-from ludosim.studies.design.plan import Plan, plan_study
-from ludosim.studies.design.regression import Model, fit_model, misfit_from
-from ludosim.studies.design.space import all_codes, interval_front, same_games_as, search
-from ludosim.studies.design.stages import Stage, measures_table, stage_samples
-from ludosim.studies.design.steps import (
-    is_design,
-    play_study,
-    read_tables,
+from ludosim.studies.design.page import (
+    explorer_models,
+    prediction_noise,
     report_study,
     run_study,
-    write_tables,
+    study_page,
 )
-from ludosim.studies.design.study import (
+from ludosim.studies.design.plan import Plan, plan_study
+from ludosim.studies.design.play import play_study
+from ludosim.studies.design.regression import Model, fit_model, misfit_from
+from ludosim.studies.design.search import all_codes, interval_front, same_games_as, search
+from ludosim.studies.design.spec import (
     ALTERNATIVES,
     GOALS,
     HOUSE_RULES,
@@ -90,8 +91,8 @@ from ludosim.studies.design.study import (
     stage_seed,
     study_from_options,
 )
-from ludosim.studies.design.studypage import explorer_models, prediction_noise, study_page
-from ludosim.studies.design.tables import DesignTables
+from ludosim.studies.design.stages import Stage, measures_table, stage_samples
+from ludosim.studies.design.tables import DesignTables, is_design, read_tables, write_tables
 from ludosim.studies.design.words import menu_words, rule_words
 
 __all__ = [

@@ -14,8 +14,8 @@ import pandas as pd
 
 from ludosim.results.measures import DESIGN_MEASURES
 from ludosim.studies.design.plan import Plan
+from ludosim.studies.design.spec import GOALS, Progress, stage_seed
 from ludosim.studies.design.stages import Stage, StageSamples, play_stage
-from ludosim.studies.design.study import GOALS, Progress, stage_seed
 
 
 def preset_codes(plan: Plan) -> np.ndarray:

@@ -14,8 +14,8 @@ import pandas as pd
 from ludosim.report.contrasts import Family, Test
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES
 from ludosim.studies.design.plan import Plan
+from ludosim.studies.design.spec import _spell
 from ludosim.studies.design.stages import Stage, StageSamples
-from ludosim.studies.design.study import _spell
 
 
 def terms(k: int) -> list[tuple[int, ...]]:

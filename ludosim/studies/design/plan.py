@@ -14,7 +14,7 @@ import numpy as np
 from ludosim.rules.canonical import inert_toggles
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import TOGGLES, Rules
-from ludosim.studies.design.study import MAX_FREE, WEAK, DesignError, DesignStudy, Free, _rules
+from ludosim.studies.design.spec import MAX_FREE, WEAK, DesignError, DesignStudy, Free, _rules
 
 
 @dataclass(frozen=True)

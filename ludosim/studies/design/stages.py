@@ -19,7 +19,7 @@ from ludosim.results.measures import DESIGN_MEASURES, MEASURES, winning_sides
 from ludosim.results.stats import Z95, imbalance, quantile_ci
 from ludosim.rules.options import parse_sets
 from ludosim.studies.design.plan import Plan
-from ludosim.studies.design.study import WEAK, DesignError, Progress, player_seed
+from ludosim.studies.design.spec import WEAK, DesignError, Progress, player_seed
 
 BOOTSTRAP = 400  # resamples behind an imbalance's standard error
 

@@ -1,20 +1,32 @@
 """A design's tables (`DesignTables`): the rule sets played, their measures, the screening's
 effects, the models and their check on rule sets they were not fitted on (`check_table`),
-the search, the confirmed candidates and the stages (`stages_table`).
+the search, the confirmed candidates and the stages (`stages_table`); written and read
+back (`write_tables`, `read_tables`, `is_design`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ludosim.studies.design.plan import Plan
+from ludosim.studies.design.confirmation import COMPARISON_COLUMNS
+from ludosim.studies.design.effects import alias_table
+from ludosim.studies.design.plan import Plan, plan_study
 from ludosim.studies.design.regression import Model, with_held_out_misfit
+from ludosim.studies.design.search import same_games_as
+from ludosim.studies.design.spec import (
+    DesignError,
+    DesignStudy,
+    player_seed,
+    study_dict,
+    study_from_dict,
+)
 from ludosim.studies.design.stages import Stage
-from ludosim.studies.design.study import DesignStudy, player_seed
 
 TABLES = ("points", "measures", "effects", "model", "checks", "candidates", "confirmed")
 
@@ -144,3 +156,133 @@ def games_played(measures: pd.DataFrame) -> dict[str, int]:
 
     rows = measures[measures["measure"].isin(["length", "skill"])]
     return {str(k): int(v) for k, v in rows.groupby("stage", sort=False)["games"].sum().items()}
+
+
+STUDY_FILE = "design.json"
+
+
+MODEL_FILE = "model.json"
+
+
+CSV_FILES = (
+    "points",
+    "measures",
+    "effects",
+    "checks",
+    "search",
+    "confirmed",
+    "comparisons",
+    "stages",
+)
+
+
+def write_tables(tables: DesignTables, out: str | Path) -> Path:
+    """The tables as CSV, the study and the models as JSON, into `out`.
+
+    effects.csv holds the screening's own adjustment (`p_adjusted`, which chose the
+    model's interactions) until the page is written beside it: `study_page` rewrites
+    effects.csv and comparisons.csv with the page's decision. aliases.csv lists the
+    design's aliased terms (`alias_table`)."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    frames = {name: getattr(tables, name) for name in CSV_FILES}
+    for name, frame in frames.items():
+        if name == "search":
+            frame = frame.assign(codes=[" ".join(f"{x:+d}" for x in c) for c in frame["codes"]])
+        frame.to_csv(folder / f"{name}.csv", index=False)
+    alias_table(tables.plan).to_csv(folder / "aliases.csv", index=False)
+    (folder / STUDY_FILE).write_text(
+        json.dumps({**study_dict(tables.study), "games": tables.games}, indent=1) + "\n",
+        encoding="utf-8",
+    )
+    models = {
+        name: {
+            "terms": [list(t) for t in m.terms],
+            "coef": m.coef.tolist(),
+            "cov": m.cov.tolist(),
+            "misfit": m.misfit,
+            "screened_misfit": m.screened_misfit,
+            "level": m.level,
+            "df": m.df,
+        }
+        for name, m in tables.models.items()
+    }
+    (folder / MODEL_FILE).write_text(json.dumps(models) + "\n", encoding="utf-8")
+    return folder
+
+
+def read_tables(folder: str | Path) -> DesignTables:
+    """A design's tables from the CSV and JSON files `write_tables` wrote."""
+    folder = Path(folder)
+    try:
+        data = json.loads((folder / STUDY_FILE).read_text(encoding="utf-8"))
+        raw = json.loads((folder / MODEL_FILE).read_text(encoding="utf-8"))
+        frames = {
+            n: pd.read_csv(folder / f"{n}.csv", keep_default_na=False, na_values=[""])
+            for n in CSV_FILES
+        }
+    except (OSError, ValueError) as exc:
+        raise DesignError(
+            f"{folder} holds no design's tables ({exc}); run ludosim design"
+        ) from None
+    if "optimal" not in data:
+        raise DesignError(
+            f"{folder / STUDY_FILE} holds a design whose skill measure is not the relative "
+            "skill level (written by an earlier ludosim); rerun ludosim design on the study"
+        )
+    study = study_from_dict(data)
+    plan = plan_study(study)
+    if any("misfit" not in m for m in raw.values()):
+        raise DesignError(
+            f"{folder / MODEL_FILE} holds models without a lack-of-fit variance (written by an "
+            "earlier ludosim); rerun ludosim design on the study to refit them"
+        )
+    models = {
+        n: Model(
+            n,
+            [tuple(t) for t in m["terms"]],
+            np.array(m["coef"]),
+            np.array(m["cov"]),
+            float(m["misfit"]),
+            float(m["level"]),
+            int(m["df"]),
+            float(m.get("screened_misfit", m["misfit"])),
+        )
+        for n, m in raw.items()
+    }
+    # The page decides effects and comparisons anew: back to the screening's adjustment,
+    # without what the page added (`study_page`).
+    effects = frames["effects"]
+    if "p_screening" in effects.columns:
+        effects = effects.assign(p_adjusted=effects["p_screening"])
+    frames["effects"] = effects.drop(columns=["p_screening", "size"], errors="ignore")
+    frames["comparisons"] = frames["comparisons"][list(COMPARISON_COLUMNS)]
+    search = frames["search"]
+    search["codes"] = [tuple(int(x) for x in c.split()) for c in search["codes"]]
+    if "same_as" in search.columns:  # "" (itself) reads back as a missing value
+        search["same_as"] = search["same_as"].astype(object).where(search["same_as"].notna(), "")
+    else:  # tables written before the search said which rule sets play the same games
+        search["same_as"] = same_games_as(plan, np.array([list(c) for c in search["codes"]]))
+    for column in ("point", "label"):
+        for name in ("points", "measures", "checks", "confirmed"):
+            if column in frames[name].columns:
+                frames[name][column] = frames[name][column].astype(str)
+    return DesignTables(
+        study,
+        plan,
+        frames["points"],
+        frames["measures"],
+        frames["effects"],
+        models,
+        frames["checks"],
+        search,
+        frames["confirmed"],
+        frames["comparisons"],
+        {k: int(v) for k, v in data.get("games", {}).items()},
+        frames["stages"].astype({"seed": str, "fictive_seed": str}),
+    )
+
+
+def is_design(folder: str | Path) -> bool:
+    """Whether `folder` holds a design's tables (`ludosim design` wrote it)."""
+    return (Path(folder) / STUDY_FILE).is_file()

@@ -9,7 +9,7 @@ from typing import Any
 
 from ludosim.report.wording import listing
 from ludosim.rules.model import TOGGLES
-from ludosim.studies.design.study import Free, _spell
+from ludosim.studies.design.spec import Free, _spell
 
 # Plain words for the house rules, written from the toggle table's one-line descriptions
 # (`ludosim.rules.toggles.TOGGLES`): per toggle what the rule is about and, per value, what

@@ -46,20 +46,22 @@ words.
 skill levels (`relative_skill.RS_COLUMNS`);
 `write_tables` writes them as CSV and `study_page` turns the tables into a page.
 
-Its modules follow the steps, each importing only from those before it: `skillstudy`
-(what a study asks, its file, the seeds of its parts), `equilibrium` (the meta-game),
-`matches` (a player against a field, a head-to-head pair, the headline answers),
-`skilltables` (every rule set played into the tables, written and read back),
-`skillwords` (the page's topics and glossary, a player off its rules), `skillclaims`
-(the page's tests and their sentences), `skillfindings` (what the page states) and
-`skillpage` (the page, and a study from its games to its page). This package holds
-their public names.
+Its modules have the names every study's modules have (`ludosim.studies`), each
+importing only from those before it: `spec` (what a study asks, its file), `plan` (each
+rule set's ladder and sizes, the seeds of its parts), then the study's own `equilibrium`
+(the meta-game) and `matches` (a player against a field, a head-to-head pair, the
+headline answers), `tables` (the tables, written and read back), `play` (every rule set
+played into the tables), `words` (the page's topics and glossary, a player off its
+rules), `findings` (the page's tests and their sentences, what the page states) and
+`page` (the page, and a study from its games to its page). This package holds their
+public names.
 """
 
 from __future__ import annotations
 
 from ludosim.rules.options import RuleSet
 from ludosim.studies.skill.equilibrium import resample_equilibria, symmetric_equilibrium
+from ludosim.studies.skill.findings import CAPTURE_KINDS, study_findings
 from ludosim.studies.skill.matches import (
     field_share,
     first_player_rows,
@@ -67,39 +69,45 @@ from ludosim.studies.skill.matches import (
     headline_rows,
     play_pair,
 )
-from ludosim.studies.skill.skillclaims import CAPTURE_KINDS
-from ludosim.studies.skill.skillfindings import study_findings
-from ludosim.studies.skill.skillpage import run_study, study_page
-from ludosim.studies.skill.skillstudy import (
+from ludosim.studies.skill.page import run_study, study_page
+from ludosim.studies.skill.plan import (
     BALANCED_SEED,
-    CONFIDENCE,
     FIRST_SEED,
+    FIXED_SEED,
+    LADDER_SEED,
+    PACIFIST_SEED,
+    PAIRS_SEED,
+    RANDOM_SEED,
+    SKIPPER_SEED,
+    plan_study,
+)
+from ludosim.studies.skill.play import play_study
+from ludosim.studies.skill.spec import (
+    CONFIDENCE,
     FIXED_FIELD,
     FIXED_MEASURE,
     FIXED_PLAYER,
-    FIXED_SEED,
-    LADDER_COLUMNS,
-    LADDER_FILE,
-    LADDER_SEED,
-    METAGAME_COLUMNS,
-    METAGAME_FILE,
     OPPONENTS,
-    PACIFIST_SEED,
-    PAIR_COLUMNS,
-    PAIRS_FILE,
-    PAIRS_SEED,
-    RANDOM_SEED,
-    SKILL_COLUMNS,
-    SKILL_FILE,
-    SKIPPER_SEED,
     SUPPORT_WEIGHT,
     SkillError,
     Study,
     default_players,
     load_study,
 )
-from ludosim.studies.skill.skilltables import SkillTables, play_study, read_tables, write_tables
-from ludosim.studies.skill.skillwords import (
+from ludosim.studies.skill.tables import (
+    LADDER_COLUMNS,
+    LADDER_FILE,
+    METAGAME_COLUMNS,
+    METAGAME_FILE,
+    PAIR_COLUMNS,
+    PAIRS_FILE,
+    SKILL_COLUMNS,
+    SKILL_FILE,
+    SkillTables,
+    read_tables,
+    write_tables,
+)
+from ludosim.studies.skill.words import (
     GLOSSARY_TERMS,
     SMALLEST_EDGE,
     TITLES,
@@ -146,6 +154,7 @@ __all__ = [
     "headline_rows",
     "load_study",
     "off_its_rules",
+    "plan_study",
     "play_pair",
     "play_study",
     "read_tables",

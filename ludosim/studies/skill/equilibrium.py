@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ludosim.studies.skill.skillstudy import SkillError
+from ludosim.studies.skill.spec import SkillError
 
 
 def symmetric_equilibrium(share: np.ndarray) -> np.ndarray:

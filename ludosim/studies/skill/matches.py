@@ -13,24 +13,14 @@ import pandas as pd
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet
 from ludosim.rules.policies import parse_policy
-from ludosim.rules.streams import MASK64
-from ludosim.studies.skill.skillstudy import (
-    FIRST_SEED,
-    PACIFIST_SEED,
-    SKIPPER_SEED,
-    Progress,
-    Study,
-)
+from ludosim.studies.skill.plan import FIRST_SEED, PACIFIST_SEED, SKIPPER_SEED, part_seed
+from ludosim.studies.skill.spec import Progress, Study
 from ludosim.studies.tournament import tournament
 
 
 def _offset(progress: Progress, before: int, total: int, done: int, _: int) -> None:
     """One part's progress as progress of the whole study."""
     progress(before + done, total)
-
-
-def _seed(seed: int, part: int) -> int:
-    return (seed + part) & MASK64
 
 
 def head_to_head_seatings(a: str, b: str, seats: int) -> list[list[str]]:
@@ -106,7 +96,9 @@ def headline_rows(
     played = []
     for policy in ("random", strongest):
         played.append(
-            simulate(rules, study.headline_games, _seed(study.seed, FIRST_SEED), policy, **kwargs)
+            simulate(
+                rules, study.headline_games, part_seed(study.seed, FIRST_SEED), policy, **kwargs
+            )
         )
         done += study.headline_games
         if progress is not None:
@@ -133,7 +125,7 @@ def headline_rows(
             continue
         measured.add((player, opponent))
         row = field_share(rules, player, opponent, study.match_games,
-                          _seed(study.seed, seed_part), threads)  # fmt: skip
+                          part_seed(study.seed, seed_part), threads)  # fmt: skip
         rows.append({**base, "measure": f"{kind}_share_vs_{who}", **row})
         done += study.match_games
         if progress is not None:

@@ -31,12 +31,13 @@ say it (`ludosim.report.contrasts.practical_size`).
 Every rule set plays the study's seed (game `g` of every rule set starts from
 the same random stream); the race checks play `seed + 1`.
 
-Its modules follow the steps, each importing only from those before it: `unfoldstudy`
-(what a study asks and its file), `snapshots` (a rule set played with snapshots, the
-race check), `comebacks` (the comeback measures and the lead tables), `unfoldtables`
-(every rule set played into the tables, written and read back), `unfoldfindings` (what
-the page states) and `unfoldpage` (the page, and a study from its games to its page).
-This package holds their public names.
+Its modules have the names every study's modules have (`ludosim.studies`), each
+importing only from those before it: `spec` (what a study asks and its file), `plan`
+(the parts in the order they are played), then the study's own `snapshots` (a rule set
+played with snapshots, the race check) and `comebacks` (the comeback measures and the
+lead tables), `tables` (written and read back), `play` (every part played into the
+tables), `findings` (what the page states) and `page` (the page, and a study from its
+games to its page). This package holds their public names.
 """
 
 from __future__ import annotations
@@ -52,8 +53,7 @@ from ludosim.studies.unfold.comebacks import (
     lead_change_table,
     lead_tables,
 )
-from ludosim.studies.unfold.snapshots import SLICE_GAMES, CellRun, play_cell, race_check
-from ludosim.studies.unfold.unfoldfindings import (
+from ludosim.studies.unfold.findings import (
     FAVOURITE,
     GLOSSARY_TERMS,
     LEAST_GAMES,
@@ -67,9 +67,12 @@ from ludosim.studies.unfold.unfoldfindings import (
     quoted_bin,
     study_findings,
 )
-from ludosim.studies.unfold.unfoldpage import comeback_text, run_study, study_page
-from ludosim.studies.unfold.unfoldstudy import UnfoldError, UnfoldStudy, load_study
-from ludosim.studies.unfold.unfoldtables import (
+from ludosim.studies.unfold.page import comeback_text, run_study, study_page
+from ludosim.studies.unfold.plan import plan_study
+from ludosim.studies.unfold.play import play_study
+from ludosim.studies.unfold.snapshots import SLICE_GAMES, CellRun, play_cell, race_check
+from ludosim.studies.unfold.spec import UnfoldError, UnfoldStudy, load_study
+from ludosim.studies.unfold.tables import (
     CHANGES_FILE,
     COMEBACKS_FILE,
     LEADS_FILE,
@@ -77,7 +80,6 @@ from ludosim.studies.unfold.unfoldtables import (
     RUN_COLUMNS,
     RUNS_FILE,
     UnfoldTables,
-    play_study,
     read_tables,
     write_tables,
 )
@@ -115,6 +117,7 @@ __all__ = [
     "lead_change_table",
     "lead_tables",
     "load_study",
+    "plan_study",
     "play_cell",
     "play_study",
     "quoted_bin",

@@ -15,7 +15,7 @@ import pandas as pd
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet
 from ludosim.studies.leads import LeadTable, RaceCheck
-from ludosim.studies.unfold.unfoldstudy import Progress
+from ludosim.studies.unfold.spec import Progress
 
 SLICE_GAMES = 20_000  # games per kernel call: about 40 MB of snapshots with four seats
 

@@ -31,7 +31,7 @@ from ludosim.report.wording import amount, estimate, listing, of, p_text
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES
 from ludosim.results.stats import z_for
 from ludosim.studies.design.effects import alias_table
-from ludosim.studies.design.study import GOALS, MAX_FREE, WEAK, DesignStudy
+from ludosim.studies.design.spec import GOALS, MAX_FREE, WEAK, DesignStudy
 from ludosim.studies.design.tables import DesignTables
 from ludosim.studies.design.words import GOAL_WORDS, rule_words
 

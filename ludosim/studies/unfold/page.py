@@ -14,23 +14,24 @@ import pandas as pd
 from ludosim.report.contrasts import Test
 from ludosim.report.wording import estimate, p_text, pct
 from ludosim.studies.leads import share_text
+from ludosim.studies.study import run_into_folder
 from ludosim.studies.unfold.comebacks import MEASURES, PER_ROUND_BIN, PER_ROUND_CAP
-from ludosim.studies.unfold.unfoldfindings import (
+from ludosim.studies.unfold.findings import (
     GLOSSARY_TERMS,
     LEAST_GAMES,
     TITLES,
     _value,
     decide,
 )
-from ludosim.studies.unfold.unfoldstudy import Progress, UnfoldError, UnfoldStudy
-from ludosim.studies.unfold.unfoldtables import (
+from ludosim.studies.unfold.play import play_study
+from ludosim.studies.unfold.spec import Progress, UnfoldError, UnfoldStudy
+from ludosim.studies.unfold.tables import (
     CHANGES_FILE,
     COMEBACKS_FILE,
     LEADS_FILE,
     RACE_FILE,
     RUNS_FILE,
     UnfoldTables,
-    play_study,
     write_tables,
 )
 
@@ -204,20 +205,21 @@ def run_study(
     """Play `study`, write its CSV tables and its page into `out`; the page.
 
     `out` is checked before any game is played, and the tables before anything is
-    written; a study that fails on the way leaves no files behind.
+    written; a study that fails on the way leaves no files behind
+    (`ludosim.studies.study.run_into_folder`).
     """
-    from ludosim.results import check_output_folder, output_folder
 
-    folder = check_output_folder(out)
-    tables = play_study(study, threads=threads, progress=progress)
-    found = set(tables.leads["rule_set"])
-    for rule_set, every in zip(tables.runs["rule_set"], tables.runs["every"], strict=True):
-        if rule_set not in found:
-            raise UnfoldError(
-                f"every: no snapshot of {rule_set!r} found a leader: a game's first snapshot "
-                f"is at turn {every}, and its games ended before; choose a smaller --every "
-                "(0: two rounds of the seats); nothing was written"
-            )
-    with output_folder(folder):
-        write_tables(tables, folder)
-        return study_page(tables, folder)
+    def check(tables: UnfoldTables) -> None:
+        found = set(tables.leads["rule_set"])
+        for rule_set, every in zip(tables.runs["rule_set"], tables.runs["every"], strict=True):
+            if rule_set not in found:
+                raise UnfoldError(
+                    f"every: no snapshot of {rule_set!r} found a leader: a game's first "
+                    f"snapshot is at turn {every}, and its games ended before; choose a "
+                    "smaller --every (0: two rounds of the seats); nothing was written"
+                )
+
+    return run_into_folder(
+        out, lambda: play_study(study, threads=threads, progress=progress), write_tables,
+        study_page, check,
+    )  # fmt: skip

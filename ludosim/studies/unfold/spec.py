@@ -13,8 +13,14 @@ from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet, study_options
 from ludosim.rules.policies import parse_policy
-from ludosim.studies import studyfile
 from ludosim.studies.leads import has_home_column
+from ludosim.studies.study import (
+    built_from_file,
+    read_study_file,
+    study_policies,
+    study_rule_sets,
+    study_seed,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -118,15 +124,15 @@ _STUDY_KEYS = {
 
 def load_study(path: str | Path) -> UnfoldStudy:
     """A study from its TOML file: seed and sizes on top, `[[rule_set]]` and `[[race_check]]`."""
-    data = studyfile.read(path, _STUDY_KEYS, UnfoldError)
-    seed = studyfile.seed(path, data, UnfoldError)
+    data = read_study_file(path, _STUDY_KEYS, UnfoldError)
+    seed = study_seed(path, data, UnfoldError)
     # Tables, or rule-set texts (`rule_set = ["app", "app+finish=bounce"]`).
-    rule_sets = tuple(studyfile.rule_set_items(path, data, "rule_set", UnfoldError))
-    race_check = tuple(studyfile.rule_set_items(path, data, "race_check", UnfoldError))
+    rule_sets = tuple(study_rule_sets(path, data, "rule_set", UnfoldError))
+    race_check = tuple(study_rule_sets(path, data, "race_check", UnfoldError))
     sizes = {k: data[k] for k in ("games", "every", "race_games", "name") if k in data}
     if "policies" in data:
-        sizes["policies"] = ",".join(studyfile.policy_names(path, data, "policies", UnfoldError))
-    return studyfile.build(
+        sizes["policies"] = ",".join(study_policies(path, data, "policies", UnfoldError))
+    return built_from_file(
         path,
         UnfoldError,
         lambda: UnfoldStudy(rule_sets, seed, race_check=race_check, source=str(path), **sizes),

@@ -9,7 +9,7 @@ import pandas as pd
 from ludosim.rules.model import Rules
 from ludosim.rules.policies import PolicyError, policy_file, read_policy_file
 from ludosim.studies import relative_skill
-from ludosim.studies.skill.skilltables import SkillTables
+from ludosim.studies.skill.tables import SkillTables
 
 # The relative skill level answers the page's question, so it comes first; the rating
 # spread, the literature's other measure, beside it.

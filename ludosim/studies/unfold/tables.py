@@ -1,5 +1,6 @@
-"""Every rule set and race check of a study played into its tables (`play_study`),
-and the tables written and read back (`UnfoldTables`, `write_tables`, `read_tables`).
+"""An unfold study's tables (`UnfoldTables`): the lead tables, the comeback measures, the
+lead changes, the race checks and one row per rule set played; their files, written and
+read back (`write_tables`, `read_tables`) so a page can be redrawn without playing again.
 """
 
 from __future__ import annotations
@@ -9,9 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ludosim.studies.unfold.comebacks import comeback_table, lead_change_table, lead_tables
-from ludosim.studies.unfold.snapshots import play_cell, race_check
-from ludosim.studies.unfold.unfoldstudy import Progress, UnfoldError, UnfoldStudy
+from ludosim.studies.unfold.spec import UnfoldError, UnfoldStudy
 
 LEADS_FILE = "leads.csv"
 COMEBACKS_FILE = "comebacks.csv"
@@ -36,47 +35,6 @@ class UnfoldTables:
 
     def run(self, label: str) -> pd.Series:
         return self.runs.set_index("rule_set").loc[label]
-
-
-def play_study(
-    study: UnfoldStudy, *, threads: int | None = None, progress: Progress | None = None
-) -> UnfoldTables:
-    """Play every rule set and race check of `study`; its tables."""
-    total = study.games * len(study.rule_sets) + study.race_games * len(study.race_check)
-    done = 0
-
-    def part(before: int) -> Progress | None:
-        if progress is None:
-            return None
-        return lambda k, _: progress(before + k, total)
-
-    # The race checks are quick: played first, a failing one costs no long run.
-    checks = []
-    for rule_set in study.race_check:
-        table = race_check(rule_set, study.race_games, study.seed + 1, threads=threads,
-                           progress=part(done))  # fmt: skip
-        table.insert(0, "rule_set", rule_set.label)
-        checks.append(table)
-        done += study.race_games
-    runs = []
-    for rule_set in study.rule_sets:
-        rules = rule_set.rules()
-        runs.append(play_cell(rule_set, study.games, study.seed, study.every_for(rules),
-                              study.policies, threads=threads, progress=part(done)))  # fmt: skip
-        done += study.games
-    race = pd.concat(checks, ignore_index=True) if checks else pd.DataFrame()
-    return UnfoldTables(
-        study,
-        lead_tables(runs),
-        comeback_table(runs),
-        lead_change_table(runs),
-        race,
-        pd.DataFrame(
-            [(r.rule_set.label, r.leads.played, r.leads.decided, r.every, r.rules.players,
-              r.leads.race, r.leads.cut) for r in runs],
-            columns=list(RUN_COLUMNS),
-        ),
-    )  # fmt: skip
 
 
 def write_tables(tables: UnfoldTables, out: str | Path) -> Path:

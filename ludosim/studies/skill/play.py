@@ -1,6 +1,5 @@
 """Every rule set of a study played into its tables (`play_study`: the ladder, the
-matches, the head-to-head pairs, the meta-game, the relative skill level), and the
-tables written and read back (`SkillTables`, `write_tables`, `read_tables`). What each
+matches, the head-to-head pairs, the meta-game, the relative skill level). What each
 part plays, and on which seed, is said in the package's docstring (`ludosim.studies.skill`).
 """
 
@@ -8,140 +7,82 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ludosim.results.stats import wilson_interval
-from ludosim.rules.model import Rules
-from ludosim.rules.options import RuleSet
 from ludosim.rules.policies import parse_policy
 from ludosim.studies import ratings, relative_skill
 from ludosim.studies.skill.equilibrium import resample_equilibria, symmetric_equilibrium
-from ludosim.studies.skill.matches import _offset, _seed, field_share, headline_rows, play_pair
-from ludosim.studies.skill.skillstudy import (
+from ludosim.studies.skill.matches import _offset, field_share, headline_rows, play_pair
+from ludosim.studies.skill.plan import (
     BALANCED_SEED,
+    FIXED_SEED,
+    LADDER_SEED,
+    PAIRS_SEED,
+    RANDOM_SEED,
+    RuleSetPlan,
+    part_seed,
+    plan_study,
+)
+from ludosim.studies.skill.spec import (
     CONFIDENCE,
     FIXED_FIELD,
     FIXED_MEASURE,
     FIXED_PLAYER,
-    FIXED_SEED,
-    LADDER_COLUMNS,
-    LADDER_FILE,
-    LADDER_SEED,
-    METAGAME_COLUMNS,
-    METAGAME_FILE,
     OPPONENTS,
-    PAIR_COLUMNS,
-    PAIRS_FILE,
-    PAIRS_SEED,
-    RANDOM_SEED,
-    SKILL_COLUMNS,
-    SKILL_FILE,
     SUPPORT_WEIGHT,
     Progress,
-    SkillError,
     Study,
-    default_players,
 )
-
-
-@dataclass
-class SkillTables:
-    """The study's tables: per rule set x measure, the ladders, the meta-game, the pairs,
-    and the relative skill levels (`rs`; None for tables written without them)."""
-
-    skill: pd.DataFrame
-    ladder: pd.DataFrame
-    metagame: pd.DataFrame
-    pairs: pd.DataFrame
-    study: Study
-    rs: pd.DataFrame | None = None
-
-
-def _sizes(study: Study, rules: Rules, players: int) -> tuple[int, int, int]:
-    """Games actually played per rule set by the ladder, each match and each pair."""
-    n = rules.players
-    ladder = (study.games // len(ratings.seatings(players, n))) * len(ratings.seatings(players, n))
-    match = (study.match_games // n) * n
-    patterns = 1 if n % 2 == 0 else 2
-    pair = ((study.pair_games // patterns) // n) * n * patterns
-    return ladder, match, pair
+from ludosim.studies.skill.tables import (
+    LADDER_COLUMNS,
+    METAGAME_COLUMNS,
+    PAIR_COLUMNS,
+    SKILL_COLUMNS,
+    SkillTables,
+)
 
 
 def play_study(
     study: Study, *, threads: int | None = None, progress: Progress | None = None
 ) -> SkillTables:
-    """Play and measure every rule set of `study`; see the module docstring."""
-    plans = []
-    for rule_set in study.rule_sets:
-        rules = rule_set.rules()
-        players = list(study.players or default_players(rule_set.preset))
-        if study.strongest and study.strongest not in players:
-            players.append(study.strongest)
-        names = [parse_policy(p).name for p in players]
-        if len(set(names)) != len(names):
-            raise SkillError(f"players: each player must appear once, got {', '.join(names)}")
-        if len(names) < max(rules.players, 2):
-            raise SkillError(
-                f"players: a ladder needs at least as many players as seats ({rules.players}), "
-                f"got {len(names)}"
-            )
-        ladder, match, pair = _sizes(study, rules, len(names))
-        if ladder < 1 or match < 1 or pair < 1:
-            raise SkillError(
-                f"games: too few for rule set {rule_set.label}: the ladder needs at least "
-                f"{len(ratings.seatings(len(names), rules.players))} games, each match and pair "
-                f"at least {2 * rules.players}"
-            )
-        pairs = len(names) * (len(names) - 1) // 2
-        headline = 2 * study.headline_games + 2 * match
-        skill = 2 * (study.skill_games // rules.players) * rules.players
-        if skill < 1:
-            raise SkillError(
-                f"skill_games: too few for rule set {rule_set.label}: at least {rules.players}"
-            )
-        size = ladder + 3 * match + pairs * pair + headline + skill
-        plans.append((rule_set, rules, names, size))
-    total = sum(p[3] for p in plans)
+    """Play and measure every rule set of `study` (`plan_study`); see the package docstring."""
+    plans = plan_study(study)
+    total = sum(p.games for p in plans)
     done = 0
     keys = ("skill", "ladder", "metagame", "pairs", "rs")
     parts: dict[str, list[pd.DataFrame]] = {k: [] for k in keys}
-    for rule_set, rules, names, size in plans:
+    for plan in plans:
         tick = None if progress is None else functools.partial(_offset, progress, done, total)
-        for key, frame in _rule_set_tables(study, rule_set, rules, names, threads, tick).items():
+        for key, frame in _rule_set_tables(study, plan, threads, tick).items():
             parts[key].append(frame)
-        done += size
+        done += plan.games
     frames = {k: pd.concat(parts[k], ignore_index=True) for k in keys}
     return SkillTables(*(frames[k] for k in keys[:4]), study=study, rs=frames["rs"])
 
 
 def _rule_set_tables(
-    study: Study,
-    rule_set: RuleSet,
-    rules: Rules,
-    names: list[str],
-    threads: int | None,
-    progress: Progress | None,
+    study: Study, plan: RuleSetPlan, threads: int | None, progress: Progress | None
 ) -> dict[str, pd.DataFrame]:
     seed = study.seed
+    rule_set, rules, names = plan.rule_set, plan.rules, list(plan.players)
 
     def forward(before: int, d: int, _: int) -> None:
         if progress is not None:
             progress(before + d, 0)
 
-    ladder_size, match_size, pair_size = _sizes(study, rules, len(names))
+    ladder_size, match_size, pair_size = plan.ladder_games, plan.match_games, plan.pair_games
     results = ratings.play_ladder(
-        rules, names, study.games, _seed(seed, LADDER_SEED), threads=threads,
+        rules, names, study.games, part_seed(seed, LADDER_SEED), threads=threads,
         progress=None if progress is None else functools.partial(forward, 0),
     )  # fmt: skip
     # One set of refits for both the ratings' intervals and the spreads': `rate_games`
     # would draw the very same resamples again (same seed), at the same cost.
-    table = ratings.rate_games(results, names, 0, _seed(seed, LADDER_SEED))
-    mus = ratings.bootstrap_mu(results, names, study.bootstrap, _seed(seed, LADDER_SEED))
+    table = ratings.rate_games(results, names, 0, part_seed(seed, LADDER_SEED))
+    mus = ratings.bootstrap_mu(results, names, study.bootstrap, part_seed(seed, LADDER_SEED))
     if study.bootstrap:
         low, high = np.percentile(mus, [2.5, 97.5], axis=0)
         at = {name: i for i, name in enumerate(names)}
@@ -159,7 +100,7 @@ def _rule_set_tables(
             strongest,
             opponent,
             study.match_games,
-            _seed(seed, part),
+            part_seed(seed, part),
             threads,
             None if progress is None else functools.partial(forward, done),
         )
@@ -171,7 +112,7 @@ def _rule_set_tables(
         FIXED_PLAYER,
         FIXED_FIELD,
         study.match_games,
-        _seed(seed, FIXED_SEED),
+        part_seed(seed, FIXED_SEED),
         threads,
         None if progress is None else functools.partial(forward, done),
     )
@@ -203,7 +144,7 @@ def _rule_set_tables(
     for i in range(k):
         for j in range(i + 1, k):
             played, wa, wb = play_pair(
-                rules, names[i], names[j], study.pair_games, _seed(seed, PAIRS_SEED),
+                rules, names[i], names[j], study.pair_games, part_seed(seed, PAIRS_SEED),
                 threads=threads,
                 progress=None if progress is None else functools.partial(forward, done),
             )  # fmt: skip
@@ -241,7 +182,7 @@ def _rule_set_tables(
     np.fill_diagonal(share, 0.5)
     mix = symmetric_equilibrium(share)
     boot = (
-        resample_equilibria(wins, decided, study.resamples, _seed(seed, PAIRS_SEED))
+        resample_equilibria(wins, decided, study.resamples, part_seed(seed, PAIRS_SEED))
         if study.resamples
         else np.empty((0, k))
     )
@@ -283,35 +224,3 @@ def _games_ahead(p: float) -> float:
         return float(ratings.games_to_be_ahead(p, CONFIDENCE))
     except ratings.RatingsError:  # too close to 1/2 for any match this side of millions
         return math.nan
-
-
-def write_tables(tables: SkillTables, out: str | Path) -> Path:
-    """Write skill.csv, ladder.csv, metagame.csv, head_to_head.csv and rs.csv into `out`."""
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    tables.skill.to_csv(folder / SKILL_FILE, index=False)
-    tables.ladder.to_csv(folder / LADDER_FILE, index=False)
-    tables.metagame.to_csv(folder / METAGAME_FILE, index=False)
-    tables.pairs.to_csv(folder / PAIRS_FILE, index=False)
-    if tables.rs is not None:
-        tables.rs.to_csv(folder / relative_skill.RS_FILE, index=False)
-    return folder
-
-
-def read_tables(folder: str | Path, study: Study) -> SkillTables:
-    """The tables `write_tables` wrote into `folder`."""
-    path = Path(folder)
-    frames = []
-    for name in (SKILL_FILE, LADDER_FILE, METAGAME_FILE, PAIRS_FILE):
-        try:
-            frames.append(pd.read_csv(path / name, keep_default_na=False, na_values=[""]))
-        except OSError as exc:
-            raise SkillError(f"{path / name} cannot be read: {exc}") from None
-    frames[0]["set"] = frames[0]["set"].fillna("")
-    frames[0]["player"] = frames[0]["player"].fillna("")
-    frames[0]["opponent"] = frames[0]["opponent"].fillna("")
-    rs = None
-    if (path / relative_skill.RS_FILE).exists():
-        rs = pd.read_csv(path / relative_skill.RS_FILE, keep_default_na=False, na_values=[""])
-        rs["set"] = rs["set"].fillna("")
-    return SkillTables(*frames, study=study, rs=rs)

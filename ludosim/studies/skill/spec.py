@@ -1,6 +1,5 @@
 """What a skill study asks (`Study`, `load_study`): its rule sets, ladder, sizes and
-seed, read from its file; the seed offset of each part it plays, the names of its
-tables and their columns.
+seed, read from its file, and the pair it compares between rule sets.
 """
 
 from __future__ import annotations
@@ -14,37 +13,20 @@ from typing import Any
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.options import RuleSet, study_options
 from ludosim.rules.policies import TUNED_PREFIX, PolicyError, parse_policy, tuned_names
-from ludosim.studies import ratings, relative_skill, studyfile
+from ludosim.studies import ratings, relative_skill
+from ludosim.studies.study import (
+    built_from_file,
+    read_study_file,
+    study_policies,
+    study_rule_sets,
+    study_seed,
+)
 
 Progress = Callable[[int, int], None]
 
 OPPONENTS = ("random", "balanced")  # the fields the strongest player is measured against
 CONFIDENCE = 0.95  # "ahead with 95% probability"
 SUPPORT_WEIGHT = 1e-3  # an equilibrium weight above this puts the player in the support
-SKILL_FILE, LADDER_FILE, METAGAME_FILE, PAIRS_FILE = (
-    "skill.csv",
-    "ladder.csv",
-    "metagame.csv",
-    "head_to_head.csv",
-)
-SKILL_COLUMNS = (
-    "rule_set", "preset", "set", "measure", "player", "opponent",
-    "estimate", "ci_low", "ci_high", "games", "fair", "resolved",
-)  # fmt: skip
-LADDER_COLUMNS = (
-    "rule_set", "rank", "player", "mu", "sigma", "ordinal", "ci_low", "ci_high", "games",
-)  # fmt: skip
-METAGAME_COLUMNS = (
-    "rule_set", "player", "weight", "weight_low", "weight_high", "support_share",
-    "payoff_vs_mix", "resamples",
-)  # fmt: skip
-PAIR_COLUMNS = (
-    "rule_set", "player", "opponent", "games", "wins", "opponent_wins", "share",
-    "ci_low", "ci_high",
-)  # fmt: skip
-# Offsets of each part's seed from the study seed.
-LADDER_SEED, RANDOM_SEED, BALANCED_SEED, PAIRS_SEED = 0, 1, 2, 3
-FIRST_SEED, PACIFIST_SEED, SKIPPER_SEED, FIXED_SEED = 4, 5, 6, 7
 # The pair compared between rule sets: the same players under every rule set.
 FIXED_PLAYER, FIXED_FIELD = "balanced", "random"
 FIXED_MEASURE = "balanced_share_vs_random"
@@ -177,17 +159,15 @@ def load_study(path: str | Path) -> Study:
     and optional `name`. `players` is a list of policy names (default:
     `default_players` of each rule set's preset).
     """
-    data = studyfile.read(path, _STUDY_KEYS, SkillError)
-    seed = studyfile.seed(path, data, SkillError)
+    data = read_study_file(path, _STUDY_KEYS, SkillError)
+    seed = study_seed(path, data, SkillError)
     # Tables, or rule-set texts (`rule_set = ["app", "app+finish=bounce"]`).
-    sets = studyfile.rule_set_items(path, data, "rule_set", SkillError)
+    sets = study_rule_sets(path, data, "rule_set", SkillError)
     sizes = {k: data[k] for k in ("games", "match_games", "pair_games", "headline_games",
                                   "bootstrap", "resamples", "skill_games")
              if k in data}  # fmt: skip
     players = (
-        tuple(studyfile.policy_names(path, data, "players", SkillError))
-        if "players" in data
-        else None
+        tuple(study_policies(path, data, "players", SkillError)) if "players" in data else None
     )
     chosen: dict[str, Any] = {}
     if "optimal" in data:
@@ -204,7 +184,7 @@ def load_study(path: str | Path) -> Study:
             name=data.get("name", "skill"), source=str(path), **sizes, **chosen,
         )  # fmt: skip
 
-    return studyfile.build(path, SkillError, study)
+    return built_from_file(path, SkillError, study)
 
 
 def default_players(preset: str) -> list[str]:

@@ -1,4 +1,6 @@
-"""Reading a study file (`ludosim skill FILE`, `ludosim unfold FILE`): one wording for its faults.
+"""What the studies with a page share: reading and checking a study file
+(`ludosim skill FILE`, `ludosim unfold FILE`, `ludosim design FILE`), with one wording for
+its faults, and writing a study into a locked output folder (`run_into_folder`).
 
 A study file is TOML: sizes, a seed and a line-up on top, one `[[rule_set]]` table
 (or rule-set text) per rule set. Every fault is one line that names the file and
@@ -22,12 +24,15 @@ from ludosim.rules.policies import split_policy_list
 
 T = TypeVar("T")
 ErrorType = type[LudosimError]
+_EXAMPLES = {"seed": "seed = 1, a whole number, 0 or more", "preset": 'preset = "app"'}
 
 
-def read(path: Any, keys: Collection[str], error: ErrorType) -> dict[str, Any]:
-    """The study file's table, with only `keys` on top and a seed among them."""
+def read_study_file(
+    path: Any, keys: Collection[str], error: ErrorType, *, required: Collection[str] = ("seed",)
+) -> dict[str, Any]:
+    """The study file's table, with only `keys` on top and every `required` key among them."""
     if not isinstance(path, (str, Path)) or not str(path).strip():
-        raise error(f"the study file must be a path (str or pathlib.Path), got {path!r}")
+        raise error(f"the study file's path must be a str or pathlib.Path, got {path!r}")
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -38,19 +43,24 @@ def read(path: Any, keys: Collection[str], error: ErrorType) -> dict[str, Any]:
             f"study file {path}: unknown keys {', '.join(sorted(unknown))}; "
             f"allowed: {', '.join(sorted(keys))}"
         )
-    if "seed" not in data:
-        raise error(f"study file {path}: needs a seed (a non-negative integer)")
+    missing = [key for key in required if key not in data]
+    if missing:
+        raise error(
+            f"study file {path}: needs {' and '.join(missing)} (e.g. "
+            + ", ".join(_EXAMPLES.get(key, f"{key} = ...") for key in missing)
+            + ")"
+        )
     return data
 
 
-def seed(path: Any, data: dict[str, Any], error: ErrorType) -> int:
+def study_seed(path: Any, data: dict[str, Any], error: ErrorType) -> int:
     """The file's `seed`, an integer in 0..2**64-1."""
     return checks.integer(
         f"study file {path}: seed", data["seed"], 0, SEED_MAX, error=error, high_text="2**64-1"
     )
 
 
-def rule_set_items(path: Any, data: dict[str, Any], key: str, error: ErrorType) -> list[RuleSet]:
+def study_rule_sets(path: Any, data: dict[str, Any], key: str, error: ErrorType) -> list[RuleSet]:
     """The rule sets under `key`: `[[key]]` tables with a preset, or a list of rule-set texts."""
     items = data.get(key, [])
     if not isinstance(items, list):
@@ -66,7 +76,7 @@ def rule_set_items(path: Any, data: dict[str, Any], key: str, error: ErrorType) 
     return out
 
 
-def policy_names(path: Any, data: dict[str, Any], key: str, error: ErrorType) -> list[str]:
+def study_policies(path: Any, data: dict[str, Any], key: str, error: ErrorType) -> list[str]:
     """A line-up under `key`: a list of policy names, or one comma-separated text of them."""
     value = data[key]
     if isinstance(value, str):
@@ -79,7 +89,7 @@ def policy_names(path: Any, data: dict[str, Any], key: str, error: ErrorType) ->
     return list(value)
 
 
-def build(path: Any, error: ErrorType, make: Callable[[], T]) -> T:
+def built_from_file(path: Any, error: ErrorType, make: Callable[[], T]) -> T:
     """`make()`, with any fault it finds in the file's values said as the file's (`error`)."""
     try:
         return make()
@@ -87,3 +97,26 @@ def build(path: Any, error: ErrorType, make: Callable[[], T]) -> T:
         if str(exc).startswith("study file "):
             raise
         raise error(f"study file {path}: {exc}") from None
+
+
+def run_into_folder(
+    out: Any,
+    play: Callable[[], T],
+    write: Callable[[T, Path], Any],
+    page: Callable[[T, Path], Path],
+    check: Callable[[T], None] | None = None,
+) -> Path:
+    """`play()` the study, then write its tables and its page into the folder `out`; the page.
+
+    `out` is checked before any game is played (a folder that holds other files is
+    refused), and `check(tables)` before anything is written; the folder is locked while
+    written, and a study that fails on the way leaves no files behind."""
+    from ludosim.results import check_output_folder, output_folder
+
+    folder = check_output_folder(out)
+    tables = play()
+    if check is not None:
+        check(tables)
+    with output_folder(folder):
+        write(tables, folder)
+        return page(tables, folder)

@@ -16,22 +16,27 @@ import pandas as pd
 from ludosim.report.claims import names
 from ludosim.rules.policies import TUNED_PREFIX
 from ludosim.studies import relative_skill
-from ludosim.studies.skill.skillfindings import study_findings
-from ludosim.studies.skill.skillstudy import (
+from ludosim.studies.skill.findings import study_findings
+from ludosim.studies.skill.play import play_study
+from ludosim.studies.skill.spec import (
     FIXED_FIELD,
     FIXED_MEASURE,
     FIXED_PLAYER,
-    LADDER_FILE,
-    METAGAME_FILE,
     OPPONENTS,
-    PAIRS_FILE,
-    SKILL_FILE,
     SUPPORT_WEIGHT,
     Progress,
     Study,
 )
-from ludosim.studies.skill.skilltables import SkillTables, play_study, write_tables
-from ludosim.studies.skill.skillwords import GLOSSARY_TERMS, TITLES, TUNED_COLUMN, _Names
+from ludosim.studies.skill.tables import (
+    LADDER_FILE,
+    METAGAME_FILE,
+    PAIRS_FILE,
+    SKILL_FILE,
+    SkillTables,
+    write_tables,
+)
+from ludosim.studies.skill.words import GLOSSARY_TERMS, TITLES, TUNED_COLUMN, _Names
+from ludosim.studies.study import run_into_folder
 
 
 def _column(player: str) -> str:
@@ -318,12 +323,9 @@ def run_study(
     """Play `study` (`play_study`), write its CSV tables and its page into `out`; the page.
 
     `out` is checked before any game is played; a study that fails while writing
-    leaves no files behind.
+    leaves no files behind (`ludosim.studies.study.run_into_folder`).
     """
-    from ludosim.results import check_output_folder, output_folder
-
-    folder = check_output_folder(out)
-    tables = play_study(study, threads=threads, progress=progress)
-    with output_folder(folder):
-        write_tables(tables, folder)
-        return study_page(tables, folder)
+    return run_into_folder(
+        out, lambda: play_study(study, threads=threads, progress=progress), write_tables,
+        study_page,
+    )  # fmt: skip

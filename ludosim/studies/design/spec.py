@@ -10,7 +10,6 @@ own (`stage_seed`, `player_seed`).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from ludosim.results.measures import DESIGN_MEASURES, MEASURES
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import PRESETS, TOGGLES, Rules, format_value, parse_value
 from ludosim.rules.options import parse_sets, split_values
+from ludosim.studies.study import read_study_file
 
 Progress = Callable[[int, int], None]
 
@@ -411,25 +411,12 @@ _KEYS = {"name", "preset", "seed", "set", "free", "goals", "limits", *SIZES, *PL
 def load_study(path: str | Path, *, seed: int | None = None) -> DesignStudy:
     """A study file: `preset`, `seed`, `set = [...]`, `free = [...]`, `goals`, `limits`,
     the sizes, `optimal` and `fictive`; any problem is one `DesignError` naming the file
-    and the key."""
-    if not isinstance(path, (str, Path)):
-        raise DesignError(f"load_study: path must be a design file's path, got {path!r}")
+    and the key. `seed` (the command line's `--seed`) stands for the file's."""
+    required = ("preset",) if seed is not None else ("preset", "seed")
+    data = read_study_file(path, _KEYS, DesignError, required=required)
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DesignError(f"design file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DesignError(f"cannot read design file {path}: {exc}") from None
-    unknown = sorted(set(data) - _KEYS)
-    if unknown:
-        raise DesignError(
-            f"{path}: unknown key {unknown[0]!r}; allowed: {', '.join(sorted(_KEYS))}"
-        )
     if seed is not None:
         data["seed"] = seed
-    if "seed" not in data or "preset" not in data:
-        raise DesignError(f'{path}: preset and seed are required (e.g. preset = "app", seed = 1)')
     sizes = {k: data[k] for k in SIZES if k in data}
     players = {k: data[k] for k in PLAYERS if k in data}
     try:

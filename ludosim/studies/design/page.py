@@ -1,6 +1,8 @@
 """A design's page (`study_page`): the findings, the recommended rule sets, the screening's
 effects, the front between the goals, the model's check and the explorer
-(`explorer_models`), with the command line that reproduces it.
+(`explorer_models`), with the command line that reproduces it, and effects.csv and
+comparisons.csv rewritten with the page's decisions; a page redrawn from a design's
+folder (`report_study`) and a study from its games to its page (`run_study`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import pandas as pd
 
 from ludosim.report.wording import estimate, listing
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES
-from ludosim.studies.design.decisions import (
+from ludosim.studies.design.confirmation import Player
+from ludosim.studies.design.findings import (
     TITLES,
     _set_line,
     _value,
@@ -22,9 +25,20 @@ from ludosim.studies.design.decisions import (
     decided,
     standings,
 )
-from ludosim.studies.design.space import confirmation_noise
-from ludosim.studies.design.study import GOALS, PLAYERS, SIZES, WEAK, DesignStudy, _num, _value_text
-from ludosim.studies.design.tables import DesignTables
+from ludosim.studies.design.play import play_study
+from ludosim.studies.design.search import confirmation_noise
+from ludosim.studies.design.spec import (
+    GOALS,
+    PLAYERS,
+    SIZES,
+    WEAK,
+    DesignError,
+    DesignStudy,
+    Progress,
+    _num,
+    _value_text,
+)
+from ludosim.studies.design.tables import DesignTables, read_tables, write_tables
 from ludosim.studies.design.words import menu_words
 
 GLOSSARY_TERMS = (
@@ -176,6 +190,13 @@ def study_page(
     folder.mkdir(parents=True, exist_ok=True)
     study, plan = tables.study, tables.plan
     found = decide(tables)
+    # effects.csv and comparisons.csv carry the page's decision (`p_adjusted` and
+    # `resolved`: Holm over every comparison the page states; `size`: where the interval
+    # stands against the smallest effect of interest); effects.csv keeps the screening's
+    # own adjustment, which chose the model's interactions, as `p_screening`.
+    page = decided(tables)
+    page.effects.to_csv(folder / "effects.csv", index=False)
+    page.comparisons.to_csv(folder / "comparisons.csv", index=False)
     sections = []
     # Recommended rule sets, as measured
     labels = tables.points.drop_duplicates("point").set_index("point")["label"]
@@ -404,3 +425,32 @@ def _command(study: DesignStudy, played: str | Path, page: str | Path) -> str:
     if Path(played).resolve() != Path(page).resolve():
         line += " && " + shlex.join(["ludosim", "report", str(played), "--out", str(page)])
     return line
+
+
+def report_study(folder: str | Path, out: str | Path, title: str | None = None) -> Path:
+    """A design's tables and page, read from `folder` and written into `out` (without the
+    stages' sweeps: `make reports` keeps those under runs/)."""
+    tables = read_tables(folder)
+    write_tables(tables, out)
+    return study_page(tables, out, title, played=folder)
+
+
+def run_study(
+    study: DesignStudy,
+    out: str | Path,
+    *,
+    progress: Progress | None = None,
+    player: Player | None = None,
+    **run: Any,
+) -> Path:
+    """plan -> play -> tables -> findings -> page, into `out`; the page's path."""
+    if not isinstance(study, DesignStudy):
+        raise DesignError(
+            f"run_study: study must be a DesignStudy (load_study or study_from_options), "
+            f"got {study!r}"
+        )
+    if not isinstance(out, (str, Path)) or not str(out).strip():
+        raise DesignError(f"run_study: out must be a folder's path, got {out!r}")
+    tables = play_study(study, out, progress=progress, player=player, **run)
+    write_tables(tables, out)
+    return study_page(tables, out)

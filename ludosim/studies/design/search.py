@@ -17,7 +17,7 @@ from ludosim.results.measures import DESIGN_MEASURES, MEASURES
 from ludosim.rules.canonical import same_game_key
 from ludosim.studies.design.plan import Plan
 from ludosim.studies.design.regression import Model
-from ludosim.studies.design.study import GOALS, MAX_FREE, WEAK, DesignError, DesignStudy
+from ludosim.studies.design.spec import GOALS, MAX_FREE, WEAK, DesignError, DesignStudy
 
 
 def all_codes(k: int) -> np.ndarray:

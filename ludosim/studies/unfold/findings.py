@@ -32,7 +32,7 @@ from ludosim.report.wording import amount, estimate, games, num, of, p_text, pct
 from ludosim.results.stats import Z95
 from ludosim.studies.leads import BINS_PER_RACE, agrees, share_text
 from ludosim.studies.unfold.comebacks import MEASURES, FlowMeasure
-from ludosim.studies.unfold.unfoldtables import UnfoldTables
+from ludosim.studies.unfold.tables import UnfoldTables
 
 # The lead at which the page quotes each rule set's mid-game win chance, as a share of
 # the race: the bin from 4/24 to 5/24 (16.7-20.8%), the same share on every board.
