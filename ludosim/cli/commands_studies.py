@@ -32,6 +32,7 @@ from ludosim.cli.params import (
 )
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.options import RuleSet, study_rule_sets
+from ludosim.studies.defaults import DESIGN, FICTIVE, OPTIMAL, SKILL, UNFOLD
 
 
 def tournament(
@@ -183,16 +184,16 @@ def skill(
     ] = None,
     games: Annotated[
         int, typer.Option("--games", "-n", metavar="N", help="Ladder games per rule set.")
-    ] = 14_000,
+    ] = SKILL["games"],
     match_games: Annotated[
         int,
         typer.Option(
             "--match-games", metavar="M", help="Games of the strongest player against each field."
         ),
-    ] = 20_000,
+    ] = SKILL["match_games"],
     pair_games: Annotated[
         int, typer.Option("--pair-games", metavar="K", help="Games of each head-to-head pair.")
-    ] = 4_000,
+    ] = SKILL["pair_games"],
     headline_games: Annotated[
         int,
         typer.Option(
@@ -200,16 +201,16 @@ def skill(
             metavar="H",
             help="Games of the first-player advantage with random and with skilled seats.",
         ),
-    ] = 40_000,
+    ] = SKILL["headline_games"],
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", "-b", metavar="B", help="Rating refits for intervals.")
-    ] = 100,
+    ] = SKILL["bootstrap"],
     resamples: Annotated[
         int,
         typer.Option(
             "--resamples", metavar="R", help="Head-to-head matrices resampled for the meta-game."
         ),
-    ] = 1_000,
+    ] = SKILL["resamples"],
     skill_games: Annotated[
         int,
         typer.Option(
@@ -218,13 +219,13 @@ def skill(
             help="Games of the optimal and of the fictive player against three random "
             "players, each, for the relative skill level.",
         ),
-    ] = 4_000,
+    ] = SKILL["skill_games"],
     optimal: Annotated[
         str,
         typer.Option(
             "--optimal", metavar="NAME", help="The optimal player of the relative skill level."
         ),
-    ] = "expert",
+    ] = OPTIMAL,
     fictive: Annotated[
         str,
         typer.Option(
@@ -232,7 +233,7 @@ def skill(
             metavar="NAME",
             help="The fictive player (knows the dice in advance) of the relative skill level.",
         ),
-    ] = "fictive",
+    ] = FICTIVE,
     seed: StudySeedOpt = None,
     threads: ThreadsOpt = None,
     quiet: QuietOpt = False,
@@ -305,13 +306,13 @@ def unfold(
     rule_set: RuleSetOpt = None,
     games: Annotated[
         int, typer.Option("--games", "-n", metavar="N", help="Games per rule set.")
-    ] = 100_000,
+    ] = UNFOLD["games"],
     every: Annotated[
         int,
         typer.Option(
             "--every", metavar="K", help="Snapshot every K turns (0: two rounds of the seats)."
         ),
-    ] = 0,
+    ] = UNFOLD["every"],
     policy: PolicyOpt = None,
     seed: StudySeedOpt = None,
     threads: ThreadsOpt = None,
@@ -519,7 +520,8 @@ def design(
         typer.Option(
             "--screen-games",
             metavar="N",
-            help="Games per rule set of the screening, every seat random (default 40,000).",
+            help="Games per rule set of the screening, every seat random "
+            f"(default {DESIGN['screen_games']:,}).",
         ),
     ] = None,
     skill_games: Annotated[
@@ -528,19 +530,23 @@ def design(
             "--skill-games",
             metavar="N",
             help="Games per rule set of each skill player (the optimal and the fictive), in "
-            "one seat against random ones (default 1,600).",
+            f"one seat against random ones (default {DESIGN['skill_games']:,}).",
         ),
     ] = None,
     holdout: Annotated[
         int | None,
         typer.Option(
-            "--holdout", metavar="N", help="Rule sets held out to check the model (default 8)."
+            "--holdout",
+            metavar="N",
+            help=f"Rule sets held out to check the model (default {DESIGN['holdout']}).",
         ),
     ] = None,
     candidates: Annotated[
         int | None,
         typer.Option(
-            "--candidates", metavar="N", help="Candidates confirmed on fresh games (default 4)."
+            "--candidates",
+            metavar="N",
+            help=f"Candidates confirmed on fresh games (default {DESIGN['candidates']}).",
         ),
     ] = None,
     confirm_games: Annotated[
@@ -549,7 +555,7 @@ def design(
             "--confirm-games",
             metavar="N",
             help="Games per candidate in the confirmation (one look, fixed in advance; "
-            "default 100,000).",
+            f"default {DESIGN['confirm_games']:,}).",
         ),
     ] = None,
     optimal: Annotated[
@@ -557,7 +563,7 @@ def design(
         typer.Option(
             "--optimal",
             metavar="POLICY",
-            help="The relative skill level's optimal player (default expert:32:12).",
+            help=f"The relative skill level's optimal player (default {DESIGN['optimal']}).",
         ),
     ] = None,
     fictive: Annotated[
@@ -565,7 +571,8 @@ def design(
         typer.Option(
             "--fictive",
             metavar="POLICY",
-            help="The relative skill level's fictive player, who knows the dice (default fictive).",
+            help="The relative skill level's fictive player, who knows the dice "
+            f"(default {FICTIVE}).",
         ),
     ] = None,
     seed: StudySeedOpt = None,

@@ -71,13 +71,14 @@ from ludosim.results.stats import Z95, wilson_interval
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet
 from ludosim.rules.policies import parse_policy
+from ludosim.studies import defaults
 from ludosim.studies.tournament import play_rotations
 
 Progress = Callable[[int, int], None]
 
 BEGINNER = "random"
-DEFAULT_OPTIMAL = "expert"
-DEFAULT_FICTIVE = "fictive"
+DEFAULT_OPTIMAL = defaults.OPTIMAL
+DEFAULT_FICTIVE = defaults.FICTIVE
 # Offsets of the study seed for the optimal and the fictive player's matches: after
 # every offset of `ludosim.studies.skill` (0 to 7), so their games are their own.
 OPTIMAL_SEED, FICTIVE_SEED = 8, 9

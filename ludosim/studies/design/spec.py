@@ -19,6 +19,7 @@ from ludosim.results.measures import DESIGN_MEASURES, MEASURES
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import PRESETS, TOGGLES, Rules, format_value, parse_value
 from ludosim.rules.options import parse_sets, split_values
+from ludosim.studies import defaults
 from ludosim.studies.study import read_study_file
 
 Progress = Callable[[int, int], None]
@@ -83,14 +84,11 @@ MAX_FREE = 16  # a resolution V design of 16 two-level toggles has 256 rule sets
 WEAK = "random"  # the beginner of the relative skill level, in every other seat
 
 
-# The optimal player of the relative skill level: the expert's 32 rollouts cut at 12
-# turns. Against three random players it wins as much as the full expert (32 x 24) under
-# danish and app (8,000 and 4,000 games: docs/design.md, "Skill") at twice its speed, so
-# the rule sets of a design can afford it; lighter experts (fewer rollouts) win less.
-DEFAULT_OPTIMAL = "expert:32:12"
+# The optimal player of the relative skill level (`defaults.DESIGN` says why this one).
+DEFAULT_OPTIMAL = defaults.DESIGN["optimal"]
 
 
-DEFAULT_FICTIVE = "fictive"  # the expert's search on the game's own future dice
+DEFAULT_FICTIVE = defaults.FICTIVE  # the expert's search on the game's own future dice
 
 
 # The fictive player's games: the stage's seed mixed with this index (`player_seed`),
@@ -177,13 +175,11 @@ class DesignStudy:
     free: tuple[Free, ...] = ()
     goals: tuple[str, ...] = ("short",)
     limits: tuple[Limit, ...] = ()
-    screen_games: int = 40_000
-    # The model pools the relative skill level over the screening's rule sets, so each
-    # needs far fewer games than a page about one rule set (docs/design.md, "Skill").
-    skill_games: int = 1_600
-    holdout: int = 8
-    candidates: int = 4
-    confirm_games: int = 100_000
+    screen_games: int = defaults.DESIGN["screen_games"]
+    skill_games: int = defaults.DESIGN["skill_games"]
+    holdout: int = defaults.DESIGN["holdout"]
+    candidates: int = defaults.DESIGN["candidates"]
+    confirm_games: int = defaults.DESIGN["confirm_games"]
     name: str = ""
     optimal: str = DEFAULT_OPTIMAL
     fictive: str = DEFAULT_FICTIVE

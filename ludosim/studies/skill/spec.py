@@ -13,7 +13,7 @@ from typing import Any
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.options import RuleSet, study_options
 from ludosim.rules.policies import TUNED_PREFIX, PolicyError, parse_policy, tuned_names
-from ludosim.studies import ratings, relative_skill
+from ludosim.studies import defaults, ratings, relative_skill
 from ludosim.studies.study import (
     built_from_file,
     read_study_file,
@@ -57,13 +57,13 @@ class Study:
     seed: int
     players: tuple[str, ...] | None = None
     strongest: str | None = None
-    games: int = 14_000
-    match_games: int = 20_000
-    pair_games: int = 4_000
-    bootstrap: int = 100
-    resamples: int = 1_000
-    headline_games: int = 40_000
-    skill_games: int = 4_000
+    games: int = defaults.SKILL["games"]
+    match_games: int = defaults.SKILL["match_games"]
+    pair_games: int = defaults.SKILL["pair_games"]
+    bootstrap: int = defaults.SKILL["bootstrap"]
+    resamples: int = defaults.SKILL["resamples"]
+    headline_games: int = defaults.SKILL["headline_games"]
+    skill_games: int = defaults.SKILL["skill_games"]
     optimal: str | tuple[tuple[str, str], ...] = relative_skill.DEFAULT_OPTIMAL
     fictive: str = relative_skill.DEFAULT_FICTIVE
     name: str = "skill"

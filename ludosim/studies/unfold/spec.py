@@ -13,6 +13,7 @@ from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet, study_options
 from ludosim.rules.policies import parse_policy
+from ludosim.studies import defaults
 from ludosim.studies.leads import has_home_column
 from ludosim.studies.study import (
     built_from_file,
@@ -39,11 +40,11 @@ class UnfoldStudy:
 
     rule_sets: tuple[RuleSet, ...]
     seed: int
-    games: int = 100_000
-    every: int = 0
+    games: int = defaults.UNFOLD["games"]
+    every: int = defaults.UNFOLD["every"]
     policies: str = "random"
     race_check: tuple[RuleSet, ...] = ()
-    race_games: int = 20_000
+    race_games: int = defaults.UNFOLD["race_games"]
     name: str = "unfold"
     source: str = field(default="", compare=False)
 
