@@ -29,6 +29,7 @@ from ludosim.cli.params import (
     _policy_list,
     _require_extra,
     _require_seed,
+    _study_from,
 )
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.options import RuleSet, study_rule_sets
@@ -258,22 +259,21 @@ def skill(
         raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/skill")
     _old_spelling("--players", "--policy", old_players)
     players = [*(policy or ()), *(old_players or ())]
-    if study_file is not None:
-        if presets or sets or vary or rule_set or players or strongest or seed is not None:
-            raise LudosimError(
-                "STUDY: the study file holds the rule sets, players, sizes and seed; give it "
-                "alone or use --preset/--set/--vary/--rule-set/--policy/--seed without it"
-            )
-        study = load_study(study_file)
-    else:
+
+    def from_options() -> Study:
         chosen = _study_rule_sets(presets, sets, vary, rule_set, seed)
         names = _policy_list(players) or None
-        study = Study(
+        return Study(
             tuple(chosen), seed, tuple(names) if names else None, strongest, games=games,
             match_games=match_games, pair_games=pair_games, headline_games=headline_games,
             bootstrap=bootstrap, resamples=resamples, skill_games=skill_games, optimal=optimal,
             fictive=fictive,
         )  # fmt: skip
+
+    options = {"--preset": presets, "--set": sets, "--vary": vary, "--rule-set": rule_set,
+               "--policy": players, "--strongest": strongest, "--seed": seed}  # fmt: skip
+    study = _study_from(study_file, options, load_study, from_options,
+                        "the rule sets, players, sizes and seed")  # fmt: skip
     with _playing("skill", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)
     _study_written(page)
@@ -333,20 +333,19 @@ def unfold(
 
     if not out.strip():
         raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/leads")
-    if study_file is not None:
-        if presets or sets or vary or rule_set or policy or seed is not None:
-            raise LudosimError(
-                "STUDY: the study file holds the rule sets, players, sizes and seed; give it "
-                "alone or use --preset/--set/--vary/--rule-set/--policy/--seed without it"
-            )
-        study = load_study(study_file)
-    else:
+
+    def from_options() -> UnfoldStudy:
         chosen = _study_rule_sets(presets, sets, vary, rule_set, seed)
         names = _policy_list(policy)
-        study = UnfoldStudy(
+        return UnfoldStudy(
             tuple(chosen), seed, games=games, every=every,
             policies=",".join(names) if names else "random",
         )  # fmt: skip
+
+    options = {"--preset": presets, "--set": sets, "--vary": vary, "--rule-set": rule_set,
+               "--policy": policy, "--seed": seed}  # fmt: skip
+    study = _study_from(study_file, options, load_study, from_options,
+                        "the rule sets, players, sizes and seed")  # fmt: skip
     with _playing("unfold", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)
     _study_written(page)
@@ -588,7 +587,7 @@ def design(
 
     Example: ludosim design -p app --free finish --free pass_opponents --seed 1 --out runs/design
     """
-    from ludosim.studies.design import load_study, run_study, study_from_options
+    from ludosim.studies.design import DesignStudy, load_study, run_study, study_from_options
 
     _require_extra("ludosim design", "design", "pydoe", "statsmodels", "scipy")
     if not out.strip():
@@ -603,30 +602,21 @@ def design(
         "optimal": optimal,
         "fictive": fictive,
     }
-    if study_file is not None:
-        if (
-            preset
-            or sets
-            or free
-            or goals
-            or limits
-            or seed is not None
-            or any(v is not None for v in given.values())
-        ):
-            raise LudosimError(
-                "STUDY: the design file holds the preset, free rules, goals, limits, seed, sizes "
-                "and players; "
-                "give it alone or use the options without it"
-            )
-        study = load_study(study_file)
-    else:
+
+    def from_options() -> DesignStudy:
         if not preset:
             raise LudosimError("--preset: name the preset the design starts from")
         _require_seed(seed)
-        study = study_from_options(
+        return study_from_options(
             preset, seed, sets=sets or (), free=free or (), goals=goals or ("short",),
             limits=limits or (), **{k: v for k, v in given.items() if v is not None},
         )  # fmt: skip
+
+    options = {"--preset": preset, "--set": sets, "--free": free, "--goal": goals,
+               "--limit": limits, "--seed": seed,
+               **{"--" + k.replace("_", "-"): v for k, v in given.items()}}  # fmt: skip
+    holds = "the preset, free rules, goals, limits, seed, sizes and players"
+    study = _study_from(study_file, options, load_study, from_options, holds)
     with _playing("design", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)
     _study_written(page)

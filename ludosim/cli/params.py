@@ -10,13 +10,16 @@ loading pandas, pyarrow and the engines.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Annotated
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, TypeVar
 
 import typer
 
 from ludosim.rules.errors import LudosimError, missing_extra
 from ludosim.rules.policies import parse_policy, split_policy_list
+
+T = TypeVar("T")
 
 PresetOpt = Annotated[
     str,
@@ -142,6 +145,26 @@ def _require_seed(seed: int | None) -> int:
     if seed is None:
         raise LudosimError(SEED_MISSING)
     return seed
+
+
+def _study_from(
+    study_file: Path | None,
+    options: Mapping[str, object],
+    load: Callable[[Path], T],
+    from_options: Callable[[], T],
+    holds: str,
+) -> T:
+    """A study command's study: its study file's (`load`), or its options' (`from_options`),
+    never both. `options` are the options a study file stands for, by their flags; one given
+    beside a study file is refused, naming it and what the file holds (`holds`)."""
+    if study_file is None:
+        return from_options()
+    given = [flag for flag, value in options.items() if value not in (None, (), [], "")]
+    if given:
+        raise LudosimError(
+            f"STUDY: the study file holds {holds}; give it alone or use {given[0]} without it"
+        )
+    return load(study_file)
 
 
 def _require_extra(what: str, extra: str, *modules: str) -> None:

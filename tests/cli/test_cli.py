@@ -740,3 +740,39 @@ def test_help_paragraphs_wrap_to_the_terminal(name: str) -> None:
         words = " ".join(paragraph.split())
         start = words[:300].rsplit(" ", 1)[0] if len(words) > 300 else words
         assert any(start in line for line in lines), (name, start[:60])
+
+
+def test_the_study_options_default_to_the_studies_own_defaults() -> None:
+    """A study run from options plays what the same study from a file plays by default."""
+    import dataclasses
+    import inspect
+
+    from ludosim.cli import commands_studies
+    from ludosim.studies.skill import Study
+    from ludosim.studies.unfold import UnfoldStudy
+
+    for command, study in ((commands_studies.skill, Study), (commands_studies.unfold, UnfoldStudy)):
+        options = inspect.signature(command).parameters
+        fields = {f.name: f.default for f in dataclasses.fields(study)}
+        shared = [name for name in options if name in fields and name not in ("seed", "name")]
+        assert len(shared) >= 2, command.__name__
+        for name in shared:
+            if fields[name] is not dataclasses.MISSING and options[name].default is not None:
+                assert options[name].default == fields[name], (command.__name__, name)
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [("skill", ["--strongest", "runner"]), ("unfold", ["--policy", "runner"]),
+     ("design", ["--holdout", "3"])],
+)  # fmt: skip
+def test_a_study_file_with_an_option_it_holds_is_refused_naming_the_option(
+    command: str, option: list[str], tmp_path: Path
+) -> None:
+    study = tmp_path / "study.toml"
+    study.write_text('seed = 1\npreset = "app"\n', encoding="utf-8")
+    out = tmp_path / "out"
+    result = runner.invoke(app, [command, str(study), *option, "--out", str(out)])
+    assert result.exit_code == 2
+    assert f"give it alone or use {option[0]} without it" in result.output
+    assert not out.exists()  # refused before anything is played or written
