@@ -25,7 +25,10 @@ import numpy as np
 from numba import literally, njit
 
 from ludosim.engine.batch import _play, _start_stream
-from ludosim.engine.state import H_ROLLS, HEAD
+from ludosim.engine.state import (
+    HEAD,
+    H,
+)
 from ludosim.run.bench import _rules
 from ludosim.run.simulate import _prepare
 
@@ -42,7 +45,7 @@ def drive(lay, w, games, plans, free):
     for g in range(games):
         _start_stream(stream, np.uint64(1), g)
         _play(lay, w, stream, scratch, False, 0, plans, free, True, True, False)
-        rolls += w[HEAD + H_ROLLS]
+        rolls += w[HEAD + H.ROLLS]
     return rolls
 
 

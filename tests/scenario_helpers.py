@@ -14,7 +14,10 @@ from ludosim.engine import compile_layout, new_work
 from ludosim.engine.moves import legal_moves as kernel_legal_moves
 from ludosim.engine.policy import compile_policies
 from ludosim.engine.position import reset_state
-from ludosim.engine.state import M_PIECE, M_TARGET, move_at
+from ludosim.engine.state import (
+    M,
+    move_at,
+)
 from ludosim.reference import Game, Move, Position, legal_moves
 from ludosim.rules.board import YARD, Board
 from ludosim.rules.model import Rules
@@ -82,7 +85,7 @@ def kernel_targets(rules: Rules, placed: dict[int, list[int]], seat: int, face: 
     w = new_work(compile_policies([parse_policy("random")] * rules.players), np.array(rows))
     reset_state(lay, w, True)
     k = kernel_legal_moves(lay, w, seat, face)
-    return {int(w[move_at(j, M_PIECE)]): int(w[move_at(j, M_TARGET)]) for j in range(k)}
+    return {int(w[move_at(j, M.PIECE)]): int(w[move_at(j, M.TARGET)]) for j in range(k)}
 
 
 def reference_targets(rules: Rules, placed: dict[int, list[int]], seat: int, face: int) -> dict:

@@ -196,12 +196,12 @@ from ludosim.engine.dispatch import LiteralKernel  # noqa: E402
 run_batch = LiteralKernel(batch.run_batch, literal=range(11, 16))
 play_one = LiteralKernel(batch.play_one, literal=range(12, 17))
 from ludosim.engine.layout import R, T, compile_board, compile_layout, compile_rules  # noqa: E402
-from ludosim.engine.state import H_SIZE, K_SIZE, new_work  # noqa: E402
+from ludosim.engine.state import H, K, new_work  # noqa: E402
 
 __all__ = [
     "HIST_BINS",
-    "H_SIZE",
-    "K_SIZE",
+    "H",
+    "K",
     "R",
     "T",
     "cache_dir",

@@ -9,13 +9,13 @@ position); each chunk plays on its own copy.
 
 Output of `run_batch` (docs/api.md column order):
 
-- `head`  int32[games, H_SIZE]: first, winner, turns, rolls, end_turns, truncated;
-- `seats` int16[games, K_SIZE, players]: place, captures, captured, returned,
+- `head`  int32[games, H.SIZE]: first, winner, turns, rolls, end_turns, truncated;
+- `seats` int16[games, K.SIZE, players]: place, captures, captured, returned,
   skipped, caught, points;
-- `flows` int32[games, F_SIZE]: the game-flow results (`state.F_*`), filled
+- `flows` int32[games, F.SIZE]: the game-flow results (`state.F.*`), filled
   only with `flow=True` (docs/flow.md); a run without them passes zero rows;
 - `snaps` int16[games, SNAP_CAP, players]: the seats' totals at every
-  `FL_EVERY`-th boundary (the work array's, set by the run), -1 past the
+  `FL.EVERY`-th boundary (the work array's, set by the run), -1 past the
   game's last snapshot; filled only with `flow=True` and rows passed.
 
 A summary (`ludosim.results.Summary`) is folded from these rows, block by
@@ -32,14 +32,14 @@ from ludosim.engine.game import play_free_game, play_listed_game, play_plan_game
 from ludosim.engine.layout import R
 from ludosim.engine.rng import stream_key
 from ludosim.engine.state import (
-    F_SIZE,
-    FL_SNAPS,
-    H_SIZE,
+    FL,
     HOT,
-    K_SIZE,
     MAX_RECORD,
     SNAP_CAP,
-    X_RECORDED,
+    F,
+    H,
+    K,
+    X,
     expert_at,
     expert_choice_at,
     flow_at,
@@ -80,9 +80,9 @@ def play_one(
     flow: bool,
     expert: bool,
 ) -> int:
-    """Play game `game` of `seed` on `work` into `head` (int64[H_SIZE]),
-    `seats` (int64[K_SIZE, players]), `final` (int64[players, pieces], final progress),
-    `flows` (int64[F_SIZE], the game-flow results) and `snaps` (int64[SNAP_CAP, players]).
+    """Play game `game` of `seed` on `work` into `head` (int64[H.SIZE]),
+    `seats` (int64[K.SIZE, players]), `final` (int64[players, pieces], final progress),
+    `flows` (int64[F.SIZE], the game-flow results) and `snaps` (int64[SNAP_CAP, players]).
 
     `plans`, `free`, `scoring`, `flow` and `expert` as for `run_batch`
     (compiled in as constants: a game of the same kind as a run's loads the
@@ -100,20 +100,20 @@ def play_one(
     _start_stream(stream, seed, game)
     scratch = np.zeros(2, dtype=np.uint64)
     _play(lay, work, stream, scratch, has_start, start_seat, plans, free, scoring, flow, expert)
-    for j in range(H_SIZE):
+    for j in range(H.SIZE):
         head[j] = work[result_at(j)]
     if flow:
-        for j in range(F_SIZE):
+        for j in range(F.SIZE):
             flows[j] = work[flow_result_at(j)]
         _copy_snapshots(lay, work, snaps)
     for s in range(lay[R.PLAYERS]):
-        for j in range(K_SIZE):
+        for j in range(K.SIZE):
             seats[j, s] = work[seat_result_at(j, s)]
         for i in range(lay[R.PIECES]):
             final[s, i] = work[progress_at(s, i)]
     if not expert:
         return 0
-    recorded = work[expert_at(X_RECORDED)]
+    recorded = work[expert_at(X.RECORDED)]
     for k in range(min(recorded, MAX_RECORD)):
         choices[k] = work[expert_choice_at(k)]
     return recorded
@@ -122,7 +122,7 @@ def play_one(
 @njit(**HOT)
 def _copy_snapshots(lay: np.ndarray, w: np.ndarray, snaps: np.ndarray) -> None:
     """The game's snapshots into `snaps[k, seat]`, -1 in the rows after its last."""
-    taken = w[flow_at(FL_SNAPS)]
+    taken = w[flow_at(FL.SNAPS)]
     for k in range(SNAP_CAP):
         for s in range(lay[R.PLAYERS]):
             snaps[k, s] = w[snap_at(k, s)] if k < taken else -1
@@ -221,13 +221,13 @@ def run_batch(
             _play(
                 mine, w, stream, scratch, has_start, start_seat, plans, free, scoring, flow, expert
             )
-            for j in range(H_SIZE):
+            for j in range(H.SIZE):
                 head[g, j] = w[result_at(j)]
-            for j in range(K_SIZE):
+            for j in range(K.SIZE):
                 for s in range(players):
                     seats[g, j, s] = w[seat_result_at(j, s)]
             if flow:
-                for j in range(F_SIZE):
+                for j in range(F.SIZE):
                     flows[g, j] = w[flow_result_at(j)]
                 if snaps.shape[0] > 0:
                     _copy_snapshots(mine, w, snaps[g])

@@ -45,7 +45,7 @@ its base policy scores highest, and compares those by rollouts exactly as
 above, from the base policy's best (`searched_plan`); the chosen candidate
 goes to `CHOSEN`, where the turn plays the plan a policy chose.
 
-The fictive player (`fictive[:H]`, `XS_FICTIVE`) is this search with one rollout
+The fictive player (`fictive[:H]`, `XS.FICTIVE`) is this search with one rollout
 per option whose dice are the game's own: each option's rollout starts from a
 copy of the game's stream (key and draws) and draws on from it, turn after
 turn (`start_rollout_turn`). The game's stream is counter-based, so while every
@@ -73,48 +73,32 @@ from ludosim.engine.optionscore import (
 from ludosim.engine.position import finished, next_seat, seat_points, travelled, undo_to
 from ludosim.engine.rng import mix64, stream_key
 from ludosim.engine.state import (
-    B_CHOSEN_CAPS,
-    B_STEPS,
-    C_SKIPS,
-    C_UNDO,
-    CH_FACE,
-    CH_PIECE,
+    CH,
     DUMMY,
     FACE_SLOTS,
     HOT,
-    M_CAPS,
-    M_FLAGS,
-    M_PIECE,
-    M_SIZE,
-    M_TARGET,
     MAX_RECORD,
     MRES,
-    N_BEST,
-    N_CALL,
-    N_CCAP,
     NO,
     PLAN_CANDIDATES,
     PROGRESS,
-    PW_RANDOM,
+    PW,
     RECORD_SHIFT,
     SAVE_SEATBUF,
     SAVE_SKIPS,
-    SB_DONE,
+    SB,
     SEATBUF,
-    SK_SIZE,
+    SK,
     SKIPS,
-    X_DECISIONS,
-    X_RECORDED,
-    XP_INDEX,
-    XP_SCORE,
-    XP_STEPS,
-    XS_FICTIVE,
-    XS_HORIZON,
-    XS_ROLLOUTS,
-    XV_LAST,
-    XV_SQUARES,
-    XV_SUM,
+    XP,
+    XS,
+    XV,
     YES,
+    B,
+    C,
+    M,
+    N,
+    X,
     best_at,
     candidate_at,
     candidate_step_at,
@@ -174,10 +158,10 @@ def start_rollout_turn(
     w: np.ndarray, me: int, stream: np.ndarray, key: np.uint64, turn: int
 ) -> None:
     """Set `stream` to turn `turn` of `me`'s rollout keyed `key` (`start_turn_stream`), unless
-    `me` is the fictive player (`XS_FICTIVE`): its rollout plays on the game's own stream,
+    `me` is the fictive player (`XS.FICTIVE`): its rollout plays on the game's own stream,
     copied to `stream` before it (`compare_rollouts`), and draws on from it turn after
     turn as the game itself will, so it is left alone."""
-    if w[expert_seat_at(XS_FICTIVE, me)] == 0:
+    if w[expert_seat_at(XS.FICTIVE, me)] == 0:
         start_turn_stream(stream, key, turn)
 
 
@@ -189,7 +173,7 @@ def save_game(w: np.ndarray) -> None:
         w[saved_at(k)] = w[PROGRESS + k]
     for k in range(SAVE_SKIPS - SAVE_SEATBUF):
         w[saved_at(SAVE_SEATBUF + k)] = w[SEATBUF + k]
-    for k in range(SK_SIZE * w[counter_at(C_SKIPS)]):
+    for k in range(SK.SIZE * w[counter_at(C.SKIPS)]):
         w[saved_at(SAVE_SKIPS + k)] = w[SKIPS + k]
 
 
@@ -200,7 +184,7 @@ def restore_game(w: np.ndarray) -> None:
         w[PROGRESS + k] = w[saved_at(k)]
     for k in range(SAVE_SKIPS - SAVE_SEATBUF):
         w[SEATBUF + k] = w[saved_at(SAVE_SEATBUF + k)]
-    for k in range(SK_SIZE * w[counter_at(C_SKIPS)]):
+    for k in range(SK.SIZE * w[counter_at(C.SKIPS)]):
         w[SKIPS + k] = w[saved_at(SAVE_SKIPS + k)]
 
 
@@ -218,9 +202,9 @@ def offer_options(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
         ncap = count_capturing_moves(lay, w, seat, n)
     k = 0
     for j in range(n):
-        if ncap > 0 and w[move_at(j, M_CAPS)] == 0:
+        if ncap > 0 and w[move_at(j, M.CAPS)] == 0:
             continue
-        for field in range(M_SIZE):
+        for field in range(M.SIZE):
             w[offered_at(k, field)] = w[move_at(j, field)]
         k += 1
     return k
@@ -230,9 +214,9 @@ def offer_options(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
 def offered_move(w: np.ndarray, option: int) -> tuple:
     """Option `option` of `XOPT`: (piece, target, flags)."""
     return (
-        w[offered_at(option, M_PIECE)],
-        w[offered_at(option, M_TARGET)],
-        w[offered_at(option, M_FLAGS)],
+        w[offered_at(option, M.PIECE)],
+        w[offered_at(option, M.TARGET)],
+        w[offered_at(option, M.FLAGS)],
     )
 
 
@@ -251,7 +235,7 @@ def progress_value(lay: np.ndarray, w: np.ndarray, me: int) -> int:
     best = 0
     mine = 0
     for s in range(lay[R.PLAYERS]):
-        if w[seat_list_at(SB_DONE, s)]:
+        if w[seat_list_at(SB.DONE, s)]:
             continue
         total = 0
         for i in range(lay[R.PIECES]):
@@ -425,10 +409,10 @@ def play_on(
     """Turns after `me`'s until a seat finishes: `finish_value` when it is `me`, minus
     it when another seat finishes first.
 
-    With a horizon (`XS_HORIZON`) the rollout is cut after that many turns, and
+    With a horizon (`XS.HORIZON`) the rollout is cut after that many turns, and
     at the turn limit the game is: both score `progress_value`.
     """
-    horizon = w[expert_seat_at(XS_HORIZON, me)]
+    horizon = w[expert_seat_at(XS.HORIZON, me)]
     limit = lay[R.MOVE_LIMIT] * lay[R.PLAYERS]
     seat = me
     played = 0
@@ -528,13 +512,13 @@ def compare_rollouts(
     Options are the moves in `XOPT`, or where `plans` (`roll_then_move`, a
     literal) the candidate plans in `XPLAN` (`face`, `pending` and `sixes` then
     unused). Each rollout plays every option on the same dice, and each
-    option's values are compared with `chosen`'s rollout by rollout (`XV_*`).
+    option's values are compared with `chosen`'s rollout by rollout (`XV.*`).
     `stream` is the game's stream (only read); `scratch` the stream array the
     rollouts draw from. The game is left as it was. `free` and `plans` are
     literals, as a game passes them (`numba.literally`: a direct call from
     Python compiles the copy a game uses, not one with both kinds).
 
-    For the fictive player (`XS_FICTIVE`, one rollout) every option's rollout
+    For the fictive player (`XS.FICTIVE`, one rollout) every option's rollout
     starts from a copy of the game's stream, key and draws, and draws on from
     it (`start_rollout_turn`): the dice the game itself will roll. Its one
     rollout has no spread to test, so an option is played where its value is
@@ -544,32 +528,32 @@ def compare_rollouts(
     literally(free)
     literally(plans)
     save_game(w)
-    decision = w[expert_at(X_DECISIONS)]
-    w[expert_at(X_DECISIONS)] = decision + 1
+    decision = w[expert_at(X.DECISIONS)]
+    w[expert_at(X.DECISIONS)] = decision + 1
     for j in range(options):
-        w[value_at(j, XV_SUM)] = 0
-        w[value_at(j, XV_SQUARES)] = 0
-    rollouts = w[expert_seat_at(XS_ROLLOUTS, me)]
-    fictive = w[expert_seat_at(XS_FICTIVE, me)] != 0
+        w[value_at(j, XV.SUM)] = 0
+        w[value_at(j, XV.SQUARES)] = 0
+    rollouts = w[expert_seat_at(XS.ROLLOUTS, me)]
+    fictive = w[expert_seat_at(XS.FICTIVE, me)] != 0
     for r in range(rollouts):
         key = rollout_key(stream[0], np.uint64(decision), np.uint64(r))
         for j in range(options):
             if fictive:  # the game's own dice to come; the game's stream stays as it is
                 scratch[0] = stream[0]
                 scratch[1] = stream[1]
-            w[value_at(j, XV_LAST)] = rollout(
+            w[value_at(j, XV.LAST)] = rollout(
                 lay, w, me, scratch, key, free, plans, j, face, pending, sixes, turns
             )
             restore_game(w)
         for j in range(options):
-            d = w[value_at(j, XV_LAST)] - w[value_at(chosen, XV_LAST)]
-            w[value_at(j, XV_SUM)] += d
-            w[value_at(j, XV_SQUARES)] += d * d
+            d = w[value_at(j, XV.LAST)] - w[value_at(chosen, XV.LAST)]
+            w[value_at(j, XV.SUM)] += d
+            w[value_at(j, XV.SQUARES)] += d * d
     best = chosen
     for j in range(options):
-        total = w[value_at(j, XV_SUM)]
-        if total > w[value_at(best, XV_SUM)] and (
-            fictive or clearly_better(total, w[value_at(j, XV_SQUARES)], rollouts)
+        total = w[value_at(j, XV.SUM)]
+        if total > w[value_at(best, XV.SUM)] and (
+            fictive or clearly_better(total, w[value_at(j, XV.SQUARES)], rollouts)
         ):
             best = j
     return best
@@ -604,12 +588,12 @@ def search(
 def plan_score(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     """The seat's base policy's score of where the plan in `CHOSEN` ends (tried and
     taken back), as the plan search scores a leaf."""
-    mark = w[counter_at(C_UNDO)]
-    for step in range(w[best_at(B_STEPS)]):
-        piece = w[chosen_at(step, CH_PIECE)]
-        target, flags = legal_target(lay, w, seat, piece, w[chosen_at(step, CH_FACE)])
+    mark = w[counter_at(C.UNDO)]
+    for step in range(w[best_at(B.STEPS)]):
+        piece = w[chosen_at(step, CH.PIECE)]
+        target, flags = legal_target(lay, w, seat, piece, w[chosen_at(step, CH.FACE)])
         apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
-    score = score_position(lay, w, seat, w[best_at(B_CHOSEN_CAPS)])
+    score = score_position(lay, w, seat, w[best_at(B.CHOSEN_CAPS)])
     undo_to(lay, w, mark)
     return score
 
@@ -620,23 +604,23 @@ def keep_candidate(w: np.ndarray, kept: int, index: int, score: int) -> int:
     in `XPLAN` if it is one of the PLAN_CANDIDATES best so far (best first; an
     earlier option stays ahead of an equal score): how many are kept now."""
     at = 0
-    while at < kept and w[candidate_at(at, XP_SCORE)] >= score:
+    while at < kept and w[candidate_at(at, XP.SCORE)] >= score:
         at += 1
     if at >= PLAN_CANDIDATES:
         return kept
     last = min(kept, PLAN_CANDIDATES - 1)
     for c in range(last, at, -1):  # shift the worse ones down, the last falls off
-        w[candidate_at(c, XP_INDEX)] = w[candidate_at(c - 1, XP_INDEX)]
-        w[candidate_at(c, XP_SCORE)] = w[candidate_at(c - 1, XP_SCORE)]
-        w[candidate_at(c, XP_STEPS)] = w[candidate_at(c - 1, XP_STEPS)]
-        for step in range(w[candidate_at(c, XP_STEPS)]):
-            for field in (CH_FACE, CH_PIECE):
+        w[candidate_at(c, XP.INDEX)] = w[candidate_at(c - 1, XP.INDEX)]
+        w[candidate_at(c, XP.SCORE)] = w[candidate_at(c - 1, XP.SCORE)]
+        w[candidate_at(c, XP.STEPS)] = w[candidate_at(c - 1, XP.STEPS)]
+        for step in range(w[candidate_at(c, XP.STEPS)]):
+            for field in (CH.FACE, CH.PIECE):
                 w[candidate_step_at(c, step, field)] = w[candidate_step_at(c - 1, step, field)]
-    w[candidate_at(at, XP_INDEX)] = index
-    w[candidate_at(at, XP_SCORE)] = score
-    w[candidate_at(at, XP_STEPS)] = w[best_at(B_STEPS)]
-    for step in range(w[best_at(B_STEPS)]):
-        for field in (CH_FACE, CH_PIECE):
+    w[candidate_at(at, XP.INDEX)] = index
+    w[candidate_at(at, XP.SCORE)] = score
+    w[candidate_at(at, XP.STEPS)] = w[best_at(B.STEPS)]
+    for step in range(w[best_at(B.STEPS)]):
+        for field in (CH.FACE, CH.PIECE):
             w[candidate_step_at(at, step, field)] = w[chosen_at(step, field)]
     return min(kept + 1, PLAN_CANDIDATES)
 
@@ -659,37 +643,37 @@ def list_candidates(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int) -> i
     for j in range(nrolls):
         w[remaining_at(w[roll_at(j)])] += 1
     note_before(lay, w, seat)
-    flag = w[policy_at(seat, PW_RANDOM)]
-    w[policy_at(seat, PW_RANDOM)] = 1
+    flag = w[policy_at(seat, PW.RANDOM)]
+    w[policy_at(seat, PW.RANDOM)] = 1
     summarise_root(lay, w, seat, nrolls)
-    best = w[summary_at(MRES, N_BEST)]
-    only_capturing = lay[R.FORCED_CAPTURE] != 0 and w[summary_at(MRES, N_CCAP)] > 0
-    count = w[summary_at(MRES, N_CCAP)] if only_capturing else w[summary_at(MRES, N_CALL)]
+    best = w[summary_at(MRES, N.BEST)]
+    only_capturing = lay[R.FORCED_CAPTURE] != 0 and w[summary_at(MRES, N.CCAP)] > 0
+    count = w[summary_at(MRES, N.CCAP)] if only_capturing else w[summary_at(MRES, N.CALL)]
     kept = 0
     for index in range(count):
         pick_plan(lay, w, seat, nrolls, best, index, only_capturing, 0)
         kept = keep_candidate(w, kept, index, plan_score(lay, w, seat))
-    w[policy_at(seat, PW_RANDOM)] = flag
+    w[policy_at(seat, PW.RANDOM)] = flag
     return count
 
 
 @njit(**HOT)
 def record_choice(w: np.ndarray, options: int, choice: int) -> None:
     """Note a searched decision in `XREC` (the first `MAX_RECORD` of the game)."""
-    k = w[expert_at(X_RECORDED)]
+    k = w[expert_at(X.RECORDED)]
     if k < MAX_RECORD:
         w[expert_choice_at(k)] = options << RECORD_SHIFT | choice
-    w[expert_at(X_RECORDED)] = k + 1
+    w[expert_at(X.RECORDED)] = k + 1
 
 
 @njit(**HOT)
 def take_candidate(w: np.ndarray, candidate: int) -> None:
     """Put candidate plan `candidate` of `XPLAN` in `CHOSEN` (-1: the plan of no
     step), where the turn plays the plan it chose (`turn.play_chosen_plan`)."""
-    steps = w[candidate_at(candidate, XP_STEPS)] if candidate >= 0 else 0
-    w[best_at(B_STEPS)] = steps
+    steps = w[candidate_at(candidate, XP.STEPS)] if candidate >= 0 else 0
+    w[best_at(B.STEPS)] = steps
     for step in range(steps):
-        for field in (CH_FACE, CH_PIECE):
+        for field in (CH.FACE, CH.PIECE):
             w[chosen_at(step, field)] = w[candidate_step_at(candidate, step, field)]
 
 
@@ -745,5 +729,5 @@ def searched_plan(
         c = compare_rollouts(
             lay, w, seat, stream, scratch, False, True, options, zero, zero, zero, zero, turns
         )
-        record_choice(w, count, w[candidate_at(c, XP_INDEX)])
+        record_choice(w, count, w[candidate_at(c, XP.INDEX)])
     take_candidate(w, c if count > 0 else -1)

@@ -15,35 +15,14 @@ from numba.extending import overload
 from ludosim.engine.layout import R
 from ludosim.engine.position import travelled
 from ludosim.engine.state import (
-    F_BEHIND_SUM,
-    F_DECIDED_AT,
-    F_LAST_AT_MID,
-    F_LEAD_CHANGES,
-    F_MAX_DEFICIT,
-    F_MID_AT,
-    F_SIZE,
-    F_TURNS_BEHIND,
-    F_TURNS_LAST,
-    FL_BOUNDARY,
-    FL_CHANGES,
-    FL_EVERY,
-    FL_LEADER,
-    FL_MID,
-    FL_SNAPS,
-    FS_BEHIND,
-    FS_BEHIND_SUM,
-    FS_CAPTURES,
-    FS_DEFICIT,
-    FS_LAST,
-    FS_LAST_AT_MID,
-    FS_NOT_LED,
-    FS_SIZE,
-    FS_TOTAL,
+    FL,
+    FS,
     HOT,
-    S_CAPTURES,
     SNAP_CAP,
     STATS,
     YARD,
+    F,
+    S,
     flow_at,
     flow_result_at,
     progress_at,
@@ -55,17 +34,17 @@ from ludosim.engine.state import (
 
 @njit(**HOT, inline="always")
 def _count_totals(lay: np.ndarray, w: np.ndarray, first: int, stop: int) -> None:
-    """`FS_TOTAL` of seats first .. stop - 1: progress + 1 per piece (yard 0, goal goal + 1),
+    """`FS.TOTAL` of seats first .. stop - 1: progress + 1 per piece (yard 0, goal goal + 1),
     over the `WIN_NEED` most advanced pieces (as `reference.flow.seat_totals`)."""
     pieces = lay[R.PIECES]
     for s in range(first, stop):
         if lay[R.WIN_NEED] < pieces:
-            w[seat_flow_at(FS_TOTAL, s)] = _best_pieces_total(lay, w, s)
+            w[seat_flow_at(FS.TOTAL, s)] = _best_pieces_total(lay, w, s)
             continue
         t = pieces
         for piece in range(pieces):
             t += travelled(lay, w[progress_at(s, piece)])
-        w[seat_flow_at(FS_TOTAL, s)] = t
+        w[seat_flow_at(FS.TOTAL, s)] = t
 
 
 @njit(**HOT, inline="always")
@@ -99,9 +78,9 @@ def count_boundary(lay: np.ndarray, w: np.ndarray, mover: int) -> None:
     together.)
     """
     n = lay[R.PLAYERS]
-    captures = w[stat_at(STATS, S_CAPTURES, mover)]
-    if captures != w[seat_flow_at(FS_CAPTURES, mover)]:
-        w[seat_flow_at(FS_CAPTURES, mover)] = captures
+    captures = w[stat_at(STATS, S.CAPTURES, mover)]
+    if captures != w[seat_flow_at(FS.CAPTURES, mover)]:
+        w[seat_flow_at(FS.CAPTURES, mover)] = captures
         _count_totals(lay, w, 0, n)
     else:
         _count_totals(lay, w, mover, mover + 1)
@@ -111,22 +90,22 @@ def count_boundary(lay: np.ndarray, w: np.ndarray, mover: int) -> None:
 
 @njit(**HOT, inline="always")
 def _take_snapshot(lay: np.ndarray, w: np.ndarray) -> None:
-    """Copy the totals into the next snapshot at every `FL_EVERY`-th boundary after the start.
+    """Copy the totals into the next snapshot at every `FL.EVERY`-th boundary after the start.
 
     At most `SNAP_CAP` per game: a longer game keeps its first ones.
     """
-    every = w[flow_at(FL_EVERY)]
-    b = w[flow_at(FL_BOUNDARY)] - 1  # the boundary just counted
-    k = w[flow_at(FL_SNAPS)]
+    every = w[flow_at(FL.EVERY)]
+    b = w[flow_at(FL.BOUNDARY)] - 1  # the boundary just counted
+    k = w[flow_at(FL.SNAPS)]
     if every > 0 and b % every == 0 and k < SNAP_CAP:
         for s in range(lay[R.PLAYERS]):
-            w[snap_at(k, s)] = w[seat_flow_at(FS_TOTAL, s)]
-        w[flow_at(FL_SNAPS)] = k + 1
+            w[snap_at(k, s)] = w[seat_flow_at(FS.TOTAL, s)]
+        w[flow_at(FL.SNAPS)] = k + 1
 
 
 @njit(**HOT, inline="always")
 def _count_leads(lay: np.ndarray, w: np.ndarray) -> None:
-    """The leader and every seat's counters at this boundary, from the totals `FS_TOTAL`.
+    """The leader and every seat's counters at this boundary, from the totals `FS.TOTAL`.
 
     One pass finds the largest total and the least, a second how many seats
     share the largest and the first of them; the leader follows
@@ -137,86 +116,86 @@ def _count_leads(lay: np.ndarray, w: np.ndarray) -> None:
     values, without branches.
     """
     n = lay[R.PLAYERS]
-    b = w[flow_at(FL_BOUNDARY)]
-    w[flow_at(FL_BOUNDARY)] = b + 1
+    b = w[flow_at(FL.BOUNDARY)]
+    w[flow_at(FL.BOUNDARY)] = b + 1
     # Selects rather than branches: which seat is ahead changes unpredictably.
     top = -1
     low = 1 << 62
     for s in range(n):
-        t = w[seat_flow_at(FS_TOTAL, s)]
+        t = w[seat_flow_at(FS.TOTAL, s)]
         top = max(top, t)
         low = min(low, t)
     top_seat = 0
     tied = 0
     for s in range(n - 1, -1, -1):
-        at_top = w[seat_flow_at(FS_TOTAL, s)] == top
+        at_top = w[seat_flow_at(FS.TOTAL, s)] == top
         tied += at_top
         top_seat = s if at_top else top_seat
-    before = w[flow_at(FL_LEADER)]
+    before = w[flow_at(FL.LEADER)]
     # The one seat with the top total; on a tie the leader before keeps the lead if
     # tied, nobody leads while nobody has led, else the first tied seat.
     leader = top_seat
-    if tied > 1 and before >= 0 and w[seat_flow_at(FS_TOTAL, before)] == top:
+    if tied > 1 and before >= 0 and w[seat_flow_at(FS.TOTAL, before)] == top:
         leader = before
     elif tied > 1 and before < 0:
         leader = -1
-    w[flow_at(FL_CHANGES)] += (before >= 0) & (leader != before)
-    w[flow_at(FL_LEADER)] = leader
+    w[flow_at(FL.CHANGES)] += (before >= 0) & (leader != before)
+    w[flow_at(FL.LEADER)] = leader
     someone_more = np.int64(low < top)
     # Mid-game: the first boundary at which a seat has run half its race.
-    if w[flow_at(FL_MID)] < 0 and 2 * top >= lay[R.WIN_NEED] * (lay[R.GOAL] + 1):
-        w[flow_at(FL_MID)] = b
+    if w[flow_at(FL.MID)] < 0 and 2 * top >= lay[R.WIN_NEED] * (lay[R.GOAL] + 1):
+        w[flow_at(FL.MID)] = b
         for s in range(n):
-            last = np.int64(w[seat_flow_at(FS_TOTAL, s)] == low) & someone_more
-            w[seat_flow_at(FS_LAST_AT_MID, s)] = last
+            last = np.int64(w[seat_flow_at(FS.TOTAL, s)] == low) & someone_more
+            w[seat_flow_at(FS.LAST_AT_MID, s)] = last
     for s in range(n):
-        own = w[seat_flow_at(FS_TOTAL, s)]
+        own = w[seat_flow_at(FS.TOTAL, s)]
         deficit = top - own
-        w[seat_flow_at(FS_DEFICIT, s)] = max(w[seat_flow_at(FS_DEFICIT, s)], deficit)
-        w[seat_flow_at(FS_LAST, s)] += np.int64(own == low) & someone_more
+        w[seat_flow_at(FS.DEFICIT, s)] = max(w[seat_flow_at(FS.DEFICIT, s)], deficit)
+        w[seat_flow_at(FS.LAST, s)] += np.int64(own == low) & someone_more
         led = np.int64(leader == s)
-        w[seat_flow_at(FS_NOT_LED, s)] = led * w[seat_flow_at(FS_NOT_LED, s)] + (1 - led) * b
+        w[seat_flow_at(FS.NOT_LED, s)] = led * w[seat_flow_at(FS.NOT_LED, s)] + (1 - led) * b
         behind = (1 - led) & np.int64(leader >= 0)
-        w[seat_flow_at(FS_BEHIND, s)] += behind
-        w[seat_flow_at(FS_BEHIND_SUM, s)] += behind * deficit
+        w[seat_flow_at(FS.BEHIND, s)] += behind
+        w[seat_flow_at(FS.BEHIND_SUM, s)] += behind * deficit
 
 
 @njit(**HOT)
 def open_flow(lay: np.ndarray, w: np.ndarray) -> None:
     """Zero the counters and count boundary 0, the position the game starts from.
 
-    `FL_EVERY` is the run's, set in the work array it copies, and stays.
+    `FL.EVERY` is the run's, set in the work array it copies, and stays.
     """
     n = lay[R.PLAYERS]
-    w[flow_at(FL_LEADER)] = -1
-    w[flow_at(FL_CHANGES)] = 0
-    w[flow_at(FL_BOUNDARY)] = 0
-    w[flow_at(FL_MID)] = -1
-    w[flow_at(FL_SNAPS)] = 0
+    w[flow_at(FL.LEADER)] = -1
+    w[flow_at(FL.CHANGES)] = 0
+    w[flow_at(FL.BOUNDARY)] = 0
+    w[flow_at(FL.MID)] = -1
+    w[flow_at(FL.SNAPS)] = 0
     for s in range(n):
-        for field in range(FS_SIZE):
+        for field in range(FS.SIZE):
             w[seat_flow_at(field, s)] = 0
-        w[seat_flow_at(FS_NOT_LED, s)] = -1
-        w[seat_flow_at(FS_CAPTURES, s)] = w[stat_at(STATS, S_CAPTURES, s)]
+        w[seat_flow_at(FS.NOT_LED, s)] = -1
+        w[seat_flow_at(FS.CAPTURES, s)] = w[stat_at(STATS, S.CAPTURES, s)]
     _count_totals(lay, w, 0, n)
     _count_leads(lay, w)
 
 
 @njit(**HOT)
 def close_flow(w: np.ndarray, winner: int) -> None:
-    """Write the flow results `F_*` for `winner` (-1: every one but the lead changes is -1)."""
-    w[flow_result_at(F_LEAD_CHANGES)] = w[flow_at(FL_CHANGES)]
+    """Write the flow results `F.*` for `winner` (-1: every one but the lead changes is -1)."""
+    w[flow_result_at(F.LEAD_CHANGES)] = w[flow_at(FL.CHANGES)]
     if winner < 0:
-        for field in range(1, F_SIZE):
+        for field in range(1, F.SIZE):
             w[flow_result_at(field)] = -1
         return
-    w[flow_result_at(F_DECIDED_AT)] = w[seat_flow_at(FS_NOT_LED, winner)] + 1
-    w[flow_result_at(F_MAX_DEFICIT)] = w[seat_flow_at(FS_DEFICIT, winner)]
-    w[flow_result_at(F_TURNS_LAST)] = w[seat_flow_at(FS_LAST, winner)]
-    w[flow_result_at(F_TURNS_BEHIND)] = w[seat_flow_at(FS_BEHIND, winner)]
-    w[flow_result_at(F_BEHIND_SUM)] = w[seat_flow_at(FS_BEHIND_SUM, winner)]
-    w[flow_result_at(F_MID_AT)] = w[flow_at(FL_MID)]
-    w[flow_result_at(F_LAST_AT_MID)] = w[seat_flow_at(FS_LAST_AT_MID, winner)]
+    w[flow_result_at(F.DECIDED_AT)] = w[seat_flow_at(FS.NOT_LED, winner)] + 1
+    w[flow_result_at(F.MAX_DEFICIT)] = w[seat_flow_at(FS.DEFICIT, winner)]
+    w[flow_result_at(F.TURNS_LAST)] = w[seat_flow_at(FS.LAST, winner)]
+    w[flow_result_at(F.TURNS_BEHIND)] = w[seat_flow_at(FS.BEHIND, winner)]
+    w[flow_result_at(F.BEHIND_SUM)] = w[seat_flow_at(FS.BEHIND_SUM, winner)]
+    w[flow_result_at(F.MID_AT)] = w[flow_at(FL.MID)]
+    w[flow_result_at(F.LAST_AT_MID)] = w[seat_flow_at(FS.LAST_AT_MID, winner)]
 
 
 # The calls of the game loop: plain functions without the JIT, resolved at

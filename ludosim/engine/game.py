@@ -1,8 +1,8 @@
 """One whole game: who starts, the turn loop, the end of the game and its results.
 
 Mirrors `ludosim.reference.game.Game.play` and `Game.result`. A game writes
-its per-game columns into the work array: `w[result_at(H_*)]` and
-`w[seat_result_at(K_*, seat)]` (docs/api.md column order), which the batch
+its per-game columns into the work array: `w[result_at(H.*)]` and
+`w[seat_result_at(K.*, seat)]` (docs/api.md column order), which the batch
 runner copies into the compact output arrays. Games with an expert seat are
 these games too, compiled with the literal `expert` True (`turn.search_move_if`).
 """
@@ -31,29 +31,15 @@ from ludosim.engine.position import (
 )
 from ludosim.engine.rng import below
 from ludosim.engine.state import (
-    C_ROLLS,
-    H_END_TURNS,
-    H_FIRST,
-    H_ROLLS,
-    H_TRUNCATED,
-    H_TURNS,
-    H_WINNER,
     HOT,
-    K_PLACE,
-    K_POINTS,
-    K_STATS,
-    S_SIZE,
-    SB_CONTENDERS,
-    SB_DONE,
-    SB_ENTERED,
-    SB_ORDER,
-    SB_SCORE,
-    SB_THROWS,
-    SB_UNLOCKED,
+    SB,
     STATS,
-    X_DECISIONS,
-    X_RECORDED,
     YARD,
+    C,
+    H,
+    K,
+    S,
+    X,
     counter_at,
     expert_at,
     ix,
@@ -76,20 +62,20 @@ def roll_off(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     if rule == FIRST_PLAYER_RANDOM:
         return below(stream, n)
     for j in range(n):
-        w[seat_list_at(SB_CONTENDERS, j)] = j
+        w[seat_list_at(SB.CONTENDERS, j)] = j
     m = n
     while m > 1:
         top = -1
         for j in range(m):
-            w[seat_list_at(SB_THROWS, j)] = below(stream, np.int64(6))
-            top = max(top, w[seat_list_at(SB_THROWS, j)])
+            w[seat_list_at(SB.THROWS, j)] = below(stream, np.int64(6))
+            top = max(top, w[seat_list_at(SB.THROWS, j)])
         kept = 0
         for j in range(m):  # tied highest re-roll among themselves, in seat order
-            if w[seat_list_at(SB_THROWS, j)] == top:
-                w[seat_list_at(SB_CONTENDERS, kept)] = w[seat_list_at(SB_CONTENDERS, j)]
+            if w[seat_list_at(SB.THROWS, j)] == top:
+                w[seat_list_at(SB.CONTENDERS, kept)] = w[seat_list_at(SB.CONTENDERS, j)]
                 kept += 1
         m = kept
-    return w[seat_list_at(SB_CONTENDERS, 0)]
+    return w[seat_list_at(SB.CONTENDERS, 0)]
 
 
 @njit(**HOT)
@@ -118,18 +104,18 @@ def _place_teams(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
                 theirs == mine and (t - ref) % n < (_team_lead(lay, ref, s) - ref) % n
             ):
                 ahead += 1
-        w[seat_result_at(K_PLACE, s)] = ahead + 1
+        w[seat_result_at(K.PLACE, s)] = ahead + 1
 
 
 @njit(**HOT)
 def _team_finished_at(lay: np.ndarray, w: np.ndarray, team: int, nfin: int) -> int:
-    """The index in the finishing order (`SB_ORDER`) of the finish that completed
+    """The index in the finishing order (`SB.ORDER`) of the finish that completed
     `team`, or `nfin` when some seat of it has not finished (after every team that has)."""
     last = -1
     for k in range(nfin):
-        last = k if lay[ix(R.TEAM0 + w[seat_list_at(SB_ORDER, k)])] == team else last
+        last = k if lay[ix(R.TEAM0 + w[seat_list_at(SB.ORDER, k)])] == team else last
     for s in range(lay[R.PLAYERS]):
-        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB_DONE, s)]:
+        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB.DONE, s)]:
             return nfin
     return last
 
@@ -148,22 +134,22 @@ def _team_lead(lay: np.ndarray, ref: int, seat: int) -> int:
 
 @njit(**HOT)
 def _team_score(lay: np.ndarray, w: np.ndarray, team: int) -> int:
-    """The scores (`SB_SCORE`) of a team's seats summed."""
+    """The scores (`SB.SCORE`) of a team's seats summed."""
     total = 0
     for s in range(lay[R.PLAYERS]):
         if lay[ix(R.TEAM0 + s)] == team:
-            total += w[seat_list_at(SB_SCORE, s)]
+            total += w[seat_list_at(SB.SCORE, s)]
     return total
 
 
 @njit(**HOT)
 def _seat_scores(lay: np.ndarray, w: np.ndarray) -> None:
-    """Each seat's ranking score (`SB_SCORE`): its points, or pieces home then total
+    """Each seat's ranking score (`SB.SCORE`): its points, or pieces home then total
     progress (as `Game.seat_score`)."""
     goal = lay[R.GOAL]
     for s in range(lay[R.PLAYERS]):
         if lay[R.SCORING] != SCORING_NONE:
-            w[seat_list_at(SB_SCORE, s)] = w[seat_result_at(K_POINTS, s)]
+            w[seat_list_at(SB.SCORE, s)] = w[seat_result_at(K.POINTS, s)]
         else:
             home = 0
             total = 0
@@ -171,7 +157,7 @@ def _seat_scores(lay: np.ndarray, w: np.ndarray) -> None:
                 p = w[progress_at(s, i)]
                 home += p == goal
                 total += travelled(lay, p) + 1
-            w[seat_list_at(SB_SCORE, s)] = home * 1_000_000 + total
+            w[seat_list_at(SB.SCORE, s)] = home * 1_000_000 + total
 
 
 @njit(**HOT)
@@ -184,32 +170,32 @@ def _rank_rest(lay: np.ndarray, w: np.ndarray, ref: int, nfin: int) -> None:
     n = lay[R.PLAYERS]
     _seat_scores(lay, w)
     for s in range(n):
-        if w[seat_list_at(SB_DONE, s)]:
+        if w[seat_list_at(SB.DONE, s)]:
             continue
         ahead = 0
         for t in range(n):
-            if w[seat_list_at(SB_DONE, t)] or t == s:
+            if w[seat_list_at(SB.DONE, t)] or t == s:
                 continue
-            if w[seat_list_at(SB_SCORE, t)] > w[seat_list_at(SB_SCORE, s)] or (
-                w[seat_list_at(SB_SCORE, t)] == w[seat_list_at(SB_SCORE, s)]
+            if w[seat_list_at(SB.SCORE, t)] > w[seat_list_at(SB.SCORE, s)] or (
+                w[seat_list_at(SB.SCORE, t)] == w[seat_list_at(SB.SCORE, s)]
                 and (t - ref) % n < (s - ref) % n
             ):
                 ahead += 1
-        w[seat_result_at(K_PLACE, s)] = nfin + 1 + ahead
+        w[seat_result_at(K.PLACE, s)] = nfin + 1 + ahead
 
 
 @njit(**HOT)
 def piece_owner(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     """Whose pieces `seat` moves this turn: its own, or once it has finished (`teams`)
     those of the first partner after it in turn order that has not (as `Game.owner`)."""
-    if not w[seat_list_at(SB_DONE, seat)]:
+    if not w[seat_list_at(SB.DONE, seat)]:
         return seat
     n = lay[R.PLAYERS]
     team = lay[ix(R.TEAM0 + seat)]
     s = seat
     for _ in range(n):
         s = s + 1 if s + 1 < n else 0
-        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB_DONE, s)]:
+        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB.DONE, s)]:
             return s
     return seat
 
@@ -228,12 +214,12 @@ def _open_game(
     reset_state(lay, w, has_start)
     first = start_seat if has_start else roll_off(lay, w, stream)
     for s in range(lay[R.PLAYERS]):
-        w[seat_list_at(SB_DONE, s)] = 0
+        w[seat_list_at(SB.DONE, s)] = 0
         entered = 0  # a piece of a start position outside the yard has entered
         for i in range(lay[R.PIECES]):
             entered |= w[progress_at(s, i)] != YARD
-        w[seat_list_at(SB_ENTERED, s)] = entered
-        w[seat_list_at(SB_UNLOCKED, s)] = 0  # every seat starts locked (home_unlock)
+        w[seat_list_at(SB.ENTERED, s)] = entered
+        w[seat_list_at(SB.UNLOCKED, s)] = 0  # every seat starts locked (home_unlock)
     return first
 
 
@@ -253,22 +239,22 @@ def _close_game(
     if lay[R.MOVE_LIMIT]:
         _close_by_points(lay, w, first, turns)
         return
-    w[result_at(H_FIRST)] = first
-    w[result_at(H_WINNER)] = winner
+    w[result_at(H.FIRST)] = first
+    w[result_at(H.WINNER)] = winner
     if winner < 0:
-        w[result_at(H_TURNS)] = turns
-        w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
-    w[result_at(H_END_TURNS)] = turns
-    w[result_at(H_TRUNCATED)] = truncated
+        w[result_at(H.TURNS)] = turns
+        w[result_at(H.ROLLS)] = w[counter_at(C.ROLLS)]
+    w[result_at(H.END_TURNS)] = turns
+    w[result_at(H.TRUNCATED)] = truncated
     for s in range(n):
-        for stat in range(S_SIZE):
-            w[seat_result_at(K_STATS + stat, s)] = w[stat_at(STATS, stat, s)]
-        w[seat_result_at(K_POINTS, s)] = seat_points(lay, w, s, winner)
+        for stat in range(S.SIZE):
+            w[seat_result_at(K.STATS + stat, s)] = w[stat_at(STATS, stat, s)]
+        w[seat_result_at(K.POINTS, s)] = seat_points(lay, w, s, winner)
     if lay[R.HAS_TEAMS]:
         _place_teams(lay, w, winner if winner >= 0 else first, nfin)
         return
     for place in range(nfin):
-        w[seat_result_at(K_PLACE, w[seat_list_at(SB_ORDER, place)])] = place + 1
+        w[seat_result_at(K.PLACE, w[seat_list_at(SB.ORDER, place)])] = place + 1
     _rank_rest(lay, w, winner if winner >= 0 else first, nfin)
 
 
@@ -277,28 +263,28 @@ def _close_by_points(lay: np.ndarray, w: np.ndarray, first: int, turns: int) -> 
     """The results of a game under `move_limit` (as `Game.points_result`): every seat
     placed by points, equal points sharing a place; the winner the one seat in first
     place, -1 when seats tie for it; not truncated. With `teams` a side is a team
-    scoring its seats' points summed (`SB_SCORE`), partners sharing its place; the
+    scoring its seats' points summed (`SB.SCORE`), partners sharing its place; the
     winner the top team's seat with the most points (partners equal: the first in
     turn order from `first`), -1 when teams tie for first."""
     n = lay[R.PLAYERS]
     for s in range(n):
-        for stat in range(S_SIZE):
-            w[seat_result_at(K_STATS + stat, s)] = w[stat_at(STATS, stat, s)]
-        w[seat_result_at(K_POINTS, s)] = seat_points(lay, w, s, -1)
+        for stat in range(S.SIZE):
+            w[seat_result_at(K.STATS + stat, s)] = w[stat_at(STATS, stat, s)]
+        w[seat_result_at(K.POINTS, s)] = seat_points(lay, w, s, -1)
     for s in range(n):  # each side's points: the seat's, or its team's summed
-        w[seat_list_at(SB_SCORE, s)] = 0
+        w[seat_list_at(SB.SCORE, s)] = 0
         for t in range(n):
             if lay[ix(R.TEAM0 + t)] == lay[ix(R.TEAM0 + s)]:
-                w[seat_list_at(SB_SCORE, s)] += w[seat_result_at(K_POINTS, t)]
+                w[seat_list_at(SB.SCORE, s)] += w[seat_result_at(K.POINTS, t)]
     top_team = -1  # the team in first place, -2 when a second one ties for it
     for s in range(n):
         ahead = 0
         for t in range(n):  # each side ahead once, through its lowest seat
             ahead += (
-                w[seat_list_at(SB_SCORE, t)] > w[seat_list_at(SB_SCORE, s)]
+                w[seat_list_at(SB.SCORE, t)] > w[seat_list_at(SB.SCORE, s)]
                 and _lowest_of_team(lay, t) == t
             )
-        w[seat_result_at(K_PLACE, s)] = ahead + 1
+        w[seat_result_at(K.PLACE, s)] = ahead + 1
         if ahead == 0 and top_team != lay[ix(R.TEAM0 + s)]:
             top_team = lay[ix(R.TEAM0 + s)] if top_team == -1 else -2
     winner = -1
@@ -306,15 +292,15 @@ def _close_by_points(lay: np.ndarray, w: np.ndarray, first: int, turns: int) -> 
         for k in range(n):  # the top team's seat with the most points, first of equals
             s = (first + k) % n
             if lay[ix(R.TEAM0 + s)] == top_team and (
-                winner < 0 or w[seat_result_at(K_POINTS, s)] > w[seat_result_at(K_POINTS, winner)]
+                winner < 0 or w[seat_result_at(K.POINTS, s)] > w[seat_result_at(K.POINTS, winner)]
             ):
                 winner = s
-    w[result_at(H_FIRST)] = first
-    w[result_at(H_WINNER)] = winner
-    w[result_at(H_TURNS)] = turns
-    w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
-    w[result_at(H_END_TURNS)] = turns
-    w[result_at(H_TRUNCATED)] = False
+    w[result_at(H.FIRST)] = first
+    w[result_at(H.WINNER)] = winner
+    w[result_at(H.TURNS)] = turns
+    w[result_at(H.ROLLS)] = w[counter_at(C.ROLLS)]
+    w[result_at(H.END_TURNS)] = turns
+    w[result_at(H.TRUNCATED)] = False
 
 
 @njit(**HOT)
@@ -342,7 +328,7 @@ def _whole_game(
 ) -> None:
     """One game: who starts, the turns until the game ends, the results.
 
-    Finishing order goes to `SB_ORDER`, and the winner's turns and rolls to
+    Finishing order goes to `SB.ORDER`, and the winner's turns and rolls to
     `w[HEAD]`. Inlined once per `mode`, a literal in each copy, so that every
     copy is a tight loop with only its own kind of turn in it; `free` (FREE's
     literal True, else False) makes the policies' choice the same way
@@ -354,8 +340,8 @@ def _whole_game(
     """
     first = _open_game(lay, w, stream, has_start, start_seat)
     if expert:
-        w[expert_at(X_DECISIONS)] = 0
-        w[expert_at(X_RECORDED)] = 0
+        w[expert_at(X.DECISIONS)] = 0
+        w[expert_at(X.RECORDED)] = 0
     open_flow_if(lay, w, flow)
     n = lay[R.PLAYERS]
     nfin = 0
@@ -386,9 +372,9 @@ def _whole_game(
                 home = finished(lay, w, mover)
         if winner < 0:
             count_boundary_if(lay, w, mover, flow)
-        if home and not w[seat_list_at(SB_DONE, mover)]:
-            w[seat_list_at(SB_DONE, mover)] = 1
-            w[seat_list_at(SB_ORDER, nfin)] = mover
+        if home and not w[seat_list_at(SB.DONE, mover)]:
+            w[seat_list_at(SB.DONE, mover)] = 1
+            w[seat_list_at(SB.ORDER, nfin)] = mover
             nfin += 1
             if lay[R.HAS_TEAMS] or (lay[R.PLAY_TO_END] and not lay[R.MOVE_LIMIT]):
                 # The game goes on without the seat's race (with teams: always, its
@@ -398,15 +384,15 @@ def _whole_game(
                 sides_left -= 1
                 if winner < 0:
                     winner = mover
-                    w[result_at(H_TURNS)] = turns
-                    w[result_at(H_ROLLS)] = w[counter_at(C_ROLLS)]
+                    w[result_at(H.TURNS)] = turns
+                    w[result_at(H.ROLLS)] = w[counter_at(C.ROLLS)]
         if winner >= 0 and (not lay[R.PLAY_TO_END] or lay[R.MOVE_LIMIT]):
             break  # under a move limit the first finish (team) ends the game too
         if sides_left <= settled:
             break
         seat = next_seat(lay, w, seat)
     _close_game(lay, w, first, nfin, turns, truncated, winner)
-    close_flow_if(w, w[result_at(H_WINNER)], flow)  # under a move limit: by points
+    close_flow_if(w, w[result_at(H.WINNER)], flow)  # under a move limit: by points
 
 
 # Each kind of game is its own compiled function with only its own copy of

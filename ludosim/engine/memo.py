@@ -6,7 +6,7 @@ best and the k-th of them. Different orders of the same moves usually reach
 the same position, so plans are counted per node (position, remaining rolls)
 and a node's summary is shared by every order that reaches it.
 
-A node's summary (`N_*`) covers its continuations with the best key: the key,
+A node's summary (`N.*`) covers its continuations with the best key: the key,
 the best final score and how many reach it (all, and capturing ones, where a
 continuation captures if any of its moves does), and what the puster needs
 (most captures, the capturers of the first continuation with the most, every
@@ -43,50 +43,24 @@ from ludosim.engine.policy import draw_skip, is_random, note_skip
 from ludosim.engine.position import undo_to
 from ludosim.engine.rng import below
 from ludosim.engine.state import (
-    B_CHOSEN_CAPS,
-    B_STEPS,
-    C_UNDO,
-    CH_FACE,
-    CH_PIECE,
+    CH,
     DUMMY,
-    E_BEST,
-    E_K1,
-    E_K2,
-    E_PUSTER,
     FACE_SLOTS,
     HOT,
-    KID_CAPS,
-    KID_FACE,
-    KID_PIECE,
-    KID_SUMMARY,
+    KID,
     LEAF,
-    MD_CAPS,
-    MD_EXT,
-    MD_FACE,
-    MD_K1,
-    MD_K2,
-    MD_MARK,
-    MD_PIECE,
-    MD_TAKEN,
+    MD,
     MEMO_START,
-    MH_CAP,
-    MH_FULL,
-    MH_MAX,
-    MH_USED,
+    MH,
     MRES,
-    N_BEST,
-    N_CALL,
-    N_CCAP,
-    N_FIRST,
-    N_MALL,
-    N_MCAP,
-    N_MOST,
-    N_SIZE,
-    N_UNION,
     NEG_SCORE,
     NO,
     YARD,
     YES,
+    B,
+    C,
+    E,
+    N,
     best_at,
     chosen_at,
     counter_at,
@@ -111,10 +85,10 @@ _HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _S29 = np.uint64(29)
 MAX_FACE = 8  # highest face code (the star)
 _LOW32 = (1 << 32) - 1
-# A (best score, count) pair of a summary, (N_MALL, N_CALL) or (N_MCAP, N_CCAP):
+# A (best score, count) pair of a summary, (N.MALL, N.CALL) or (N.MCAP, N.CCAP):
 # the count follows the score.
-PAIR_COUNT = N_CALL - N_MALL
-assert N_CCAP - N_MCAP == PAIR_COUNT
+PAIR_COUNT = N.CALL - N.MALL
+assert N.CCAP - N.MCAP == PAIR_COUNT
 
 
 # ------------------------------------------------------------------ keys
@@ -172,20 +146,20 @@ def child_key(
 def _first_slot(w: np.ndarray, k1: int, k2: int) -> int:
     h = (np.uint64(k1) * _HASH1) ^ (np.uint64(k2) * _HASH2)
     h ^= h >> _S29
-    return np.int64(h & np.uint64(w[memo_head_at(MH_CAP)] - 1))
+    return np.int64(h & np.uint64(w[memo_head_at(MH.CAP)] - 1))
 
 
 @njit(**HOT)
 def find_node(w: np.ndarray, k1: int, k2: int) -> int:
     """Slot of stored node (k1, k2), or -1 when it is not stored."""
-    cap = w[memo_head_at(MH_CAP)]
+    cap = w[memo_head_at(MH.CAP)]
     if cap == 0:
         return -1
     j = _first_slot(w, k1, k2)
     while True:
-        if w[entry_at(j, E_K2)] == 0:
+        if w[entry_at(j, E.K2)] == 0:
             return -1
-        if w[entry_at(j, E_K2)] == k2 and w[entry_at(j, E_K1)] == k1:
+        if w[entry_at(j, E.K2)] == k2 and w[entry_at(j, E.K1)] == k1:
             return j
         j = (j + 1) & (cap - 1)
 
@@ -193,72 +167,72 @@ def find_node(w: np.ndarray, k1: int, k2: int) -> int:
 @njit(**HOT)
 def load_node(w: np.ndarray, slot: int, dst: int) -> None:
     """Copy the stored summary of entry `slot` to the summary at `dst`."""
-    for v in range(N_CCAP + 1):
-        w[summary_at(dst, N_BEST + v)] = w[entry_at(slot, E_BEST + v)]
-    packed = w[entry_at(slot, E_PUSTER)]
-    w[summary_at(dst, N_MOST)] = packed >> 8
-    w[summary_at(dst, N_FIRST)] = (packed >> 4) & 15
-    w[summary_at(dst, N_UNION)] = packed & 15
+    for v in range(N.CCAP + 1):
+        w[summary_at(dst, N.BEST + v)] = w[entry_at(slot, E.BEST + v)]
+    packed = w[entry_at(slot, E.PUSTER)]
+    w[summary_at(dst, N.MOST)] = packed >> 8
+    w[summary_at(dst, N.FIRST)] = (packed >> 4) & 15
+    w[summary_at(dst, N.UNION)] = packed & 15
 
 
 @njit(**HOT)
 def store_node(w: np.ndarray, k1: int, k2: int, src: int) -> None:
     """Store the summary at `src` of node (k1, k2); a table 3/4 full stores nothing."""
-    cap = w[memo_head_at(MH_CAP)]
-    used = w[memo_head_at(MH_USED)]
+    cap = w[memo_head_at(MH.CAP)]
+    used = w[memo_head_at(MH.USED)]
     if 4 * (used + 1) > 3 * cap:
-        w[memo_head_at(MH_FULL)] = 1
+        w[memo_head_at(MH.FULL)] = 1
         return
     j = _first_slot(w, k1, k2)
-    while w[entry_at(j, E_K2)] != 0:
+    while w[entry_at(j, E.K2)] != 0:
         j = (j + 1) & (cap - 1)
-    w[entry_at(j, E_K1)] = k1
-    w[entry_at(j, E_K2)] = k2
-    for v in range(N_CCAP + 1):
-        w[entry_at(j, E_BEST + v)] = w[summary_at(src, N_BEST + v)]
-    w[entry_at(j, E_PUSTER)] = (
-        (w[summary_at(src, N_MOST)] << 8)
-        | (w[summary_at(src, N_FIRST)] << 4)
-        | w[summary_at(src, N_UNION)]
+    w[entry_at(j, E.K1)] = k1
+    w[entry_at(j, E.K2)] = k2
+    for v in range(N.CCAP + 1):
+        w[entry_at(j, E.BEST + v)] = w[summary_at(src, N.BEST + v)]
+    w[entry_at(j, E.PUSTER)] = (
+        (w[summary_at(src, N.MOST)] << 8)
+        | (w[summary_at(src, N.FIRST)] << 4)
+        | w[summary_at(src, N.UNION)]
     )
-    w[stored_at(w[memo_head_at(MH_MAX)], used)] = j
-    w[memo_head_at(MH_USED)] = used + 1
+    w[stored_at(w[memo_head_at(MH.MAX)], used)] = j
+    w[memo_head_at(MH.USED)] = used + 1
 
 
 @njit(**HOT)
 def clear_table(w: np.ndarray, cap: int) -> None:
     """Empty the slots stored so far and use `cap` entries from now on."""
-    slots = w[memo_head_at(MH_MAX)]
-    for k in range(w[memo_head_at(MH_USED)]):
-        w[entry_at(w[stored_at(slots, k)], E_K2)] = 0
-    w[memo_head_at(MH_USED)] = 0
-    w[memo_head_at(MH_FULL)] = 0
-    w[memo_head_at(MH_CAP)] = cap
+    slots = w[memo_head_at(MH.MAX)]
+    for k in range(w[memo_head_at(MH.USED)]):
+        w[entry_at(w[stored_at(slots, k)], E.K2)] = 0
+    w[memo_head_at(MH.USED)] = 0
+    w[memo_head_at(MH.FULL)] = 0
+    w[memo_head_at(MH.CAP)] = cap
 
 
 # ------------------------------------------------------------------ summaries
 @njit(**HOT)
 def _clear_summary(w: np.ndarray, at: int, best: int) -> None:
     """A summary with key `best` and no continuation counted yet."""
-    w[summary_at(at, N_BEST)] = best
-    w[summary_at(at, N_MALL)] = NEG_SCORE
-    w[summary_at(at, N_CALL)] = 0
-    w[summary_at(at, N_MCAP)] = NEG_SCORE
-    w[summary_at(at, N_CCAP)] = 0
-    w[summary_at(at, N_MOST)] = 0
-    w[summary_at(at, N_FIRST)] = 0
-    w[summary_at(at, N_UNION)] = 0
+    w[summary_at(at, N.BEST)] = best
+    w[summary_at(at, N.MALL)] = NEG_SCORE
+    w[summary_at(at, N.CALL)] = 0
+    w[summary_at(at, N.MCAP)] = NEG_SCORE
+    w[summary_at(at, N.CCAP)] = 0
+    w[summary_at(at, N.MOST)] = 0
+    w[summary_at(at, N.FIRST)] = 0
+    w[summary_at(at, N.UNION)] = 0
 
 
 @njit(**HOT)
 def _open_node(w: np.ndarray, d: int, k1: int, k2: int, top: int, taken: int) -> None:
     """The stack row of depth `d` for a node about to be expanded, with an empty summary."""
-    w[depth_at(d, MD_FACE)] = top
-    w[depth_at(d, MD_PIECE)] = -1
-    w[depth_at(d, MD_EXT)] = 0
-    w[depth_at(d, MD_K1)] = k1
-    w[depth_at(d, MD_K2)] = k2
-    w[depth_at(d, MD_TAKEN)] = taken
+    w[depth_at(d, MD.FACE)] = top
+    w[depth_at(d, MD.PIECE)] = -1
+    w[depth_at(d, MD.EXT)] = 0
+    w[depth_at(d, MD.K1)] = k1
+    w[depth_at(d, MD.K2)] = k2
+    w[depth_at(d, MD.TAKEN)] = taken
     _clear_summary(w, depth_summary(d), np.int64(-1))
 
 
@@ -266,15 +240,15 @@ def _open_node(w: np.ndarray, d: int, k1: int, k2: int, top: int, taken: int) ->
 def _score_leaf(lay: np.ndarray, w: np.ndarray, seat: int, at: int, taken: int) -> None:
     """Summary of a leaf on the live state (the plan ends here), scored where it ends."""
     _clear_summary(w, at, np.int64(0))
-    w[summary_at(at, N_MALL)] = 0 if is_random(w, seat) else score_position(lay, w, seat, taken)
-    w[summary_at(at, N_CALL)] = 1
+    w[summary_at(at, N.MALL)] = 0 if is_random(w, seat) else score_position(lay, w, seat, taken)
+    w[summary_at(at, N.CALL)] = 1
 
 
 @njit(**HOT)
 def _merge_best(w: np.ndarray, at: int, score: int, count: int) -> None:
     """Fold `count` continuations with final score `score` into the (best, count) pair at `at`.
 
-    The pair is (N_MALL, N_CALL) or (N_MCAP, N_CCAP) of a summary: `at` is the
+    The pair is (N.MALL, N.CALL) or (N.MCAP, N.CCAP) of a summary: `at` is the
     offset of its first word, the count follows the score.
     """
     if count == 0:
@@ -304,20 +278,20 @@ def summarise_last(lay: np.ndarray, w: np.ndarray, seat: int, taken: int, dst: i
         captures = 0
         score = 0
         if not rnd or (forced and may_capture(lay, w, seat, target, flags)):
-            mark = w[counter_at(C_UNDO)]
+            mark = w[counter_at(C.UNDO)]
             captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             if not rnd:
                 score = score_position(lay, w, seat, taken + captures)
             undo_to(lay, w, mark)
-        w[summary_at(dst, N_BEST)] = plan_key_step(face)
-        _merge_best(w, dst + N_MALL, score, np.int64(1))
+        w[summary_at(dst, N.BEST)] = plan_key_step(face)
+        _merge_best(w, dst + N.MALL, score, np.int64(1))
         if captures > 0:
-            _merge_best(w, dst + N_MCAP, score, np.int64(1))
-            w[summary_at(dst, N_UNION)] |= np.int64(1) << piece
-            if captures > w[summary_at(dst, N_MOST)]:  # strictly: the first with the most captures
-                w[summary_at(dst, N_MOST)] = captures
-                w[summary_at(dst, N_FIRST)] = np.int64(1) << piece
-    if w[summary_at(dst, N_BEST)] < 0:
+            _merge_best(w, dst + N.MCAP, score, np.int64(1))
+            w[summary_at(dst, N.UNION)] |= np.int64(1) << piece
+            if captures > w[summary_at(dst, N.MOST)]:  # strictly: the first with the most captures
+                w[summary_at(dst, N.MOST)] = captures
+                w[summary_at(dst, N.FIRST)] = np.int64(1) << piece
+    if w[summary_at(dst, N.BEST)] < 0:
         _score_leaf(lay, w, seat, dst, taken)  # the roll cannot be used: a leaf
 
 
@@ -333,14 +307,14 @@ def _last_move(
     if is_random(w, seat):
         captures = 0
         if lay[R.FORCED_CAPTURE] and may_capture(lay, w, seat, target, flags):
-            mark = w[counter_at(C_UNDO)]
+            mark = w[counter_at(C.UNDO)]
             captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             undo_to(lay, w, mark)
         _clear_summary(w, np.int64(LEAF), np.int64(0))
-        w[summary_at(LEAF, N_MALL)] = 0
-        w[summary_at(LEAF, N_CALL)] = 1
+        w[summary_at(LEAF, N.MALL)] = 0
+        w[summary_at(LEAF, N.CALL)] = 1
         return captures
-    mark = w[counter_at(C_UNDO)]
+    mark = w[counter_at(C.UNDO)]
     captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
     _score_leaf(lay, w, seat, np.int64(LEAF), taken + captures)
     undo_to(lay, w, mark)
@@ -354,33 +328,33 @@ def _fold_child(w: np.ndarray, acc: int, child: int, face: int, piece: int, capt
     Only children whose continuations have the node's best key count
     (the best key of `PlanTree._node`).
     """
-    key = w[summary_at(child, N_BEST)] + plan_key_step(face)
-    if key < w[summary_at(acc, N_BEST)]:
+    key = w[summary_at(child, N.BEST)] + plan_key_step(face)
+    if key < w[summary_at(acc, N.BEST)]:
         return
-    if key > w[summary_at(acc, N_BEST)]:
+    if key > w[summary_at(acc, N.BEST)]:
         _clear_summary(w, acc, key)
-    _merge_best(w, acc + N_MALL, w[summary_at(child, N_MALL)], w[summary_at(child, N_CALL)])
+    _merge_best(w, acc + N.MALL, w[summary_at(child, N.MALL)], w[summary_at(child, N.CALL)])
     if captures > 0:  # every continuation through a capturing move captures
-        _merge_best(w, acc + N_MCAP, w[summary_at(child, N_MALL)], w[summary_at(child, N_CALL)])
+        _merge_best(w, acc + N.MCAP, w[summary_at(child, N.MALL)], w[summary_at(child, N.CALL)])
     else:
-        _merge_best(w, acc + N_MCAP, w[summary_at(child, N_MCAP)], w[summary_at(child, N_CCAP)])
+        _merge_best(w, acc + N.MCAP, w[summary_at(child, N.MCAP)], w[summary_at(child, N.CCAP)])
     bit = (np.int64(1) << piece) if captures > 0 else np.int64(0)
-    most = captures + w[summary_at(child, N_MOST)]
-    if most > w[summary_at(acc, N_MOST)]:  # strictly: children are folded in plan order
-        w[summary_at(acc, N_MOST)] = most
-        w[summary_at(acc, N_FIRST)] = bit | w[summary_at(child, N_FIRST)]
-    w[summary_at(acc, N_UNION)] |= bit | w[summary_at(child, N_UNION)]
+    most = captures + w[summary_at(child, N.MOST)]
+    if most > w[summary_at(acc, N.MOST)]:  # strictly: children are folded in plan order
+        w[summary_at(acc, N.MOST)] = most
+        w[summary_at(acc, N.FIRST)] = bit | w[summary_at(child, N.FIRST)]
+    w[summary_at(acc, N.UNION)] |= bit | w[summary_at(child, N.UNION)]
 
 
 @njit(**HOT)
 def _keep_kid(w: np.ndarray, child: int, face: int, piece: int, captures: int) -> None:
     """Remember a child of the turn's root and its summary, in plan order."""
     n = w[kid_count_at()]
-    w[kid_at(n, KID_FACE)] = face
-    w[kid_at(n, KID_PIECE)] = piece
-    w[kid_at(n, KID_CAPS)] = captures
-    for v in range(N_SIZE):
-        w[kid_at(n, KID_SUMMARY + v)] = w[summary_at(child, v)]
+    w[kid_at(n, KID.FACE)] = face
+    w[kid_at(n, KID.PIECE)] = piece
+    w[kid_at(n, KID.CAPS)] = captures
+    for v in range(N.SIZE):
+        w[kid_at(n, KID.SUMMARY + v)] = w[summary_at(child, v)]
     w[kid_count_at()] = n + 1
 
 
@@ -427,14 +401,14 @@ def summarise_node(
         summarise_last(lay, w, seat, taken, np.int64(MRES))
         return True
     pieces = lay[R.PIECES]
-    root_mark = w[counter_at(C_UNDO)]
+    root_mark = w[counter_at(C.UNDO)]
     top = _top_face(w)
     d = 0
     _open_node(w, np.int64(0), k1, k2, top, taken)
     while True:
         # The next legal (face, piece) of this node, after the one tried last.
-        face = w[depth_at(d, MD_FACE)]
-        piece = w[depth_at(d, MD_PIECE)] + 1
+        face = w[depth_at(d, MD.FACE)]
+        piece = w[depth_at(d, MD.PIECE)] + 1
         target = NONE
         flags = 0
         while face >= 1:
@@ -449,30 +423,30 @@ def summarise_node(
             face -= 1
             piece = 0
         if target != NONE:
-            w[depth_at(d, MD_FACE)] = face
-            w[depth_at(d, MD_PIECE)] = piece
-            w[depth_at(d, MD_EXT)] = 1
-            mark = w[counter_at(C_UNDO)]
-            w[depth_at(d, MD_MARK)] = mark
+            w[depth_at(d, MD.FACE)] = face
+            w[depth_at(d, MD.PIECE)] = piece
+            w[depth_at(d, MD.EXT)] = 1
+            mark = w[counter_at(C.UNDO)]
+            w[depth_at(d, MD.MARK)] = mark
             captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
-            w[depth_at(d, MD_CAPS)] = captures
+            w[depth_at(d, MD.CAPS)] = captures
             w[remaining_at(face)] -= 1
             c1, c2 = child_key(
-                lay, w, seat, w[depth_at(d, MD_K1)], w[depth_at(d, MD_K2)], piece, face, captures
+                lay, w, seat, w[depth_at(d, MD.K1)], w[depth_at(d, MD.K2)], piece, face, captures
             )
             # A node one move from the root is reached by that move only: never looked up.
             found = find_node(w, c1, c2) if d >= 1 else -1
             if found < 0 and left - d == 2:
                 # The child has one roll left: counted at once, stored where another
                 # order of the same moves may reach it again.
-                summarise_last(lay, w, seat, w[depth_at(d, MD_TAKEN)] + captures, np.int64(LEAF))
+                summarise_last(lay, w, seat, w[depth_at(d, MD.TAKEN)] + captures, np.int64(LEAF))
                 if d >= 1:
                     store_node(w, c1, c2, np.int64(LEAF))
             elif found >= 0:
                 load_node(w, found, np.int64(LEAF))
             else:
                 d += 1
-                _open_node(w, d, c1, c2, top, w[depth_at(d - 1, MD_TAKEN)] + captures)
+                _open_node(w, d, c1, c2, top, w[depth_at(d - 1, MD.TAKEN)] + captures)
                 continue
             _fold_child(w, depth_summary(d), np.int64(LEAF), face, piece, captures)
             if keep_kids and d == 0:
@@ -482,27 +456,27 @@ def summarise_node(
             continue
         # Every child of this node is folded in: the node is complete.
         acc = depth_summary(d)
-        if not w[depth_at(d, MD_EXT)]:
-            _score_leaf(lay, w, seat, acc, w[depth_at(d, MD_TAKEN)])  # rolls left, none usable
+        if not w[depth_at(d, MD.EXT)]:
+            _score_leaf(lay, w, seat, acc, w[depth_at(d, MD.TAKEN)])  # rolls left, none usable
         if d == 0:
-            for v in range(N_SIZE):
+            for v in range(N.SIZE):
                 w[summary_at(MRES, v)] = w[summary_at(acc, v)]
             return True
-        store_node(w, w[depth_at(d, MD_K1)], w[depth_at(d, MD_K2)], acc)
-        if may_stop and w[memo_head_at(MH_FULL)]:
+        store_node(w, w[depth_at(d, MD.K1)], w[depth_at(d, MD.K2)], acc)
+        if may_stop and w[memo_head_at(MH.FULL)]:
             for r in range(d):
-                w[remaining_at(w[depth_at(r, MD_FACE)])] += 1
+                w[remaining_at(w[depth_at(r, MD.FACE)])] += 1
             undo_to(lay, w, root_mark)
             return False
         d -= 1
-        face = w[depth_at(d, MD_FACE)]
-        undo_to(lay, w, w[depth_at(d, MD_MARK)])
+        face = w[depth_at(d, MD.FACE)]
+        undo_to(lay, w, w[depth_at(d, MD.MARK)])
         w[remaining_at(face)] += 1
         _fold_child(
-            w, depth_summary(d), acc, face, w[depth_at(d, MD_PIECE)], w[depth_at(d, MD_CAPS)]
+            w, depth_summary(d), acc, face, w[depth_at(d, MD.PIECE)], w[depth_at(d, MD.CAPS)]
         )
         if keep_kids and d == 0:
-            _keep_kid(w, acc, face, w[depth_at(d, MD_PIECE)], w[depth_at(d, MD_CAPS)])
+            _keep_kid(w, acc, face, w[depth_at(d, MD.PIECE)], w[depth_at(d, MD.CAPS)])
 
 
 # ------------------------------------------------------------------ choosing
@@ -522,11 +496,11 @@ def pick_plan(
     As `PlanTree.plan`: walk down from the root (key `best`, `nrolls` rolls),
     trying the children in plan order; a child holds as many pool plans as
     its continuations with the node's best key and score `final` (capturing
-    ones only while `need`: no capture yet on the way down). Sets `B_STEPS`
-    and `B_CHOSEN_CAPS`; the state and the remaining rolls are left as they were.
+    ones only while `need`: no capture yet on the way down). Sets `B.STEPS`
+    and `B.CHOSEN_CAPS`; the state and the remaining rolls are left as they were.
     """
     pieces = lay[R.PIECES]
-    root_mark = w[counter_at(C_UNDO)]
+    root_mark = w[counter_at(C.UNDO)]
     top = _top_face(w)
     k1, k2 = root_key(lay, w, seat)
     steps = 0
@@ -534,31 +508,31 @@ def pick_plan(
     node = best
     # The root's children were kept by the search (`KIDS`): no need to try them again.
     for j in range(w[kid_count_at()] if node > 0 else 0):
-        face = w[kid_at(j, KID_FACE)]
-        captures = w[kid_at(j, KID_CAPS)]
+        face = w[kid_at(j, KID.FACE)]
+        captures = w[kid_at(j, KID.CAPS)]
         child = kid_summary(j)
-        if w[summary_at(child, N_BEST)] + plan_key_step(face) != node:
+        if w[summary_at(child, N.BEST)] + plan_key_step(face) != node:
             continue
         if need and captures == 0:
-            score, count = w[summary_at(child, N_MCAP)], w[summary_at(child, N_CCAP)]
+            score, count = w[summary_at(child, N.MCAP)], w[summary_at(child, N.CCAP)]
         else:
-            score, count = w[summary_at(child, N_MALL)], w[summary_at(child, N_CALL)]
+            score, count = w[summary_at(child, N.MALL)], w[summary_at(child, N.CALL)]
         size = count if score == final else 0
         if index >= size:
             index -= size
             continue
-        piece = w[kid_at(j, KID_PIECE)]
+        piece = w[kid_at(j, KID.PIECE)]
         if nrolls > 1:
             target, flags = legal_target(lay, w, seat, piece, face)
             apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             w[remaining_at(face)] -= 1
             k1, k2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
-        w[chosen_at(0, CH_FACE)] = face
-        w[chosen_at(0, CH_PIECE)] = piece
+        w[chosen_at(0, CH.FACE)] = face
+        w[chosen_at(0, CH.PIECE)] = piece
         steps = 1
         taken = captures
         need = need and captures == 0
-        node = w[summary_at(child, N_BEST)]
+        node = w[summary_at(child, N.BEST)]
         break
     while node > 0:
         picked = False
@@ -570,7 +544,7 @@ def pick_plan(
                     target, flags = legal_target(lay, w, seat, piece, face)
                     if target == NONE:
                         continue
-                    mark = w[counter_at(C_UNDO)]
+                    mark = w[counter_at(C.UNDO)]
                     c1, c2 = k1, k2
                     if left == 0:
                         captures = _last_move(lay, w, seat, piece, target, flags, taken)
@@ -583,25 +557,25 @@ def pick_plan(
                         c1, c2 = child_key(lay, w, seat, k1, k2, piece, face, captures)
                         summarise_node(lay, w, seat, left, c1, c2, taken + captures, NO, NO)
                         child = MRES
-                    if w[summary_at(child, N_BEST)] + plan_key_step(face) == node:
+                    if w[summary_at(child, N.BEST)] + plan_key_step(face) == node:
                         if need and captures == 0:
                             score, count = (
-                                w[summary_at(child, N_MCAP)],
-                                w[summary_at(child, N_CCAP)],
+                                w[summary_at(child, N.MCAP)],
+                                w[summary_at(child, N.CCAP)],
                             )
                         else:
                             score, count = (
-                                w[summary_at(child, N_MALL)],
-                                w[summary_at(child, N_CALL)],
+                                w[summary_at(child, N.MALL)],
+                                w[summary_at(child, N.CALL)],
                             )
                         size = count if score == final else 0
                         if index < size:
-                            w[chosen_at(steps, CH_FACE)] = face
-                            w[chosen_at(steps, CH_PIECE)] = piece
+                            w[chosen_at(steps, CH.FACE)] = face
+                            w[chosen_at(steps, CH.PIECE)] = piece
                             steps += 1
                             taken += captures
                             need = need and captures == 0
-                            node = w[summary_at(child, N_BEST)]
+                            node = w[summary_at(child, N.BEST)]
                             if left > 0:
                                 k1, k2 = c1, c2
                             picked = True
@@ -613,12 +587,12 @@ def pick_plan(
             face -= 1
         if not picked:  # pragma: no cover - the summaries guarantee a child
             break
-    w[best_at(B_STEPS)] = steps
-    w[best_at(B_CHOSEN_CAPS)] = taken
+    w[best_at(B.STEPS)] = steps
+    w[best_at(B.CHOSEN_CAPS)] = taken
     undo_to(lay, w, root_mark)
     for j in range(steps):
         if j < nrolls - 1:  # the last step of a full plan never took its roll
-            w[remaining_at(w[chosen_at(j, CH_FACE)])] += 1
+            w[remaining_at(w[chosen_at(j, CH.FACE)])] += 1
 
 
 @njit(**HOT, inline="always")
@@ -631,7 +605,7 @@ def summarise_root(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int) -> No
     """
     k1, k2 = root_key(lay, w, seat)
     w[kid_count_at()] = 0
-    top = w[memo_head_at(MH_MAX)]
+    top = w[memo_head_at(MH.MAX)]
     cap = min(MEMO_START, top)
     while True:
         clear_table(w, cap)
@@ -655,21 +629,21 @@ def choose_plan(lay: np.ndarray, w: np.ndarray, seat: int, nrolls: int, stream: 
     if not is_random(w, seat):
         note_before(lay, w, seat)
     summarise_root(lay, w, seat, nrolls)
-    best = w[summary_at(MRES, N_BEST)]
-    any_capture = w[summary_at(MRES, N_CCAP)] > 0
+    best = w[summary_at(MRES, N.BEST)]
+    any_capture = w[summary_at(MRES, N.CCAP)] > 0
     most, first, union = (
-        w[summary_at(MRES, N_MOST)],
-        w[summary_at(MRES, N_FIRST)],
-        w[summary_at(MRES, N_UNION)],
+        w[summary_at(MRES, N.MOST)],
+        w[summary_at(MRES, N.FIRST)],
+        w[summary_at(MRES, N.UNION)],
     )
     forced = lay[R.FORCED_CAPTURE] != 0
     skipping = forced and any_capture and draw_skip(w, seat, stream)
     only_capturing = forced and any_capture and not skipping
     if only_capturing:
-        final, count = w[summary_at(MRES, N_MCAP)], w[summary_at(MRES, N_CCAP)]
+        final, count = w[summary_at(MRES, N.MCAP)], w[summary_at(MRES, N.CCAP)]
     else:
-        final, count = w[summary_at(MRES, N_MALL)], w[summary_at(MRES, N_CALL)]
+        final, count = w[summary_at(MRES, N.MALL)], w[summary_at(MRES, N.CALL)]
     index = below(stream, count) if count > 1 else 0
     pick_plan(lay, w, seat, nrolls, best, index, only_capturing, final)
-    if forced and any_capture and w[best_at(B_CHOSEN_CAPS)] == 0:
+    if forced and any_capture and w[best_at(B.CHOSEN_CAPS)] == 0:
         note_skip(w, most, first, union)

@@ -55,20 +55,15 @@ from ludosim.engine.position import (
     unlock,
 )
 from ludosim.engine.state import (
-    C_UNDO,
     DUMMY,
     HOT,
-    M_CAPS,
-    M_FLAGS,
-    M_PIECE,
-    M_TARGET,
     NO,
-    S_CAPTURED,
-    S_CAPTURES,
-    S_RETURNED,
-    SB_UNLOCKED,
+    SB,
     YARD,
     YES,
+    C,
+    M,
+    S,
     count_at,
     counter_at,
     ix,
@@ -177,7 +172,7 @@ def _lap_walk(lay: np.ndarray, w: np.ndarray, seat: int, p: int, steps: int) -> 
 def goes_on(lay: np.ndarray, w: np.ndarray, seat: int, p: int) -> bool:
     """A piece of `seat` at progress `p` goes on past its entry (as `reference.moves.goes_on`):
     under `home_unlock`, its seat is locked or the piece is lapping (a code after the goal)."""
-    return lay[R.HOME_UNLOCK] != 0 and (p > lay[R.GOAL] or not w[seat_list_at(SB_UNLOCKED, seat)])
+    return lay[R.HOME_UNLOCK] != 0 and (p > lay[R.GOAL] or not w[seat_list_at(SB.UNLOCKED, seat)])
 
 
 @njit(**HOT)
@@ -203,7 +198,7 @@ def _walk_numbers(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, steps: 
         return (q, BACKWARDS) if taken > 0 else (NONE, 0)
     t = p + steps
     if lay[R.HOME_UNLOCK] and (
-        p > goal or (t > lay[R.ENTRY] and not w[seat_list_at(SB_UNLOCKED, seat)])
+        p > goal or (t > lay[R.ENTRY] and not w[seat_list_at(SB.UNLOCKED, seat)])
     ):
         return _lap_walk(lay, w, seat, p, steps)
     if t <= goal:
@@ -378,10 +373,10 @@ def legal_target(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: in
 @njit(**HOT)
 def _add_move(w: np.ndarray, k: int, piece: int, target: int, flags: int) -> None:
     """Write move number `k` of the move list."""
-    w[move_at(k, M_PIECE)] = piece
-    w[move_at(k, M_TARGET)] = target
-    w[move_at(k, M_FLAGS)] = flags
-    w[move_at(k, M_CAPS)] = 0
+    w[move_at(k, M.PIECE)] = piece
+    w[move_at(k, M.TARGET)] = target
+    w[move_at(k, M.FLAGS)] = flags
+    w[move_at(k, M.CAPS)] = 0
 
 
 @njit(**HOT, inline="always")
@@ -422,18 +417,18 @@ def _free_number_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> 
     k = 0
     for piece in range(lay[R.PIECES]):
         p = w[progress_at(seat, piece)]
-        w[move_at(k, M_PIECE)] = piece
+        w[move_at(k, M.PIECE)] = piece
         # Entering: the start square, progress 0.
-        w[move_at(k, M_TARGET)] = (p + face) * np.int64(p != YARD)
-        w[move_at(k, M_FLAGS)] = ENTERING * np.int64(p == YARD)
-        w[move_at(k, M_CAPS)] = 0
+        w[move_at(k, M.TARGET)] = (p + face) * np.int64(p != YARD)
+        w[move_at(k, M.FLAGS)] = ENTERING * np.int64(p == YARD)
+        w[move_at(k, M.CAPS)] = 0
         k += (mask >> piece) & 1
     return k
 
 
 @njit(**HOT, inline="always")
 def legal_moves(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int:
-    """Fill the move list (`w[move_at(j, M_*)]`) with the legal moves, by piece; count them."""
+    """Fill the move list (`w[move_at(j, M.*)]`) with the legal moves, by piece; count them."""
     if face <= 6 and lay[R.PASS_ALL] and lay[R.FINISH] == FINISH_EXACT and not lay[R.HOME_UNLOCK]:
         return _free_number_moves(lay, w, seat, face)
     k = np.int64(0)  # not a literal 0: callers would first be compiled for that type too
@@ -452,8 +447,8 @@ def _keep_movers(w: np.ndarray, k: int, movers: int) -> int:
     """Keep the moves of the list whose piece is in the mask `movers`, in order; count them."""
     n = np.int64(0)
     for j in range(k):
-        if (movers >> w[move_at(j, M_PIECE)]) & 1:
-            _add_move(w, n, w[move_at(j, M_PIECE)], w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)])
+        if (movers >> w[move_at(j, M.PIECE)]) & 1:
+            _add_move(w, n, w[move_at(j, M.PIECE)], w[move_at(j, M.TARGET)], w[move_at(j, M.FLAGS)])
             n += 1
     return n
 
@@ -473,9 +468,9 @@ def _capture_at(lay: np.ndarray, w: np.ndarray, seat: int, sq: int, stats: int, 
                 if log:
                     log_piece(w, s, i)
                 relocate(lay, w, s, i, sq, np.int64(YARD), np.int64(-1))
-                w[stat_at(stats, S_CAPTURED, s)] += 1
+                w[stat_at(stats, S.CAPTURED, s)] += 1
                 caught += 1
-    w[stat_at(stats, S_CAPTURES, seat)] += caught
+    w[stat_at(stats, S.CAPTURES, seat)] += caught
     if caught:
         unlock(w, seat, log)
     return caught
@@ -500,7 +495,7 @@ def _arrive(
         log_piece(w, seat, piece)
     if kind == HOME:
         relocate(lay, w, seat, piece, sq0, np.int64(YARD), np.int64(-1))
-        w[stat_at(stats, S_RETURNED, seat)] += 1
+        w[stat_at(stats, S.RETURNED, seat)] += 1
         return 0, False
     captures = 0
     if kind == CAPTURE:
@@ -549,7 +544,7 @@ def _arrives_on_block(
         return False
     # A capture on the first star opens a locked seat's column before the jump.
     laps = lay[R.HOME_UNLOCK] != 0 and (
-        q > lay[R.GOAL] or (kind != CAPTURE and not w[seat_list_at(SB_UNLOCKED, seat)])
+        q > lay[R.GOAL] or (kind != CAPTURE and not w[seat_list_at(SB.UNLOCKED, seat)])
     )
     jump = _star_jump(lay, q, flags, laps)
     return (
@@ -668,17 +663,17 @@ def apply_move(
 @njit(**HOT)
 def count_capturing_moves(lay: np.ndarray, w: np.ndarray, seat: int, n: int) -> int:
     """How many of the first `n` moves of the move list capture; each row's captures
-    go to its `M_CAPS`. A move that `may_capture` is played and taken back."""
+    go to its `M.CAPS`. A move that `may_capture` is played and taken back."""
     ncap = np.int64(0)
     for j in range(n):
-        target = w[move_at(j, M_TARGET)]
-        flags = w[move_at(j, M_FLAGS)]
+        target = w[move_at(j, M.TARGET)]
+        flags = w[move_at(j, M.FLAGS)]
         captures = 0
         if may_capture(lay, w, seat, target, flags):
-            mark = w[counter_at(C_UNDO)]
-            piece = w[move_at(j, M_PIECE)]
+            mark = w[counter_at(C.UNDO)]
+            piece = w[move_at(j, M.PIECE)]
             captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             undo_to(lay, w, mark)
-        w[move_at(j, M_CAPS)] = captures
+        w[move_at(j, M.CAPS)] = captures
         ncap += captures > 0
     return ncap

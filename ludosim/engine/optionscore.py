@@ -42,19 +42,16 @@ from ludosim.engine.moves import (
 )
 from ludosim.engine.position import square_of, travelled, undo_to
 from ludosim.engine.state import (
-    C_UNDO,
     DIE_SLOTS,
     DUMMY,
     HOT,
     NEG_SCORE,
     PROB_UNIT,
-    RT_GOAL,
-    RT_STANDING,
-    RT_YARD,
-    U_PIECE,
-    U_SEAT,
+    RT,
     YARD,
     YES,
+    C,
+    U,
     count_at,
     counter_at,
     guard_at,
@@ -95,9 +92,9 @@ def note_before(lay: np.ndarray, w: np.ndarray, seat: int) -> None:
         standing += travelled(lay, p) + 1
         yard += p == YARD
         home += p == goal
-    w[root_at(RT_STANDING)] = standing
-    w[root_at(RT_YARD)] = yard
-    w[root_at(RT_GOAL)] = home
+    w[root_at(RT.STANDING)] = standing
+    w[root_at(RT.YARD)] = yard
+    w[root_at(RT.GOAL)] = home
 
 
 @njit(**HOT)
@@ -141,12 +138,12 @@ def capture_victims(lay: np.ndarray, w: np.ndarray, seat: int, face: int) -> int
         target, flags = legal_target(lay, w, seat, piece, face)
         if target == NONE or not may_capture(lay, w, seat, target, flags):
             continue
-        mark = w[counter_at(C_UNDO)]
+        mark = w[counter_at(C.UNDO)]
         apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
-        for row in range(mark, w[counter_at(C_UNDO)]):
-            other = w[undo_at(row, U_SEAT)]
+        for row in range(mark, w[counter_at(C.UNDO)]):
+            other = w[undo_at(row, U.SEAT)]
             if other != seat:  # only a captured piece of another seat is logged
-                victims |= np.int64(1) << (MAX_PIECES * other + w[undo_at(row, U_PIECE)])
+                victims |= np.int64(1) << (MAX_PIECES * other + w[undo_at(row, U.PIECE)])
         undo_to(lay, w, mark)
     return victims
 
@@ -231,10 +228,10 @@ def score_position(lay: np.ndarray, w: np.ndarray, seat: int, captured: int) -> 
         yard += p == YARD
         home += p == goal
         lead = max(lead, travelled(lay, p) + 1)
-    total = w[weight_at(seat, F_PROGRESS)] * (standing - w[root_at(RT_STANDING)])
-    total += w[weight_at(seat, F_ENTER)] * max(0, w[root_at(RT_YARD)] - yard)
-    total += w[weight_at(seat, F_FINISH)] * (home - w[root_at(RT_GOAL)])
-    total += w[weight_at(seat, F_SENT_HOME)] * max(0, yard - w[root_at(RT_YARD)])
+    total = w[weight_at(seat, F_PROGRESS)] * (standing - w[root_at(RT.STANDING)])
+    total += w[weight_at(seat, F_ENTER)] * max(0, w[root_at(RT.YARD)] - yard)
+    total += w[weight_at(seat, F_FINISH)] * (home - w[root_at(RT.GOAL)])
+    total += w[weight_at(seat, F_SENT_HOME)] * max(0, yard - w[root_at(RT.YARD)])
     total += w[weight_at(seat, F_LEAD)] * lead
     total += w[weight_at(seat, F_CAPTURE)] * captured
     if w[weight_at(seat, F_SAFE)] or w[weight_at(seat, F_EXPOSED)]:
@@ -494,7 +491,7 @@ def score_by_trying(
     rare path stays out of the option loop's code. `base` comes from
     `prepare_trying`, called once per decision before.
     """
-    mark = w[counter_at(C_UNDO)]
+    mark = w[counter_at(C.UNDO)]
     captures, _ = apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
     score = score_position(lay, w, seat, captures) - base
     undo_to(lay, w, mark)

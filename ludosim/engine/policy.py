@@ -1,7 +1,7 @@
 """Policies in the kernel: each seat's policy row, and the single-roll choice.
 
 Mirrors the single-roll case of `ludosim.reference.game.Game.decide`. A seat's
-policy is a row of the work array (`w[policy_at(seat, PW_*)]`, built by
+policy is a row of the work array (`w[policy_at(seat, PW.*)]`, built by
 `compile_policies`): integer weights in thousandths, in
 `ludosim.rules.policies.FEATURES` order, and the skipper's probability as an
 integer threshold, so that scores are exact integers in both engines and the
@@ -35,24 +35,14 @@ from ludosim.engine.optionscore import (
 )
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
-    C_SKIPS,
     HOT,
-    M_CAPS,
-    M_FLAGS,
-    M_PIECE,
-    M_TARGET,
     MAX_SKIPS,
     N_FEATURES,
     NEG_SCORE,
-    PW_GUARD,
-    PW_RANDOM,
-    PW_SIZE,
-    PW_SKIP_MODE,
-    PW_SKIP_THRESHOLD,
-    PW_WEIGHTS,
-    SK_FIRST,
-    SK_MOST,
-    SK_UNION,
+    PW,
+    SK,
+    C,
+    M,
     counter_at,
     move_at,
     option_at,
@@ -80,22 +70,22 @@ class PolicyWeights(Protocol):
 
 
 def compile_policies(policies: Sequence[PolicyWeights]) -> np.ndarray:
-    """One `PW_SIZE` row per seat for parsed policies (`ludosim.rules.policies.parse_policy`).
+    """One `PW.SIZE` row per seat for parsed policies (`ludosim.rules.policies.parse_policy`).
 
     The policies come parsed from above, so the kernel does not import the
     policy layer that sits on top of it.
     """
-    rows = np.zeros((len(policies), PW_SIZE), dtype=np.int64)
+    rows = np.zeros((len(policies), PW.SIZE), dtype=np.int64)
     for seat, policy in enumerate(policies):
         assert len(policy.weights) == N_FEATURES  # `ludosim.rules.policies.FEATURES` order
         # Multipliers, not weights: base weights times PROB_UNIT when a look-ahead one weighs.
         multipliers = policy.score_weights
-        rows[seat, PW_WEIGHTS : PW_WEIGHTS + N_FEATURES] = multipliers
-        rows[seat, PW_RANDOM] = policy.is_random
+        rows[seat, PW.WEIGHTS : PW.WEIGHTS + N_FEATURES] = multipliers
+        rows[seat, PW.RANDOM] = policy.is_random
         q = policy.skip
-        rows[seat, PW_SKIP_MODE] = 0 if q <= 0.0 else (1 if q >= 1.0 else 2)
-        rows[seat, PW_SKIP_THRESHOLD] = detect_threshold(q)
-        rows[seat, PW_GUARD : PW_GUARD + 32] = guard_table(
+        rows[seat, PW.SKIP_MODE] = 0 if q <= 0.0 else (1 if q >= 1.0 else 2)
+        rows[seat, PW.SKIP_THRESHOLD] = detect_threshold(q)
+        rows[seat, PW.GUARD : PW.GUARD + 32] = guard_table(
             multipliers[F_SAFE], multipliers[F_EXPOSED]
         )
     return rows
@@ -128,7 +118,7 @@ def guard_table(safe_weight: int, exposed_weight: int) -> list[int]:
 @njit(**HOT)
 def is_random(w: np.ndarray, seat: int) -> bool:
     """The seat's policy scores every option 0 (so it never computes a feature)."""
-    return w[policy_at(seat, PW_RANDOM)] != 0
+    return w[policy_at(seat, PW.RANDOM)] != 0
 
 
 # For a 4-bit piece mask m: its popcount, as 3-bit fields of one constant, and
@@ -163,23 +153,23 @@ def pick_random_piece(mask: int, stream: np.ndarray) -> int:
 @njit(**HOT)
 def draw_skip(w: np.ndarray, seat: int, stream: np.ndarray) -> bool:
     """A skipper facing a forced capture decides to ignore it (one `uniform()` if 0 < Q < 1)."""
-    mode = w[policy_at(seat, PW_SKIP_MODE)]
+    mode = w[policy_at(seat, PW.SKIP_MODE)]
     if mode == 0:
         return False
     if mode == 1:
         return True
-    return uniform_bits(stream) < w[policy_at(seat, PW_SKIP_THRESHOLD)]
+    return uniform_bits(stream) < w[policy_at(seat, PW.SKIP_THRESHOLD)]
 
 
 @njit(**HOT)
 def note_skip(w: np.ndarray, most: int, first: int, union: int) -> None:
     """Remember a skipped forced capture; the puster looks at it at the end of the turn."""
-    n = w[counter_at(C_SKIPS)]
+    n = w[counter_at(C.SKIPS)]
     if n < MAX_SKIPS:
-        w[skip_at(n, SK_MOST)] = most
-        w[skip_at(n, SK_FIRST)] = first
-        w[skip_at(n, SK_UNION)] = union
-        w[counter_at(C_SKIPS)] = n + 1
+        w[skip_at(n, SK.MOST)] = most
+        w[skip_at(n, SK.FIRST)] = first
+        w[skip_at(n, SK.UNION)] = union
+        w[counter_at(C.SKIPS)] = n + 1
 
 
 @njit(**HOT, inline="always")
@@ -201,7 +191,7 @@ def choose_random(lay: np.ndarray, w: np.ndarray, seat: int, k: int, stream: np.
         return below(stream, k)
     want = below(stream, ncap) if ncap > 1 else 0
     for j in range(k):
-        if w[move_at(j, M_CAPS)] > 0:
+        if w[move_at(j, M.CAPS)] > 0:
             if want == 0:
                 return j
             want -= 1
@@ -235,7 +225,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     if is_random(w, seat):
         return choose_random(lay, w, seat, k, stream)
     forced = lay[R.FORCED_CAPTURE] != 0
-    skipper = w[policy_at(seat, PW_SKIP_MODE)] != 0
+    skipper = w[policy_at(seat, PW.SKIP_MODE)] != 0
     if k == 1 and not (skipper and forced):
         # The only option: nothing to score, nothing drawn, never a skip.
         return 0
@@ -254,12 +244,12 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     best_j = -1
     base = NEG_SCORE  # `prepare_trying` not called yet
     for j in range(k):
-        piece = w[move_at(j, M_PIECE)]
+        piece = w[move_at(j, M.PIECE)]
         captures, score, base = option_score(
-            lay, w, seat, piece, w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)], summary, base
+            lay, w, seat, piece, w[move_at(j, M.TARGET)], w[move_at(j, M.FLAGS)], summary, base
         )
         w[option_at(j)] = score
-        w[move_at(j, M_CAPS)] = captures
+        w[move_at(j, M.CAPS)] = captures
         if score > best:
             best = score
             ties = 1
@@ -282,7 +272,7 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
         best = NEG_SCORE
         ties = 0
         for j in range(k):
-            if w[move_at(j, M_CAPS)] == 0:
+            if w[move_at(j, M.CAPS)] == 0:
                 continue
             if w[option_at(j)] > best:
                 best = w[option_at(j)]
@@ -292,13 +282,13 @@ def choose_move(lay: np.ndarray, w: np.ndarray, seat: int, face: int, stream: np
     want = below(stream, ties) if ties > 1 else 0
     chosen = -1
     for j in range(k):
-        if (only_capturing and w[move_at(j, M_CAPS)] == 0) or w[option_at(j)] != best:
+        if (only_capturing and w[move_at(j, M.CAPS)] == 0) or w[option_at(j)] != best:
             continue
         if want == 0:
             chosen = j
             break
         want -= 1
-    if capture_rule and w[move_at(chosen, M_CAPS)] == 0:
+    if capture_rule and w[move_at(chosen, M.CAPS)] == 0:
         note_skip(w, most, first, union)
     return chosen
 

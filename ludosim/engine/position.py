@@ -25,19 +25,13 @@ from numba.extending import register_jitable
 from ludosim.engine.codes import SCORING_STEPS
 from ludosim.engine.layout import SQUARE, STRIDE, R
 from ludosim.engine.state import (
-    C_UNDO,
     DUMMY,
     HOT,
     PROGRESS,
-    SB_DONE,
-    SB_UNLOCKED,
-    U_LAPS0,
-    U_PIECE,
-    U_PROGRESS,
-    U_REVERSED,
-    U_SEAT,
-    U_UNLOCK,
+    SB,
     YARD,
+    C,
+    U,
     count_at,
     counter_at,
     ix,
@@ -129,57 +123,57 @@ def relocate(
 @njit(**HOT)
 def log_piece(w: np.ndarray, seat: int, piece: int) -> None:
     """Remember a piece's progress and reversed flag before changing it."""
-    n = w[counter_at(C_UNDO)]
-    w[undo_at(n, U_SEAT)] = seat
-    w[undo_at(n, U_PIECE)] = piece
-    w[undo_at(n, U_PROGRESS)] = w[progress_at(seat, piece)]
-    w[undo_at(n, U_REVERSED)] = w[reversed_at(seat, piece)]
-    w[counter_at(C_UNDO)] = n + 1
+    n = w[counter_at(C.UNDO)]
+    w[undo_at(n, U.SEAT)] = seat
+    w[undo_at(n, U.PIECE)] = piece
+    w[undo_at(n, U.PROGRESS)] = w[progress_at(seat, piece)]
+    w[undo_at(n, U.REVERSED)] = w[reversed_at(seat, piece)]
+    w[counter_at(C.UNDO)] = n + 1
 
 
 @njit(**HOT)
 def unlock(w: np.ndarray, seat: int, log: bool) -> None:
     """`seat` has captured: its home column is open for the rest of the game
     (`home_unlock`; kept under every rule, read only under that one)."""
-    if w[seat_list_at(SB_UNLOCKED, seat)]:
+    if w[seat_list_at(SB.UNLOCKED, seat)]:
         return
     if log:
-        n = w[counter_at(C_UNDO)]
-        w[undo_at(n, U_SEAT)] = seat
-        w[undo_at(n, U_PIECE)] = U_UNLOCK
-        w[counter_at(C_UNDO)] = n + 1
-    w[seat_list_at(SB_UNLOCKED, seat)] = 1
+        n = w[counter_at(C.UNDO)]
+        w[undo_at(n, U.SEAT)] = seat
+        w[undo_at(n, U.PIECE)] = U.UNLOCK
+        w[counter_at(C.UNDO)] = n + 1
+    w[seat_list_at(SB.UNLOCKED, seat)] = 1
 
 
 @njit(**HOT)
 def set_laps(w: np.ndarray, seat: int, piece: int, laps: int, log: bool) -> None:
     """Set a piece's new laps (`home_unlock`), logged for `undo_to` with `log`."""
     if log:
-        n = w[counter_at(C_UNDO)]
-        w[undo_at(n, U_SEAT)] = seat
-        w[undo_at(n, U_PIECE)] = U_LAPS0 - piece
-        w[undo_at(n, U_PROGRESS)] = w[laps_at(seat, piece)]
-        w[counter_at(C_UNDO)] = n + 1
+        n = w[counter_at(C.UNDO)]
+        w[undo_at(n, U.SEAT)] = seat
+        w[undo_at(n, U.PIECE)] = U.LAPS0 - piece
+        w[undo_at(n, U.PROGRESS)] = w[laps_at(seat, piece)]
+        w[counter_at(C.UNDO)] = n + 1
     w[laps_at(seat, piece)] = laps
 
 
 @njit(**HOT)
 def undo_to(lay: np.ndarray, w: np.ndarray, mark: int) -> None:
     """Take back every logged change after row `mark`, newest first."""
-    n = w[counter_at(C_UNDO)]
+    n = w[counter_at(C.UNDO)]
     while n > mark:
         n -= 1
-        seat = w[undo_at(n, U_SEAT)]
-        piece = w[undo_at(n, U_PIECE)]
+        seat = w[undo_at(n, U.SEAT)]
+        piece = w[undo_at(n, U.PIECE)]
         if piece < 0:  # not a piece's place: a seat's lock, or a piece's laps
-            if piece == U_UNLOCK:
-                w[seat_list_at(SB_UNLOCKED, seat)] = 0
+            if piece == U.UNLOCK:
+                w[seat_list_at(SB.UNLOCKED, seat)] = 0
             else:
-                w[laps_at(seat, U_LAPS0 - piece)] = w[undo_at(n, U_PROGRESS)]
+                w[laps_at(seat, U.LAPS0 - piece)] = w[undo_at(n, U.PROGRESS)]
             continue
-        put(lay, w, seat, piece, w[undo_at(n, U_PROGRESS)])
-        w[reversed_at(seat, piece)] = w[undo_at(n, U_REVERSED)]
-    w[counter_at(C_UNDO)] = mark
+        put(lay, w, seat, piece, w[undo_at(n, U.PROGRESS)])
+        w[reversed_at(seat, piece)] = w[undo_at(n, U.REVERSED)]
+    w[counter_at(C.UNDO)] = mark
 
 
 @njit(**HOT)
@@ -261,7 +255,7 @@ def team_done(lay: np.ndarray, w: np.ndarray, seat: int) -> bool:
     """Every seat of `seat`'s team has finished (without `teams`: the seat has)."""
     team = lay[ix(R.TEAM0 + seat)]
     for s in range(lay[R.PLAYERS]):
-        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB_DONE, s)]:
+        if lay[ix(R.TEAM0 + s)] == team and not w[seat_list_at(SB.DONE, s)]:
             return False
     return True
 
@@ -277,6 +271,6 @@ def next_seat(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
         if lay[R.HAS_TEAMS]:
             if not team_done(lay, w, nxt):
                 return nxt
-        elif not w[seat_list_at(SB_DONE, nxt)]:
+        elif not w[seat_list_at(SB.DONE, nxt)]:
             return nxt
     return seat

@@ -51,26 +51,19 @@ from ludosim.engine.policy import choose_for, choose_free_for
 from ludosim.engine.position import finished, in_play, put
 from ludosim.engine.rng import below, uniform_bits
 from ludosim.engine.state import (
-    B_STEPS,
-    C_ROLLS,
-    C_SKIPS,
-    CH_FACE,
-    CH_PIECE,
+    CH,
     HOT,
-    M_FLAGS,
-    M_PIECE,
-    M_TARGET,
     MAX_ROLLS,
     NO,
-    S_CAUGHT,
-    S_SKIPPED,
-    SB_ENTERED,
-    SK_FIRST,
-    SK_MOST,
-    SK_UNION,
+    SB,
+    SK,
     STATS,
-    XS_ROLLOUTS,
+    XS,
     YARD,
+    B,
+    C,
+    M,
+    S,
     best_at,
     chosen_at,
     counter_at,
@@ -89,7 +82,7 @@ from ludosim.engine.state import (
 @njit(**HOT)
 def roll(lay: np.ndarray, w: np.ndarray, stream: np.ndarray) -> int:
     """One die roll: `below(6)` indexes the faces; counted in `rolls`."""
-    w[counter_at(C_ROLLS)] += 1
+    w[counter_at(C.ROLLS)] += 1
     return lay[R.FACE0 + below(stream, np.int64(6))]
 
 
@@ -111,7 +104,7 @@ def face_bonus(lay: np.ndarray, face: int, entered: bool) -> int:
 @njit(**HOT, inline="always")
 def end_turn(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> None:
     """Puster for each skipped capture, then reversed pieces face forwards again."""
-    if w[counter_at(C_SKIPS)] > 0:
+    if w[counter_at(C.SKIPS)] > 0:
         _puster(lay, w, seat, stream)
     if lay[R.FINISH] == FINISH_BOUNCE_ON:  # only bounce_on reverses pieces
         for i in range(lay[R.PIECES]):
@@ -123,21 +116,21 @@ def _puster(lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray) -> No
     """Each skipped forced capture of the turn may be caught; caught pieces go home."""
     goal = lay[R.GOAL]
     mode = lay[R.DETECT_MODE]
-    for j in range(w[counter_at(C_SKIPS)]):
-        w[stat_at(STATS, S_SKIPPED, seat)] += 1
-        most = w[skip_at(j, SK_MOST)]
-        first = w[skip_at(j, SK_FIRST)]
-        risk = pieces_at_risk(lay, w, seat, most, first, w[skip_at(j, SK_UNION)])
+    for j in range(w[counter_at(C.SKIPS)]):
+        w[stat_at(STATS, S.SKIPPED, seat)] += 1
+        most = w[skip_at(j, SK.MOST)]
+        first = w[skip_at(j, SK.FIRST)]
+        risk = pieces_at_risk(lay, w, seat, most, first, w[skip_at(j, SK.UNION)])
         caught = mode == DETECT_ALWAYS or (
             mode == DETECT_DRAW and uniform_bits(stream) < lay[R.DETECT_THRESHOLD]
         )
         if caught:
-            w[stat_at(STATS, S_CAUGHT, seat)] += 1
+            w[stat_at(STATS, S.CAUGHT, seat)] += 1
             for i in range(lay[R.PIECES]):
                 p = w[progress_at(seat, i)]
                 if risk & (np.int64(1) << i) and p != YARD and p != goal:
                     put(lay, w, seat, i, np.int64(YARD))
-    w[counter_at(C_SKIPS)] = 0
+    w[counter_at(C.SKIPS)] = 0
 
 
 @njit(**HOT)
@@ -146,7 +139,7 @@ def start_attempts(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
     under `start_attempts_when = game_start`."""
     if (
         lay[R.START_ATTEMPTS_WHEN] == START_ATTEMPTS_WHEN_GAME_START
-        and w[seat_list_at(SB_ENTERED, seat)]
+        and w[seat_list_at(SB.ENTERED, seat)]
     ):
         return 1
     return lay[R.START_ATTEMPTS]
@@ -238,7 +231,7 @@ def listed_policy_move(
     j = choose_for(lay, w, seat, face, stream, scoring)
     if j < 0:
         return -1, 0, 0
-    return w[move_at(j, M_PIECE)], w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)]
+    return w[move_at(j, M.PIECE)], w[move_at(j, M.TARGET)], w[move_at(j, M.FLAGS)]
 
 
 @overload(policy_move, prefer_literal=True, inline="always")
@@ -280,7 +273,7 @@ def search_move_if(
     runs only without the JIT (`NUMBA_DISABLE_JIT=1`); compiled code gets
     `_search_move_if`.
     """
-    if expert and w[expert_seat_at(XS_ROLLOUTS, seat)] > 0:
+    if expert and w[expert_seat_at(XS.ROLLOUTS, seat)] > 0:
         from ludosim.engine.expert import searched_move
 
         return (
@@ -308,7 +301,7 @@ def _search_move_if(lay, w, seat, face, stream, free, expert, scratch, turns, pe
     from ludosim.engine.expert import searched_move
 
     def impl(lay, w, seat, face, stream, free, expert, scratch, turns, pending, sixes):
-        if w[expert_seat_at(XS_ROLLOUTS, seat)] > 0:
+        if w[expert_seat_at(XS.ROLLOUTS, seat)] > 0:
             piece, target, flags = searched_move(
                 lay, w, seat, face, stream, scratch, free, pending, sixes, turns
             )
@@ -321,7 +314,7 @@ def _search_move_if(lay, w, seat, face, stream, free, expert, scratch, turns, pe
 @njit(**HOT, inline="always")
 def bonus_rules(lay: np.ndarray) -> tuple:
     """(the most bonus rolls one move earns, whether an entering move is noted in
-    `SB_ENTERED`), read once a turn: rule slots read before the turn's first store
+    `SB.ENTERED`), read once a turn: rule slots read before the turn's first store
     to `w` stay in registers (see `moves`, speed notes)."""
     # Bonus rolls one move earns: every source counts, or one at most.
     most = 1 if lay[R.BONUS_STACKING] == BONUS_STACKING_ONE else 3
@@ -350,7 +343,7 @@ def play_move(
     earns, whether the seat got its last piece home). `most` and `note_entry`: `bonus_rules`."""
     captures, reached = apply_move_inline(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
     if note_entry and flags & ENTERING:
-        w[seat_list_at(SB_ENTERED, seat)] = 1
+        w[seat_list_at(SB.ENTERED, seat)] = 1
     earned = face_bonus(lay, face, (flags & ENTERING) != 0)
     if captures > 0 and lay[R.BONUS_ON_CAPTURE]:
         earned += 1
@@ -450,7 +443,7 @@ def play_step(lay: np.ndarray, w: np.ndarray, seat: int, piece: int, face: int) 
     target, flags = legal_target(lay, w, seat, piece, face)
     took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
     if flags & ENTERING:
-        w[seat_list_at(SB_ENTERED, seat)] = 1
+        w[seat_list_at(SB.ENTERED, seat)] = 1
     return took > 0, home
 
 
@@ -468,15 +461,15 @@ def sequences_earned(lay: np.ndarray, captures: int, reached: int) -> int:
 
 @njit(**HOT)
 def play_chosen_plan(lay: np.ndarray, w: np.ndarray, seat: int) -> int:
-    """Play the plan in `CHOSEN` (`B_STEPS` steps) for real: the roll sequences it earns.
+    """Play the plan in `CHOSEN` (`B.STEPS` steps) for real: the roll sequences it earns.
 
     An ordinary call: one compiled copy serves the policy's plans, the
     expert's and its rollouts'.
     """
     captures, reached = 0, 0
-    for step in range(w[best_at(B_STEPS)]):
+    for step in range(w[best_at(B.STEPS)]):
         took, home = play_step(
-            lay, w, seat, w[chosen_at(step, CH_PIECE)], w[chosen_at(step, CH_FACE)]
+            lay, w, seat, w[chosen_at(step, CH.PIECE)], w[chosen_at(step, CH.FACE)]
         )
         captures += took
         reached += home
@@ -496,12 +489,12 @@ def policy_sequence(
     j = choose_for(lay, w, seat, w[roll_at(0)], stream, scoring)
     if j < 0:
         return 0
-    piece = w[move_at(j, M_PIECE)]
-    target = w[move_at(j, M_TARGET)]
-    flags = w[move_at(j, M_FLAGS)]
+    piece = w[move_at(j, M.PIECE)]
+    target = w[move_at(j, M.TARGET)]
+    flags = w[move_at(j, M.FLAGS)]
     took, home = apply_move(lay, w, seat, piece, target, flags, np.int64(STATS), NO)
     if flags & ENTERING:
-        w[seat_list_at(SB_ENTERED, seat)] = 1
+        w[seat_list_at(SB.ENTERED, seat)] = 1
     return sequences_earned(lay, took > 0, home)
 
 
@@ -522,7 +515,7 @@ def search_plan_if(
     Resolved at typing time as `search_move_if`; the body below runs only
     without the JIT.
     """
-    if expert and w[expert_seat_at(XS_ROLLOUTS, seat)] > 0:
+    if expert and w[expert_seat_at(XS.ROLLOUTS, seat)] > 0:
         from ludosim.engine.expert import searched_plan
 
         searched_plan(lay, w, seat, nrolls, stream, scratch, turns)
@@ -537,7 +530,7 @@ def _search_plan_if(lay, w, seat, nrolls, stream, expert, scratch, turns):
     from ludosim.engine.expert import searched_plan
 
     def impl(lay, w, seat, nrolls, stream, expert, scratch, turns):
-        if w[expert_seat_at(XS_ROLLOUTS, seat)] > 0:
+        if w[expert_seat_at(XS.ROLLOUTS, seat)] > 0:
             searched_plan(lay, w, seat, nrolls, stream, scratch, turns)
             return True
         return False

@@ -107,9 +107,12 @@ def _memory_bytes() -> int:
 def rows_bytes(rules: Rules, games: int) -> int:
     """Peak bytes of `games` per-game rows: the kernel's arrays plus the DataFrame."""
     # numba: the kernel is loaded only when games are played or sized.
-    from ludosim.engine import H_SIZE, K_SIZE
+    from ludosim.engine import (
+        H,
+        K,
+    )
 
-    kernel = H_SIZE * 4 + K_SIZE * 2 * rules.players  # int32 head, int16 seats
+    kernel = H.SIZE * 4 + K.SIZE * 2 * rules.players  # int32 head, int16 seats
     return games * (kernel + schema.row_bytes(rules.players, schema.has_points(rules)))
 
 
@@ -325,31 +328,31 @@ def simulate_command(attrs: Mapping[str, Any], out: str | Path) -> str | None:
 
 # ------------------------------------------------------------------ per-game rows
 def _flow_columns(flows: np.ndarray) -> dict[str, np.ndarray]:
-    """The game-flow columns of the kernel's `flows` rows (`state.F_*` order, docs/flow.md)."""
+    """The game-flow columns of the kernel's `flows` rows (`state.F.*` order, docs/flow.md)."""
     # numba: the kernel is loaded only when games are played or sized.
     from ludosim.engine import state
 
     slots = {
-        "lead_changes": state.F_LEAD_CHANGES,
-        "decided_at": state.F_DECIDED_AT,
-        "max_deficit": state.F_MAX_DEFICIT,
-        "turns_last": state.F_TURNS_LAST,
-        "turns_behind": state.F_TURNS_BEHIND,
-        "mid_at": state.F_MID_AT,
-        "last_at_mid": state.F_LAST_AT_MID,
+        "lead_changes": state.F.LEAD_CHANGES,
+        "decided_at": state.F.DECIDED_AT,
+        "max_deficit": state.F.MAX_DEFICIT,
+        "turns_last": state.F.TURNS_LAST,
+        "turns_behind": state.F.TURNS_BEHIND,
+        "mid_at": state.F.MID_AT,
+        "last_at_mid": state.F.LAST_AT_MID,
     }
     data = {
         name: np.ascontiguousarray(flows[:, slots[name]]).astype(schema.FLOW_DTYPES[name])
         for name in schema.FLOW_COLUMNS
         if name != "drama"
     }
-    F_BEHIND_SUM, F_TURNS_BEHIND = state.F_BEHIND_SUM, state.F_TURNS_BEHIND
-    behind = flows[:, F_TURNS_BEHIND].astype(np.float64)
-    behind_sum = flows[:, F_BEHIND_SUM].astype(np.float64)
+    F = state.F
+    behind = flows[:, F.TURNS_BEHIND].astype(np.float64)
+    behind_sum = flows[:, F.BEHIND_SUM].astype(np.float64)
     # Drama: the winner's mean deficit while another seat led; 0 if it never trailed,
     # -1 when no seat finished (as every other winner's measure).
     drama = np.divide(behind_sum, behind, out=np.zeros(len(flows)), where=behind > 0)
-    data["drama"] = np.where(flows[:, F_TURNS_BEHIND] < 0, -1.0, drama)
+    data["drama"] = np.where(flows[:, F.TURNS_BEHIND] < 0, -1.0, drama)
     return {name: data[name] for name in schema.FLOW_COLUMNS}
 
 
@@ -491,13 +494,16 @@ def _play_rows(
     -1 after each game's last) only when `every` > 0, which needs `flow`.
     """
     # numba: the kernel is loaded only when games are played or sized.
-    from ludosim.engine.state import FL_EVERY, flow_at
+    from ludosim.engine.state import (
+        FL,
+        flow_at,
+    )
 
     head, seats, flows, snaps = _row_arrays(rules, prep.games, flow, every)
     if every and prep.expert:
         raise SimulationError(_NO_EXPERT_SNAPSHOTS)
     work = prep.work.copy()
-    work[flow_at(FL_EVERY)] = every
+    work[flow_at(FL.EVERY)] = every
     for start, stop in _slices(prep, progress):
         # Row slices of C-ordered arrays are C-contiguous views: the kernel fills
         # rows start..stop-1 in place, with the same compiled signature.
@@ -519,11 +525,16 @@ def _row_arrays(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Zeroed kernel outputs for `games` games: head, seats, and flows and snapshots
     with rows only with `flow` and with `every` > 0."""
-    from ludosim.engine.state import F_SIZE, H_SIZE, K_SIZE, SNAP_CAP
+    from ludosim.engine.state import (
+        SNAP_CAP,
+        F,
+        H,
+        K,
+    )
 
-    head = np.zeros((games, H_SIZE), dtype=np.int32)
-    seats = np.zeros((games, K_SIZE, rules.players), dtype=np.int16)
-    flows = np.zeros((games if flow else 0, F_SIZE), dtype=np.int32)
+    head = np.zeros((games, H.SIZE), dtype=np.int32)
+    seats = np.zeros((games, K.SIZE, rules.players), dtype=np.int16)
+    flows = np.zeros((games if flow else 0, F.SIZE), dtype=np.int32)
     snaps = np.zeros((games if every else 0, SNAP_CAP, rules.players), dtype=np.int16)
     return head, seats, flows, snaps
 
@@ -669,25 +680,29 @@ def kernel_game_choices(
     (options offered, option chosen) for each decision with two or more options
     (empty without an expert seat). `ludosim.run.replay.replay` plays them in the reference."""
     # numba: the kernel is loaded only when games are played or sized.
-    from ludosim.engine import H_SIZE, K_SIZE, play_one
+    from ludosim.engine import (
+        H,
+        K,
+        play_one,
+    )
     from ludosim.engine.state import (
-        F_SIZE,
-        FL_EVERY,
+        FL,
         MAX_RECORD,
         RECORD_SHIFT,
         SNAP_CAP,
+        F,
         flow_at,
     )
 
     prep = _prepare(rules, 1, seed, policies, start, start_seat, None, None, game)
     if every and prep.expert:
         raise SimulationError(_NO_EXPERT_SNAPSHOTS)
-    prep.work[flow_at(FL_EVERY)] = every  # this run's own work array
+    prep.work[flow_at(FL.EVERY)] = every  # this run's own work array
     n = rules.players
-    head = np.zeros(H_SIZE, dtype=np.int64)
-    seats = np.zeros((K_SIZE, n), dtype=np.int64)
+    head = np.zeros(H.SIZE, dtype=np.int64)
+    seats = np.zeros((K.SIZE, n), dtype=np.int64)
     final = np.zeros((n, rules.pieces), dtype=np.int64)
-    flows = np.zeros(F_SIZE, dtype=np.int64)
+    flows = np.zeros(F.SIZE, dtype=np.int64)
     snaps = np.zeros((SNAP_CAP, n), dtype=np.int64)
     args = (prep.lay, prep.work, prep.kernel_seed, game, prep.has_start, prep.start_seat)
     record = np.zeros(MAX_RECORD if prep.expert else 0, dtype=np.int64)

@@ -19,7 +19,9 @@ from typer.testing import CliRunner
 import ludosim
 from ludosim import Rules, RulesError
 from ludosim.cli.app import app
-from ludosim.engine.state import K_PLACE
+from ludosim.engine.state import (
+    K,
+)
 from ludosim.results import ResultsError, schema
 from ludosim.run.play import PlayError
 from ludosim.run.simulate import SimulationError
@@ -294,7 +296,7 @@ def test_the_summary_path_allocates_nothing_proportional_to_games(
     def recording(lay, work, seed, first, chunk, has_start, start_seat, *args):
         arrays = [a for a in args if isinstance(a, np.ndarray)]
         assert len(arrays) == 4 and len(arrays[0]) <= 2**16
-        arrays[1][:, K_PLACE, :] = 1  # no game is played: rows of zeros, every seat first
+        arrays[1][:, K.PLACE, :] = 1  # no game is played: rows of zeros, every seat first
         calls.append(arrays)
 
     monkeypatch.setattr(ludosim.engine, "run_batch", recording)

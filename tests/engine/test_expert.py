@@ -114,11 +114,10 @@ def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
         MOVES,
         PROGRESS,
         SEATBUF,
-        X_DECISIONS,
         XOPT,
-        XV_SQUARES,
-        XV_SUM,
+        XV,
         XVALUE,
+        X,
         expert_at,
         value_at,
     )
@@ -147,12 +146,12 @@ def test_a_search_leaves_the_game_and_its_stream_as_they_were() -> None:
     assert w[PROGRESS:DUMMY].tolist() == game[PROGRESS:DUMMY].tolist()
     assert w[SEATBUF:MOVES].tolist() == game[SEATBUF:MOVES].tolist()
     assert w[XOPT:XVALUE].tolist() == game[XOPT:XVALUE].tolist()
-    assert w[expert_at(X_DECISIONS)] == 1
+    assert w[expert_at(X.DECISIONS)] == 1
     # The base policy's option, or one whose rollouts beat it clearly.
     preferred = policy_option(lay, w, 0, options)
-    total = w[value_at(chosen, XV_SUM)]
+    total = w[value_at(chosen, XV.SUM)]
     assert chosen == preferred or (
-        total > 0 and clearly_better(total, w[value_at(chosen, XV_SQUARES)], 8)
+        total > 0 and clearly_better(total, w[value_at(chosen, XV.SQUARES)], 8)
     )
 
 
@@ -165,15 +164,13 @@ def test_a_plan_decision_offers_the_reference_options_and_keeps_the_best_scored(
     from ludosim.engine.position import reset_state
     from ludosim.engine.rng import new_stream
     from ludosim.engine.state import (
-        CH_FACE,
-        CH_PIECE,
+        CH,
         DUMMY,
         MEMO_SLOTS,
         PLAN_CANDIDATES,
         PROGRESS,
-        X_DECISIONS,
-        XP_INDEX,
-        XP_STEPS,
+        XP,
+        X,
         candidate_at,
         candidate_step_at,
         expert_at,
@@ -206,11 +203,11 @@ def test_a_plan_decision_offers_the_reference_options_and_keeps_the_best_scored(
         # Best score first, the earlier option first on equal scores.
         ranked = sorted(range(len(options)), key=lambda k: (-scores[k], k))
         kept = min(count, PLAN_CANDIDATES)
-        assert [w[candidate_at(c, XP_INDEX)] for c in range(kept)] == ranked[:kept]
+        assert [w[candidate_at(c, XP.INDEX)] for c in range(kept)] == ranked[:kept]
         for c in range(kept):
             steps = [
-                (w[candidate_step_at(c, k, CH_PIECE)], w[candidate_step_at(c, k, CH_FACE)])
-                for k in range(w[candidate_at(c, XP_STEPS)])
+                (w[candidate_step_at(c, k, CH.PIECE)], w[candidate_step_at(c, k, CH.FACE)])
+                for k in range(w[candidate_at(c, XP.STEPS)])
             ]
             assert steps == list(options[ranked[c]].steps)
     assert count > PLAN_CANDIDATES  # the search below compares candidates, not every option
@@ -224,7 +221,7 @@ def test_a_plan_decision_offers_the_reference_options_and_keeps_the_best_scored(
     assert stream.tolist() == drawn.tolist()
     assert scratch[1] > 0
     assert w[PROGRESS:DUMMY].tolist() == game[PROGRESS:DUMMY].tolist()
-    assert w[expert_at(X_DECISIONS)] == 1
+    assert w[expert_at(X.DECISIONS)] == 1
 
 
 def test_clearly_better_is_two_standard_errors_above_zero() -> None:

@@ -80,11 +80,10 @@ def test_a_fictive_search_plays_on_the_games_own_stream_and_leaves_it() -> None:
         MOVES,
         PROGRESS,
         SEATBUF,
-        X_DECISIONS,
         XOPT,
-        XV_LAST,
-        XV_SUM,
+        XV,
         XVALUE,
+        X,
         expert_at,
         value_at,
     )
@@ -116,10 +115,10 @@ def test_a_fictive_search_plays_on_the_games_own_stream_and_leaves_it() -> None:
     assert w[PROGRESS:DUMMY].tolist() == game[PROGRESS:DUMMY].tolist()
     assert w[SEATBUF:MOVES].tolist() == game[SEATBUF:MOVES].tolist()
     assert w[XOPT:XVALUE].tolist() == game[XOPT:XVALUE].tolist()
-    assert w[expert_at(X_DECISIONS)] == 1
-    values = [int(w[value_at(j, XV_LAST)]) for j in range(options)]
+    assert w[expert_at(X.DECISIONS)] == 1
+    values = [int(w[value_at(j, XV.LAST)]) for j in range(options)]
     base = policy_option(lay, w, 0, options)
-    assert w[value_at(base, XV_SUM)] == 0  # one rollout: sums are differences from the base's
+    assert w[value_at(base, XV.SUM)] == 0  # one rollout: sums are differences from the base's
     best = max(values)
     expected = base if values[base] == best else values.index(best)
     assert chosen == expected, (values, base)
@@ -137,7 +136,7 @@ def test_a_fictive_plan_search_plays_on_the_games_own_stream_and_leaves_it() -> 
         MEMO_SLOTS,
         PLAN_CANDIDATES,
         PROGRESS,
-        XV_LAST,
+        XV,
         roll_at,
         value_at,
     )
@@ -161,7 +160,7 @@ def test_a_fictive_plan_search_plays_on_the_games_own_stream_and_leaves_it() -> 
     assert stream.tolist() == drawn.tolist()
     assert scratch[0] == stream[0] and scratch[1] > stream[1]
     assert w[PROGRESS:DUMMY].tolist() == game[PROGRESS:DUMMY].tolist()
-    values = [int(w[value_at(c, XV_LAST)]) for c in range(kept)]
+    values = [int(w[value_at(c, XV.LAST)]) for c in range(kept)]
     # From the base policy's best candidate (0), the first of the best values.
     expected = 0 if values[0] == max(values) else values.index(max(values))
     assert chosen == expected, values

@@ -19,7 +19,13 @@ from ludosim.engine.moves import apply_move, legal_moves
 from ludosim.engine.optionscore import MASK_TRACK
 from ludosim.engine.policy import compile_policies
 from ludosim.engine.position import reset_state
-from ludosim.engine.state import DUMMY, M_FLAGS, M_PIECE, M_TARGET, PROGRESS, YES, move_at
+from ludosim.engine.state import (
+    DUMMY,
+    PROGRESS,
+    YES,
+    M,
+    move_at,
+)
 from ludosim.reference import play_move
 from ludosim.rules.board import YARD, Board
 from ludosim.rules.errors import RulesError
@@ -108,8 +114,8 @@ def _kernel(rules: Rules, rows: list[list[int]], seat: int, face: int) -> tuple:
     w = new_work(compile_policies([parse_policy("random")] * rules.players), np.array(rows))
     reset_state(lay, w, True)
     k = legal_moves(lay, w, seat, face)
-    targets = {int(w[move_at(j, M_PIECE)]): int(w[move_at(j, M_TARGET)]) for j in range(k)}
-    piece, target, flags = (w[move_at(0, f)] for f in (M_PIECE, M_TARGET, M_FLAGS))
+    targets = {int(w[move_at(j, M.PIECE)]): int(w[move_at(j, M.TARGET)]) for j in range(k)}
+    piece, target, flags = (w[move_at(0, f)] for f in (M.PIECE, M.TARGET, M.FLAGS))
     apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
     after = w[PROGRESS : PROGRESS + 4 * rules.players].reshape(rules.players, 4)
     return targets, after[:, : rules.pieces].tolist()

@@ -137,15 +137,20 @@ def _kernel_points_after(rules: Rules, rows: list[list[int]], piece: int, face: 
     from ludosim.engine.moves import legal_moves as kernel_legal_moves
     from ludosim.engine.policy import compile_policies
     from ludosim.engine.position import reset_state, seat_points
-    from ludosim.engine.state import DUMMY, M_FLAGS, M_PIECE, M_TARGET, NO, move_at
+    from ludosim.engine.state import (
+        DUMMY,
+        NO,
+        M,
+        move_at,
+    )
     from ludosim.rules.policies import parse_policy
 
     lay = compile_layout(rules)
     w = new_work(compile_policies([parse_policy("random")] * rules.players), np.array(rows))
     reset_state(lay, w, True)
     for j in range(kernel_legal_moves(lay, w, 0, face)):
-        if w[move_at(j, M_PIECE)] == piece:
-            target, flags = w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)]
+        if w[move_at(j, M.PIECE)] == piece:
+            target, flags = w[move_at(j, M.TARGET)], w[move_at(j, M.FLAGS)]
             apply_move(lay, w, 0, piece, target, flags, DUMMY, NO)
     return [int(seat_points(lay, w, s, -1)) for s in range(rules.players)]
 

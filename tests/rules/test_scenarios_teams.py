@@ -256,7 +256,12 @@ def _kernel_close_by_points(rules: Rules, placed: dict[int, list[int]], first: i
     from ludosim.engine.game import _close_by_points
     from ludosim.engine.policy import compile_policies
     from ludosim.engine.position import reset_state
-    from ludosim.engine.state import H_WINNER, K_PLACE, result_at, seat_result_at
+    from ludosim.engine.state import (
+        H,
+        K,
+        result_at,
+        seat_result_at,
+    )
     from ludosim.rules.policies import parse_policy
 
     lay = compile_layout(rules)
@@ -264,8 +269,8 @@ def _kernel_close_by_points(rules: Rules, placed: dict[int, list[int]], first: i
     w = new_work(compile_policies([parse_policy("random")] * rules.players), rows)
     reset_state(lay, w, True)
     _close_by_points(lay, w, first, 10)
-    places = [int(w[seat_result_at(K_PLACE, s)]) for s in range(rules.players)]
-    return int(w[result_at(H_WINNER)]), places
+    places = [int(w[seat_result_at(K.PLACE, s)]) for s in range(rules.players)]
+    return int(w[result_at(H.WINNER)]), places
 
 
 LIMIT = TEAMS.replace(scoring="steps", move_limit=10)

@@ -21,11 +21,9 @@ from ludosim.engine.policy import compile_policies
 from ludosim.engine.position import reset_state
 from ludosim.engine.state import (
     DUMMY,
-    M_FLAGS,
-    M_PIECE,
-    M_TARGET,
     NO,
-    SB_UNLOCKED,
+    SB,
+    M,
     move_at,
     progress_at,
     seat_list_at,
@@ -61,16 +59,16 @@ def _kernel_after(rules: Rules, rows: list[list[int]], open_: bool, face, piece:
     lay = compile_layout(rules)
     w = new_work(compile_policies([parse_policy("random")] * rules.players), np.array(rows))
     reset_state(lay, w, True)
-    w[seat_list_at(SB_UNLOCKED, 0)] = open_
+    w[seat_list_at(SB.UNLOCKED, 0)] = open_
     for j in range(kernel_legal_moves(lay, w, 0, face_code(face))):
-        if w[move_at(j, M_PIECE)] == piece:
-            target, flags = w[move_at(j, M_TARGET)], w[move_at(j, M_FLAGS)]
+        if w[move_at(j, M.PIECE)] == piece:
+            target, flags = w[move_at(j, M.TARGET)], w[move_at(j, M.FLAGS)]
             apply_move(lay, w, 0, piece, target, flags, DUMMY, NO)
             after = [
                 [int(w[progress_at(s, i)]) for i in range(rules.pieces)]
                 for s in range(rules.players)
             ]
-            return after, bool(w[seat_list_at(SB_UNLOCKED, 0)])
+            return after, bool(w[seat_list_at(SB.UNLOCKED, 0)])
     return None
 
 

@@ -54,14 +54,17 @@ def test_row_size_is_compact(preset: str) -> None:
 
 
 def test_returned_widens_to_int16_when_a_count_does_not_fit_int8() -> None:
-    from ludosim.engine import H_SIZE, K_SIZE
+    from ludosim.engine import (
+        H,
+        K,
+    )
     from ludosim.results.schema import STAT_COLUMNS
     from ludosim.run.simulate import _frame
 
     row = 1 + STAT_COLUMNS.index("returned")  # after place
     rules = Rules.preset("killer")
-    head = np.zeros((3, H_SIZE), dtype=np.int32)
-    seats = np.zeros((3, K_SIZE, 4), dtype=np.int16)
+    head = np.zeros((3, H.SIZE), dtype=np.int32)
+    seats = np.zeros((3, K.SIZE, 4), dtype=np.int16)
     seats[:, row, 1] = [0, 127, 3]
     assert _frame(rules, 0, head, seats)["returned_1"].dtype == "int8"
     seats[1, row, 1] = 128

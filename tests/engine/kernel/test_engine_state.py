@@ -12,6 +12,7 @@ cover squares 0-63, so on a six-sided track squares 64-77 have no bit).
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 import numpy as np
 import pytest
@@ -23,17 +24,15 @@ from ludosim.engine.moves import apply_move, legal_moves
 from ludosim.engine.policy import compile_policies
 from ludosim.engine.position import reset_state, square_of, undo_to
 from ludosim.engine.state import (
-    C_UNDO,
     CNT,
     CTR,
     DUMMY,
-    M_FLAGS,
-    M_PIECE,
-    M_TARGET,
     OCC,
     PROGRESS,
     TOT,
     YES,
+    C,
+    M,
     move_at,
 )
 from ludosim.rules.model import Rules
@@ -88,7 +87,7 @@ def test_counts_and_occupancy_follow_moves_and_undo(name: str) -> None:
         reset_state(lay, w, True)
         _assert_in_step(lay, w, rules, "after reset")
         before = w[:CTR].copy()
-        mark = w[CTR + C_UNDO]
+        mark = w[CTR + C.UNDO]
         for step in range(6):
             seat = rng.randrange(rules.players)
             face = rng.choice([f for f in set(rules.die_faces) if isinstance(f, int)])
@@ -96,7 +95,7 @@ def test_counts_and_occupancy_follow_moves_and_undo(name: str) -> None:
             if k == 0:
                 continue
             j = rng.randrange(k)
-            piece, target, flags = (w[move_at(j, f)] for f in (M_PIECE, M_TARGET, M_FLAGS))
+            piece, target, flags = (w[move_at(j, f)] for f in (M.PIECE, M.TARGET, M.FLAGS))
             apply_move(lay, w, seat, piece, target, flags, np.int64(DUMMY), YES)
             moves_played += 1
             _assert_in_step(lay, w, rules, f"after move {step}")
@@ -107,29 +106,29 @@ def test_counts_and_occupancy_follow_moves_and_undo(name: str) -> None:
 
 # Fields of each kind of row of the work array, and the constant that sizes the row.
 ROW_FIELDS = {
-    "C_SIZE": ["C_ROLLS", "C_UNDO", "C_SKIPS"],
-    "S_SIZE": ["S_CAPTURES", "S_CAPTURED", "S_RETURNED", "S_SKIPPED", "S_CAUGHT"],
-    "SB_SIZE": [
-        "SB_CONTENDERS",
-        "SB_THROWS",
-        "SB_DONE",
-        "SB_ORDER",
-        "SB_SCORE",
-        "SB_ENTERED",
-        "SB_UNLOCKED",
+    "C.SIZE": ["C.ROLLS", "C.UNDO", "C.SKIPS"],
+    "S.SIZE": ["S.CAPTURES", "S.CAPTURED", "S.RETURNED", "S.SKIPPED", "S.CAUGHT"],
+    "SB.SIZE": [
+        "SB.CONTENDERS",
+        "SB.THROWS",
+        "SB.DONE",
+        "SB.ORDER",
+        "SB.SCORE",
+        "SB.ENTERED",
+        "SB.UNLOCKED",
     ],
-    "M_SIZE": ["M_PIECE", "M_TARGET", "M_FLAGS", "M_CAPS"],
-    "B_SIZE": ["B_STEPS", "B_CHOSEN_CAPS"],
-    "CH_SIZE": ["CH_FACE", "CH_PIECE"],
-    "SK_SIZE": ["SK_MOST", "SK_FIRST", "SK_UNION"],
-    "U_SIZE": ["U_SEAT", "U_PIECE", "U_PROGRESS", "U_REVERSED"],
-    "RT_SIZE": ["RT_STANDING", "RT_YARD", "RT_GOAL"],
-    "N_SIZE": ["N_BEST", "N_MALL", "N_CALL", "N_MCAP", "N_CCAP", "N_MOST", "N_FIRST", "N_UNION"],
-    "MD_ACC": ["MD_FACE", "MD_PIECE", "MD_MARK", "MD_CAPS", "MD_EXT", "MD_K1", "MD_K2", "MD_TAKEN"],
-    "KID_SUMMARY": ["KID_FACE", "KID_PIECE", "KID_CAPS"],
-    "MH_SIZE": ["MH_CAP", "MH_MAX", "MH_USED", "MH_FULL"],
-    "H_SIZE": ["H_FIRST", "H_WINNER", "H_TURNS", "H_ROLLS", "H_END_TURNS", "H_TRUNCATED"],
-    "K_STATS": ["K_PLACE"],
+    "M.SIZE": ["M.PIECE", "M.TARGET", "M.FLAGS", "M.CAPS"],
+    "B.SIZE": ["B.STEPS", "B.CHOSEN_CAPS"],
+    "CH.SIZE": ["CH.FACE", "CH.PIECE"],
+    "SK.SIZE": ["SK.MOST", "SK.FIRST", "SK.UNION"],
+    "U.SIZE": ["U.SEAT", "U.PIECE", "U.PROGRESS", "U.REVERSED"],
+    "RT.SIZE": ["RT.STANDING", "RT.YARD", "RT.GOAL"],
+    "N.SIZE": ["N.BEST", "N.MALL", "N.CALL", "N.MCAP", "N.CCAP", "N.MOST", "N.FIRST", "N.UNION"],
+    "MD.ACC": ["MD.FACE", "MD.PIECE", "MD.MARK", "MD.CAPS", "MD.EXT", "MD.K1", "MD.K2", "MD.TAKEN"],
+    "KID.SUMMARY": ["KID.FACE", "KID.PIECE", "KID.CAPS"],
+    "MH.SIZE": ["MH.CAP", "MH.MAX", "MH.USED", "MH.FULL"],
+    "H.SIZE": ["H.FIRST", "H.WINNER", "H.TURNS", "H.ROLLS", "H.END_TURNS", "H.TRUNCATED"],
+    "K.STATS": ["K.PLACE"],
 }
 
 
@@ -145,11 +144,11 @@ def test_sections_follow_the_table_without_gaps_or_overlaps() -> None:
     w = new_work(
         compile_policies([parse_policy("random"), parse_policy("balanced")]), None, memo_slots=16
     )
-    assert len(w) == state.W_SIZE + (state.E_SIZE + 1) * 16
-    assert w[state.MEMO_HEAD + state.MH_MAX] == 16
+    assert len(w) == state.W_SIZE + (state.E.SIZE + 1) * 16
+    assert w[state.MEMO_HEAD + state.MH.MAX] == 16
 
 
 @pytest.mark.parametrize("size", sorted(ROW_FIELDS))
 def test_each_row_field_has_its_own_word(size: str) -> None:
-    fields = [getattr(state, name) for name in ROW_FIELDS[size]]
-    assert sorted(fields) == list(range(getattr(state, size))), "every word named once"
+    fields = [attrgetter(name)(state) for name in ROW_FIELDS[size]]
+    assert sorted(fields) == list(range(attrgetter(size)(state))), "every word named once"

@@ -146,16 +146,12 @@ def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> Non
     from ludosim.engine.policy import compile_policies
     from ludosim.engine.position import reset_state
     from ludosim.engine.state import (
-        B_STEPS,
         BEST,
         CHOSEN,
         MRES,
-        N_BEST,
-        N_CALL,
-        N_CCAP,
-        N_MALL,
-        N_MCAP,
         REM,
+        B,
+        N,
     )
 
     rules = Rules.preset("killer")
@@ -177,20 +173,20 @@ def test_memoised_plans_match_the_plan_tree(policy: str, memo_slots: int) -> Non
             w[REM + face] += 1
         note_before(lay, w, seat)
         summarise_root(lay, w, seat, len(rolls))
-        root = w[MRES : MRES + N_CCAP + 1].copy()  # picking overwrites MRES
+        root = w[MRES : MRES + N.CCAP + 1].copy()  # picking overwrites MRES
         tree = PlanTree(rules, pos, seat, rolls, weights)
         for capturing in (False, True):
             if capturing and not tree.any_capture():
                 continue
             final, count = tree.top(capturing)
-            column = (N_MCAP, N_CCAP) if capturing else (N_MALL, N_CALL)
+            column = (N.MCAP, N.CCAP) if capturing else (N.MALL, N.CALL)
             assert (root[column[0]], root[column[1]]) == (final, count)
-            best = root[N_BEST]
+            best = root[N.BEST]
             for index in sorted({0, count // 2, count - 1}):
                 pick_plan(lay, w, seat, len(rolls), best, index, capturing, final)
                 steps = tuple(
                     (int(w[CHOSEN + 2 * j + 1]), int(w[CHOSEN + 2 * j]))
-                    for j in range(w[BEST + B_STEPS])
+                    for j in range(w[BEST + B.STEPS])
                 )
                 assert steps == tree.plan(index, capturing, final).steps
                 checked += 1
