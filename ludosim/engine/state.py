@@ -5,10 +5,8 @@ per game or per roll. The array is cut into the sections of `SECTIONS`, in
 that order, each sized for the largest game (`MAX_PLAYERS` seats of
 `MAX_PIECES` pieces on a `STRIDE`-square track), so every section starts at
 a compile-time constant offset (`PROGRESS`, `REV`, ... below, computed from
-the table). Sections made of rows have named fields: each row's fields are one
-`IntEnum` namespace (`M.PIECE`, `MD.FACE`, `E.K1`, ...), as the rules' slots are
-(`layout.R`), declared with their encodings before the table; numba reads a
-member as the constant it stands for.
+the table). A row's fields are one `IntEnum` namespace (`M.PIECE`, `MD.FACE`, ...,
+as `layout.R`), declared with their encodings before the table.
 
 The kernel reads and writes `w` only through the index functions at the
 end of this module (`w[progress_at(seat, piece)]`, `w[depth_at(d, MD.FACE)]`):
@@ -321,10 +319,6 @@ class XP(IntEnum):
     SCORE = 2  # the base policy's score of where it ends
     STEP0 = 3  # the first step's fields
     SIZE = STEP0 + CH.SIZE * MAX_ROLLS
-
-
-# A snapshot of the game before a search (`XSAVE`): the position, counters and
-# statistics (PROGRESS up to DUMMY), the per-seat lists, the turn's skipped captures.
 
 
 # ---------------------------------------------------------------- the section table
