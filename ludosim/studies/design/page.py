@@ -201,7 +201,7 @@ def study_page(
     # Recommended rule sets, as measured
     labels = tables.points.drop_duplicates("point").set_index("point")["label"]
     rows = []
-    stand = standings(tables, decided(tables).comparisons)
+    stand = standings(tables, page.comparisons)
     for i, r in enumerate(tables.confirmed.itertuples(index=False), start=1):
         # A short name first: the rule sets' labels are too long to lead a table row.
         entry: dict[str, Any] = {"candidate": f"#{i}", "standing": stand[r.point],
