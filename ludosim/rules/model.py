@@ -91,28 +91,34 @@ def _split(value: Any) -> list[Any]:
     return [value]
 
 
-def _parse_int(name: str, value: Any, toggle: Toggle) -> int:
+def _whole_number(value: Any) -> int | None:
+    """`value` as an int when it names a whole number: an int (not a bool), a numeric
+    string, or a float equal to an int (2.0 is 2); None for anything else, such as
+    1.5, inf, nan or True."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return None
     try:
-        if isinstance(value, bool):
-            raise ValueError
-        number = int(str(value).strip()) if isinstance(value, str) else int(value)
-        if not isinstance(value, str) and number != value:
-            raise ValueError
-    except (TypeError, ValueError):
-        raise RulesError(
-            f"{name}={value!r} is not an integer; allowed values: {toggle.allowed()}"
-        ) from None
+        number = int(value.strip()) if isinstance(value, str) else int(value)
+    except (TypeError, ValueError, OverflowError):
+        # OverflowError: int() of a float infinity.
+        return None
+    if not isinstance(value, str) and number != value:
+        return None
+    return number
+
+
+def _parse_int(name: str, value: Any, toggle: Toggle) -> int:
+    number = _whole_number(value)
+    if number is None:
+        raise RulesError(f"{name}={value!r} is not an integer; allowed values: {toggle.allowed()}")
     return number
 
 
 def _parse_face(name: str, item: Any) -> int | str:
     if isinstance(item, str) and item.strip().lower() in SYMBOL_FACES:
         return item.strip().lower()
-    try:
-        number = int(item)
-    except (TypeError, ValueError):
-        number = 0
-    if 1 <= number <= 6 and not isinstance(item, bool):
+    number = _whole_number(item)
+    if number is not None and 1 <= number <= 6:
         return number
     raise RulesError(f"{name} has face {item!r}; allowed faces: 1, 2, 3, 4, 5, 6, globe, star")
 

@@ -134,10 +134,16 @@ def _start_array(rules: Rules, start: Any) -> np.ndarray | None:
     # A `Position`, a parsed `GamePosition` (`ludosim.run.notation`), or plain rows.
     rows = start.progress if isinstance(start, (Position, GamePosition)) else start
     try:
+        given = np.asarray(rows)
+        # 1.5, inf and nan are no progress: refused, never truncated.
+        if given.dtype.kind == "f" and not np.isfinite(given).all():
+            raise ValueError
+        if given.dtype.kind == "f" and (given % 1).any():
+            raise ValueError
         array = np.asarray(rows, dtype=np.int64)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise SimulationError(
-            f"start must be a Position or rows of progress, got {start!r}"
+            f"start must be a Position or rows of progress, whole numbers, got {start!r}"
         ) from None
     if array.shape != (rules.players, rules.pieces):
         raise SimulationError(

@@ -102,6 +102,14 @@ def test_max_turns_is_bounded_by_the_kernel_counters() -> None:
     assert APP.replace(max_turns=10**7).max_turns == 10**7
 
 
+@pytest.mark.parametrize("bad", [1.5, float("inf"), float("nan")])
+def test_a_start_position_of_no_whole_number_is_refused(bad: float) -> None:
+    rows = [[-1.0] * APP.pieces for _ in range(APP.players)]
+    rows[1][2] = bad
+    with pytest.raises(SimulationError, match=r"start must be .* whole numbers"):
+        ludosim.simulate(APP, games=5, seed=1, start=rows)
+
+
 def test_simulate_command_bounds() -> None:
     base = ("simulate", "-p", "app", "--seed", "1")
     assert_refused(cli(*base, "--games", "0"), "games", "1..1000000000000")
@@ -274,6 +282,24 @@ def test_sweep_command_bounds_create_no_folder(
     seed = [] if "--seed" in args else ["--seed", "1"]
     result = cli("sweep", "-p", "app", "--games", "100", *seed, *args)
     assert_refused(result, *words)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("scoring = 'steps'\nhome_bonus = inf", ("home_bonus=inf", "0..1000")),
+        ("enter_faces = [1.5]", ("enter_faces has face 1.5", "allowed faces")),
+        ("teams = [0, 1, 0, nan]", ("teams=nan", "0..5")),
+    ],
+)
+def test_a_sweep_file_with_a_toggle_no_integer_holds_is_one_line(
+    no_games: None, tmp_path: Path, line: str, words: tuple[str, ...]
+) -> None:
+    path = tmp_path / "sweep.toml"
+    path.write_text(f'preset = "app"\nseed = 1\ngames = 100\n[set]\n{line}\n')
+    out = tmp_path / "out"
+    assert_refused(cli("sweep", str(path), "--out", str(out), "-q"), *words)
     assert not out.exists()
 
 

@@ -226,6 +226,57 @@ def test_bad_value_names_field_and_allowed_values(toggle: str, value: Any, allow
     assert "\n" not in message, "errors are one line for the CLI"
 
 
+# Every toggle whose values are whole numbers: int and numeric-choice toggles, lists of
+# integers, die faces.
+WHOLE_NUMBER_TOGGLES = [
+    name
+    for name, t in TOGGLES.items()
+    if t.kind in ("int", "ints", "faces", "face_set")
+    or (t.kind == "choice" and all(isinstance(c, int) for c in t.choices))
+]
+NOT_WHOLE = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan"), "1.5": 1.5}
+
+
+def _as_given(toggle: str, value: float) -> Any:
+    """`value` as the toggle takes it: alone, or as the one item of a list."""
+    return [value] if TOGGLES[toggle].kind in ("ints", "faces", "face_set") else value
+
+
+def _refused_in_one_line(toggle: str, build: Any) -> None:
+    with pytest.raises(RulesError) as info:
+        build()
+    message = str(info.value)
+    assert toggle in message
+    assert "allowed" in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("given", NOT_WHOLE)
+@pytest.mark.parametrize("toggle", WHOLE_NUMBER_TOGGLES)
+def test_a_whole_number_toggle_refuses_what_is_not_a_whole_number(toggle: str, given: str) -> None:
+    """inf, nan and 1.5 are refused naming the toggle, never truncated or an OverflowError."""
+    value = _as_given(toggle, NOT_WHOLE[given])
+    app = Rules.preset("app")
+    _refused_in_one_line(toggle, lambda: app.replace(**{toggle: value}))
+    _refused_in_one_line(toggle, lambda: Rules.from_dict({**app.to_dict(), toggle: value}))
+    literal = f"[{given}]" if isinstance(value, list) else given
+    _refused_in_one_line(toggle, lambda: Rules.from_toml(f'preset = "app"\n{toggle} = {literal}\n'))
+
+
+def test_a_whole_number_given_as_a_float_is_that_number() -> None:
+    rules = Rules.preset("app").replace(
+        players=2.0, home_bonus=3.0, scoring="steps", enter_faces=(6.0, 1.0), teams=(0.0, 1.0)
+    )
+    assert (rules.players, rules.home_bonus, rules.enter_faces) == (2, 3, (1, 6))
+    assert rules.teams == (0, 1)
+    assert all(type(v) is int for v in (rules.players, *rules.enter_faces, *rules.teams))
+
+
+@pytest.mark.parametrize("toggle", ["players", "home_bonus", "teams", "enter_faces"])
+def test_a_bool_is_not_a_whole_number(toggle: str) -> None:
+    _refused_in_one_line(toggle, lambda: Rules.preset("app").replace(**{toggle: True}))
+
+
 def test_unknown_toggle_lists_the_known_ones() -> None:
     with pytest.raises(RulesError, match="unknown toggle 'colour'; known toggles: players"):
         Rules.preset("app").replace(colour="red")

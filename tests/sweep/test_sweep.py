@@ -206,6 +206,35 @@ def test_bad_specs_fail_before_any_game(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(
+    ("table", "line", "message"),
+    [
+        ("set", "scoring = 'steps'\nhome_bonus = inf", "home_bonus=inf is not an integer"),
+        ("set", "scoring = 'steps'\nmove_limit = nan", "move_limit=nan is not an integer"),
+        ("set", "enter_faces = [1.5]", "enter_faces has face 1.5"),
+        ("set", "star_offsets = [4, inf]", "star_offsets=inf is not an integer"),
+        ("set", "teams = [0, 1, 0, 1.5]", "teams=1.5 is not an integer"),
+        ("vary", "max_turns = [1000, inf]", "max_turns=inf is not an integer"),
+        ("vary", "start_out = [0, 0.5]", "start_out=0.5 is not an integer"),
+        ("vary", "win_pieces = [nan, 2]", "win_pieces=nan is not an integer"),
+        ("vary", "players = [2, -inf]", "players=-inf is not an integer"),
+    ],
+)
+def test_a_sweep_file_refuses_a_whole_number_toggle_that_is_not_one(
+    tmp_path: Path, calls: list, table: str, line: str, message: str
+) -> None:
+    """Never truncated to what would be played, never an OverflowError: one line, no folder."""
+    path = tmp_path / "sweep.toml"
+    path.write_text(f"preset = 'app'\nseed = 1\ngames = 100\n[{table}]\n{line}\n")
+    with pytest.raises(SweepError) as info:
+        run_sweep(SweepSpec.from_toml(path), tmp_path / "out")
+    assert message in str(info.value)
+    assert "allowed" in str(info.value)
+    assert "\n" not in str(info.value)
+    assert calls == []
+    assert not (tmp_path / "out").exists()
+
+
 def test_impossible_combination_names_the_cell_in_killer() -> None:
     spec = SweepSpec.from_options(preset="killer", vary=["six_limit=0,3"], games=10, seed=1)
     with pytest.raises(SweepError, match=r"cell c001 \(six_limit=3\): roll_then_move/six_limit"):
