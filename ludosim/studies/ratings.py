@@ -40,6 +40,7 @@ import pandas as pd
 from ludosim.reference.game import play_game
 from ludosim.reference.outside import OutsidePlayer
 from ludosim.report.answers import Answer, estimate_rows
+from ludosim.rules import checks
 from ludosim.rules.errors import LudosimError, missing_extra
 from ludosim.rules.model import Rules
 from ludosim.rules.policies import parse_policy
@@ -103,7 +104,7 @@ def play_ladder(
             f"players: a ladder needs at least as many players as seats ({n}), got {len(names)}"
         )
     plan = seatings(len(names), n)
-    per = games // len(plan)
+    per = checks.integer("games", games, 0, error=RatingsError) // len(plan)
     if per < 1:
         raise RatingsError(
             f"games: {games} is too few for {len(plan)} seatings of {len(names)} players; "
@@ -160,6 +161,11 @@ def _encode(results: pd.DataFrame, players: Sequence[str]) -> tuple[np.ndarray, 
     return who, place
 
 
+def _check_bootstrap(bootstrap: Any) -> int:
+    """The number of bootstrap resamples: 0 (no intervals) or more."""
+    return checks.integer("bootstrap", bootstrap, 0, error=RatingsError)
+
+
 def bootstrap_mu(
     results: pd.DataFrame, players: Sequence[str], bootstrap: int, seed: int = 0
 ) -> np.ndarray:
@@ -169,8 +175,7 @@ def bootstrap_mu(
     replacement from a generator seeded with `seed` and rates them from scratch in
     game order; row b is resample b. `rate_games` takes its intervals from these.
     """
-    if bootstrap < 0:
-        raise RatingsError(f"bootstrap: must be 0 or more resamples, got {bootstrap}")
+    bootstrap = _check_bootstrap(bootstrap)
     model = _model()
     who, place = _encode(results, players)
     rng = np.random.default_rng(seed)
@@ -192,8 +197,7 @@ def rate_games(
     percentiles of `mu` over B refits on games resampled with replacement
     (`bootstrap_mu`, generator seeded with `seed`); with B = 0 they are NaN.
     """
-    if bootstrap < 0:
-        raise RatingsError(f"bootstrap: must be 0 or more resamples, got {bootstrap}")
+    bootstrap = _check_bootstrap(bootstrap)
     who, place = _encode(results, players)
     fit = _fit(_model(), who, place, len(players), np.arange(len(results)))
     low = high = np.full(len(players), np.nan)
@@ -231,6 +235,8 @@ def ratings(
     ci_low, ci_high (bootstrap 95% interval of mu) and games played; the
     table's ``attrs`` record the rules name, seed and games played.
     """
+    # Checked before the games: a bad number of resamples would be found only after them.
+    bootstrap = _check_bootstrap(bootstrap)
     results = play_ladder(rules, players, games, seed, threads=threads, progress=progress)
     table = rate_games(results, [player_name(p) for p in players], bootstrap, seed)
     table.attrs.update(games=len(results), seed=seed, players=rules.players)

@@ -190,6 +190,30 @@ def test_play_command_bounds() -> None:
     assert_refused(cli("play", "-p", "app", "--seed", "1", "--game", str(2**64)), "game")
 
 
+# ------------------------------------------------------------------ ratings
+@pytest.fixture
+def no_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if any game reaches the kernel, whichever module asked for it."""
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a game was played before the input was checked")
+
+    monkeypatch.setattr(simulate_module, "_prepare", boom)
+
+
+@pytest.mark.parametrize("bootstrap", [-1, 1.5, float("nan"), "10", True])
+def test_ratings_refuse_a_bad_bootstrap_before_any_game(no_kernel: None, bootstrap: Any) -> None:
+    from ludosim.studies.ratings import RatingsError, ratings
+
+    with pytest.raises(RatingsError, match="bootstrap must be an integer >= 0"):
+        ratings(APP, games=60, seed=1, bootstrap=bootstrap)
+
+
+def test_ratings_command_refuses_a_bad_bootstrap_before_any_game(no_kernel: None) -> None:
+    result = cli("ratings", "-p", "app", "--seed", "1", "--games", "60", "--bootstrap", "-1")
+    assert_refused(result, "bootstrap", ">= 0", "-1")
+
+
 # ------------------------------------------------------------------ sweep
 @pytest.mark.parametrize(
     ("changes", "message"),
