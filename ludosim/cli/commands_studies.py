@@ -250,13 +250,13 @@ def skill(
     The rule sets: each --preset (with --set), one more per value of each --vary on
     the first preset (a grid), and each --rule-set.
 
-    Example: ludosim skill --preset app --vary finish=exact,bounce --seed 1 --out skill-app
+    Example: ludosim skill --preset app --vary finish=exact,bounce --seed 1 --out runs/skill-app
     """
     _require_extra("ludosim skill", "skill", "openskill", "scipy")
     from ludosim.studies.skill import Study, load_study, run_study
 
     if not out.strip():
-        raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/skill")
+        raise LudosimError("--out is empty; name the study's folder, e.g. --out runs/skill")
     _old_spelling("--players", "--policy", old_players)
     players = [*(policy or ()), *(old_players or ())]
 
@@ -327,12 +327,12 @@ def unfold(
     The rule sets: each --preset (with --set), one more per value of each --vary on
     the first preset (a grid), and each --rule-set.
 
-    Example: ludosim unfold --preset app --vary six_limit=0,3 --games 20000 --seed 1 --out unfold
+    Example: ludosim unfold --preset app --vary six_limit=0,3 --seed 1 --out runs/unfold-app
     """
     from ludosim.studies.unfold import UnfoldStudy, load_study, run_study
 
     if not out.strip():
-        raise LudosimError("--out is empty; name the study's folder, e.g. --out reports/leads")
+        raise LudosimError("--out is empty; name the study's folder, e.g. --out runs/unfold")
 
     def from_options() -> UnfoldStudy:
         chosen = _study_rule_sets(presets, sets, vary, rule_set, seed)
@@ -424,7 +424,7 @@ def tune(
     The tuned player takes every seat position in turn. The file is usable as
     `--policy tuned:FILE` and records the command that reproduces it.
 
-    Example: ludosim tune --preset app --policy balanced,balanced,balanced --seed 1 --out app.toml
+    Example: ludosim tune --preset app --policy balanced,runner,random --seed 1 --out runs/app.toml
     """
     seed = _require_seed(seed)
     _require_extra("ludosim tune", "skill", "cma")

@@ -382,7 +382,9 @@ def report(
     """
     # Checked here, before the report module creates the output folder.
     if not out.strip():
-        raise LudosimError("--out is empty; name the report's folder, e.g. --out reports/app-grid")
+        raise LudosimError(
+            "--out is empty; name the report's folder, e.g. --out runs/app-grid/report"
+        )
     if not results.exists():
         raise LudosimError(
             f"RESULTS: no such sweep folder or Parquet file: {results} "

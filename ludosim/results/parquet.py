@@ -49,7 +49,7 @@ def check_output_folder(path: str | Path | None) -> Path:
     once, with one line naming the path, instead of after the games.
     """
     if path is None or str(path).strip() == "":
-        raise ResultsError(f"--out must name a folder, e.g. --out reports/study; got {path!r}")
+        raise ResultsError(f"--out must name a folder, e.g. --out runs/study; got {path!r}")
     if not isinstance(path, (str, os.PathLike)):
         raise ResultsError(f"--out must be a str or pathlib.Path, got {type(path).__name__}")
     path = Path(path).expanduser()
@@ -67,7 +67,7 @@ def check_output_target(path: str | Path | None, example: str = "tuned.toml") ->
     line naming the path, instead of after the games.
     """
     if path is None or not isinstance(path, (str, os.PathLike)) or not str(path).strip():
-        raise ResultsError(f"--out must name a file, e.g. --out {example}; got {path!r}")
+        raise ResultsError(f"--out must name a file, e.g. --out runs/{example}; got {path!r}")
     path = Path(path).expanduser()
     if path.is_dir() or str(path).endswith(os.sep):
         raise ResultsError(f"--out {path} is a folder; name a file, e.g. {path / example}")

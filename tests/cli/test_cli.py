@@ -81,6 +81,14 @@ def test_top_level_help_lists_every_command() -> None:
     assert "Example: ludosim" in result.stdout
 
 
+@pytest.mark.parametrize("name", command_names())
+def test_an_example_writes_under_runs(name: str) -> None:
+    """A help example run as it stands never writes into the folder it is run from."""
+    args = shlex.split(example_of(name).removeprefix("Example: "))
+    outs = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg in ("--out", "-o")]
+    assert all(out.startswith("runs/") for out in outs), outs
+
+
 @pytest.mark.parametrize("name", ["presets", "policies", "rules", "play"])
 def test_examples_run(name: str) -> None:
     args = shlex.split(example_of(name).removeprefix("Example: "))
