@@ -91,6 +91,10 @@ def simulate(
             "--games); prints the same estimates, without a page's findings.",
         ),
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Replace the --out file when it exists already."),
+    ] = False,
     fmt: FormatOpt = "table",
     quiet: QuietOpt = False,
 ) -> None:
@@ -99,7 +103,8 @@ def simulate(
     Prints the mean game length in rounds and player turns, the first player's edge
     against its fair share and every turn-order position's win share (position 0
     moves first), each with its 95% interval, then the findings a report of these
-    games would state. `--out` writes the rows to Parquet instead.
+    games would state. `--out` writes the rows to Parquet instead; a file already there
+    is refused before any game, or replaced with `--force`.
 
     Example: ludosim simulate --preset app --set pass_opponents=all --games 10000 --seed 1
     """
@@ -114,7 +119,7 @@ def simulate(
     from ludosim.run.simulate import simulate as run_simulation
 
     # A bad --out fails now, not after the games are played.
-    path = None if out is None else check_output_file(out)
+    path = None if out is None else check_output_file(out, overwrite=force)
     policies = _policies(policy)
     kwargs: dict[str, Any] = {"policies": policies, "summary": summary}
     if threads is not None:
@@ -125,7 +130,7 @@ def simulate(
         _emit(summary_answer("simulate", result, rule_set.label), fmt)
         return
     if path is not None:
-        write_parquet(result, path)
+        write_parquet(result, path, overwrite=force)
         _wrote(fmt, "simulate", path, f"wrote {len(result)} rows to {path}", rows=len(result))
         return
     _emit(games_answer("simulate", result, rule_set, policies, seed), fmt)

@@ -15,17 +15,22 @@ from ludosim.results.failures import ResultsError, reason, write_error
 from ludosim.results.schema import META_KEY
 
 
-def check_output_file(path: str | Path | None) -> Path:
+def check_output_file(path: str | Path | None, *, overwrite: bool = True) -> Path:
     """The Parquet file `path`, after proving it can be written (before any game is played).
 
     Refuses an empty path, a folder, and a location whose folder cannot be
-    created or written, with one line naming the path. Creates missing folders.
+    created or written, with one line naming the path; with `overwrite=False`, a
+    file that exists too (`simulate --out` without `--force`). Creates missing folders.
     """
     if path is None or str(path).strip() == "":
         raise ResultsError("--out must name a file, e.g. --out runs/app.parquet; got an empty path")
     path = Path(path).expanduser()
     if path.is_dir() or str(path).endswith(os.sep):
         raise ResultsError(f"--out {path} is a folder; name a file, e.g. {path / 'run.parquet'}")
+    if not overwrite and (path.exists() or path.is_symlink()):
+        raise ResultsError(
+            f"--out {path} already exists; name a new file, or add --force to replace it"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -97,16 +102,17 @@ def probe_writable(probe: Path) -> None:
     probe.unlink()
 
 
-def write_parquet(df: pd.DataFrame, path: str | Path) -> Path:
+def write_parquet(df: pd.DataFrame, path: str | Path, *, overwrite: bool = True) -> Path:
     """Write a `simulate` result to Parquet (zstd), atomically.
 
     `df.attrs` (rules, seed, policies, versions) goes into the schema metadata
     under `schema.META_KEY`, where `ludosim.load` finds it again. The file is
     written under a hidden temporary name and renamed when complete, so a
     file at `path` is always whole; a failed write raises `ResultsError` with
-    one line naming the file and the cause.
+    one line naming the file and the cause. With `overwrite=False` a file
+    already at `path` is refused (`ResultsError`) and left as it was.
     """
-    path = check_output_file(path)
+    path = check_output_file(path, overwrite=overwrite)
     try:
         write_frame_atomic(df, path, {META_KEY: json.dumps(df.attrs, default=str).encode()})
     except OSError as exc:

@@ -146,6 +146,35 @@ def test_simulate_out_is_checked_before_the_games(
     assert_refused(result, "--out", word)
 
 
+def test_simulate_out_onto_an_existing_file_is_refused_without_force(
+    no_kernel: None, tmp_path: Path
+) -> None:
+    existing = tmp_path / "runs" / "app.parquet"
+    existing.parent.mkdir()
+    existing.write_bytes(b"the user's results")
+    args = ("simulate", "-p", "app", "--seed", "1", "--games", "5", "--out", str(existing))
+    assert_refused(cli(*args), "--out", str(existing), "already exists", "--force")
+    assert existing.read_bytes() == b"the user's results"
+    assert [p.name for p in existing.parent.iterdir()] == ["app.parquet"]
+
+
+def test_simulate_force_replaces_an_existing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pandas as pd
+
+    def rows(rules: Rules, games: int, seed: int, **kwargs: Any) -> pd.DataFrame:
+        return pd.DataFrame({"game": range(games)})
+
+    existing = tmp_path / "app.parquet"
+    existing.write_bytes(b"old")
+    monkeypatch.setattr(simulate_module, "simulate", rows)
+    args = ("simulate", "-p", "app", "--seed", "1", "--games", "5", "--out", str(existing))
+    result = cli(*args, "--force", "-q")
+    assert result.exit_code == 0, result.stderr
+    assert pd.read_parquet(existing)["game"].tolist() == [0, 1, 2, 3, 4]
+
+
 def _writable(folder: Path) -> bool:
     try:
         (folder / "probe").touch()

@@ -313,7 +313,7 @@ def fake_simulate(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
             }
         )
 
-    def write_parquet(df: pd.DataFrame, path: Path) -> None:
+    def write_parquet(df: pd.DataFrame, path: Path, *, overwrite: bool = True) -> None:
         calls["write_parquet"] = (len(df), Path(path))
 
     monkeypatch.setattr(importlib.import_module("ludosim.run.simulate"), "simulate", simulate)
