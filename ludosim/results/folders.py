@@ -54,6 +54,14 @@ def locked(root: Path, what: str) -> Iterator[None]:
         handle.close()
 
 
+def has_content(root: Path) -> bool:
+    """Whether the folder `root` holds anything: hidden entries do not count (its lock, a
+    probe, a page being staged), so a command killed before writing its first file does
+    not make its folder unusable. A sweep, a study and a design each refuse such a folder
+    for `--out` unless it is an earlier output of their own."""
+    return root.is_dir() and any(not p.name.startswith(".") for p in root.iterdir())
+
+
 class FolderNotCreated(OSError):
     """The folder `output_folder` was asked for cannot be created (a file in the way, no
     permission): said apart from a failed write inside it."""

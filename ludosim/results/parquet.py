@@ -7,11 +7,13 @@ import hashlib
 import io
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 
 from ludosim.results.failures import ResultsError, reason, write_error
+from ludosim.results.folders import has_content
 from ludosim.results.schema import META_KEY
 
 
@@ -46,12 +48,18 @@ def check_output_file(path: str | Path | None, *, overwrite: bool = True) -> Pat
     return path
 
 
-def check_output_folder(path: str | Path | None) -> Path:
+def check_output_folder(
+    path: str | Path | None,
+    what: str = "study",
+    own: Callable[[Path], bool] | None = None,
+) -> Path:
     """The folder `path`, after proving it can be created and written; creates nothing.
 
-    For commands that play first and write a folder of files at the end (`unfold`,
-    `skill`): an empty path, a file, or a location that cannot be written fails at
-    once, with one line naming the path, instead of after the games.
+    For commands that play first and write a folder of files (`unfold`, `skill`,
+    `design`): an empty path, a file, a location that cannot be written, or a folder
+    that holds files (`folders.has_content`) and is not an earlier output of the same
+    command (`own(folder)`; None: none is) fails at once, with one line naming the
+    path, instead of after the games. `what` names the command's output in that line.
     """
     if path is None or str(path).strip() == "":
         raise ResultsError(f"--out must name a folder, e.g. --out runs/study; got {path!r}")
@@ -60,6 +68,13 @@ def check_output_folder(path: str | Path | None) -> Path:
     path = Path(path).expanduser()
     if path.exists() and not path.is_dir():
         raise ResultsError(f"--out {path} is a file; name a folder for the study's files")
+    if has_content(path) and not (own is not None and own(path)):
+        shown = sorted(p.name for p in path.iterdir() if not p.name.startswith("."))
+        raise ResultsError(
+            f"--out {path} holds other files ({', '.join(shown[:3])}"
+            f"{', ...' if len(shown) > 3 else ''}) and is not an earlier {what} folder; "
+            "name a new or empty folder"
+        )
     _check_writable_folder(path, path)
     return path
 

@@ -445,8 +445,31 @@ def format_policies(policies: str | Sequence[str]) -> str:
     return policies[0] if len(set(policies)) == 1 else ",".join(policies)
 
 
-def resolve_policies(policies: str | Sequence[str], players: int) -> tuple[str, ...]:
-    """One canonical policy name per seat, validated: a single name applies to every seat."""
+def refuse_search_under_teams(names: Sequence[str], teams: Sequence[int]) -> None:
+    """Refuse the expert and the fictive player (`Policy.is_expert`) under the rules toggle
+    `teams`, naming the first of them: their rollouts play each seat's own pieces to the end
+    of the game and know no partners. Every command that seats players asks this before
+    its first game, so a line-up the kernel would refuse is refused before any is played."""
+    if not teams:
+        return
+    for name in names:
+        policy = parse_policy(name)
+        if policy.is_expert:
+            raise PolicyError(
+                f"policy {policy.name!r} does not play under teams="
+                f"{','.join(str(t) for t in teams)}: the expert and the fictive player "
+                "search each seat's own game and know no partners; use another policy, "
+                "or no teams"
+            )
+
+
+def resolve_policies(
+    policies: str | Sequence[str], players: int, *, teams: Sequence[int] = ()
+) -> tuple[str, ...]:
+    """One canonical policy name per seat, validated: a single name applies to every seat.
+
+    `teams` (the rules' toggle): the expert and the fictive player are refused under it
+    (`refuse_search_under_teams`)."""
     if isinstance(policies, str):
         names = [policies] * players
     elif isinstance(policies, Sequence) and all(isinstance(p, str) for p in policies):
@@ -458,4 +481,6 @@ def resolve_policies(policies: str | Sequence[str], players: int) -> tuple[str, 
         )
     if len(names) != players:
         raise PolicyError(f"policies lists {len(names)} policies for {players} players")
-    return tuple(parse_policy(n).name for n in names)
+    resolved = tuple(parse_policy(n).name for n in names)
+    refuse_search_under_teams(resolved, teams)
+    return resolved

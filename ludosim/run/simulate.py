@@ -231,7 +231,7 @@ def _prepare(
             f"{schema.GAME_MAX} (2**63-1); start earlier or play fewer games"
         )
     seed = _check_seed(seed)
-    names = resolve_policies(policies, rules.players)
+    names = resolve_policies(policies, rules.players, teams=rules.teams)
     start_rows = _start_array(rules, start)
     if start_seat is None:
         start_seat = start.to_move if isinstance(start, GamePosition) else 0
@@ -278,13 +278,7 @@ def _seat_policies(
     parsed = [parse_policy(n) for n in names]
     experts = tuple((p.rollouts, p.horizon, int(p.fictive)) for p in parsed)
     if any(p.is_expert for p in parsed):
-        if rules.teams:
-            # The rollouts play each seat's own pieces to the end of the game: they
-            # know no partners.
-            raise SimulationError(
-                "policies: the expert and the fictive player do not play under teams; "
-                "use another policy, or no teams"
-            )
+        # `resolve_policies` has refused them under teams (`refuse_search_under_teams`).
         base = expert_base(rules)
         parsed = [base if p.is_expert else p for p in parsed]
     return parsed, experts

@@ -258,7 +258,7 @@ def compare(
             "rule sets of one player count; these have "
             f"{', '.join(str(n) for n in sorted(players))} players (use a target in rounds)"
         )
-    seated = tuple(resolve_policies(policies, r.players) for r in rules)
+    seated = tuple(resolve_policies(policies, r.players, teams=r.teams) for r in rules)
     ids = [f"c{i}" for i in range(len(chosen))]
     parts: list[pd.DataFrame] = []
     games, looks, total = 0, [], first_batch

@@ -43,7 +43,7 @@ from ludosim.report.answers import Answer, estimate_rows
 from ludosim.rules import checks
 from ludosim.rules.errors import LudosimError, missing_extra
 from ludosim.rules.model import Rules
-from ludosim.rules.policies import parse_policy
+from ludosim.rules.policies import parse_policy, refuse_search_under_teams
 from ludosim.run.simulate import simulate
 
 DEFAULT_PLAYERS = ("random", "runner", "aggressive", "defensive", "pacifist", "balanced")
@@ -99,6 +99,8 @@ def play_ladder(
     names = [player_name(p) for p in players]
     if len(set(names)) != len(names):
         raise RatingsError(f"players: each player must appear once, got {', '.join(names)}")
+    # A seating with an expert under teams would be refused after the seatings before it.
+    refuse_search_under_teams([p for p in players if not callable(p)], rules.teams)
     if len(names) < n:
         raise RatingsError(
             f"players: a ladder needs at least as many players as seats ({n}), got {len(names)}"

@@ -99,21 +99,37 @@ def built_from_file(path: Any, error: ErrorType, make: Callable[[], T]) -> T:
         raise error(f"study file {path}: {exc}") from None
 
 
+# The page every study writes beside its tables.
+PAGE_FILE = "index.html"
+
+
+def earlier_output(*names: str) -> Callable[[Path], bool]:
+    """The test `run_into_folder` asks of a folder that holds files: whether it is an
+    earlier output of a study that writes the files `names` (its tables and its page),
+    which a rerun writes over."""
+    return lambda folder: all((folder / name).is_file() for name in names)
+
+
 def run_into_folder(
     out: Any,
     play: Callable[[], T],
     write: Callable[[T, Path], Any],
     page: Callable[[T, Path], Path],
     check: Callable[[T], None] | None = None,
+    *,
+    what: str = "study",
+    own: Callable[[Path], bool] | None = None,
 ) -> Path:
     """`play()` the study, then write its tables and its page into the folder `out`; the page.
 
-    `out` is checked before any game is played (a folder that holds other files is
-    refused), and `check(tables)` before anything is written; the folder is locked while
-    written, and a study that fails on the way leaves no files behind."""
+    `out` is checked before any game is played: a folder that holds other files is
+    refused unless `own(folder)` finds an earlier output of the same study there (`what`
+    names it in the refusal), which is written over. `check(tables)` runs before anything
+    is written; the folder is locked while written, and a study that fails on the way
+    leaves no files behind."""
     from ludosim.results import check_output_folder, output_folder
 
-    folder = check_output_folder(out)
+    folder = check_output_folder(out, what, own)
     tables = play()
     if check is not None:
         check(tables)

@@ -74,7 +74,7 @@ def play_rotations(
     if simulate_fn is None:
         simulate_fn = simulate
     rules = checks.rules("rules", rules, error=TournamentError)
-    names = resolve_policies(_policy_list(policies), rules.players)
+    names = resolve_policies(_policy_list(policies), rules.players, teams=rules.teams)
     n = rules.players
     games = checks.integer("games", games, 1, GAMES_MAX, error=TournamentError)
     if games < n:

@@ -138,7 +138,7 @@ def _build(
         raise SweepError(f"{where}: {exc}") from None
     policies = combo.get(POLICIES_KEY, start.policies or spec.policies)
     try:
-        resolved = resolve_policies(policies, rules.players)
+        resolved = resolve_policies(policies, rules.players, teams=rules.teams)
     except LudosimError as exc:
         raise SweepError(f"{where}: policies: {exc}") from None
     return rules, resolved

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from ludosim.results.chunks import Moments, check_chunk, chunk_moments, read_stamp
 from ludosim.results.failures import ResultsError, reason
-from ludosim.results.folders import lock_folder
+from ludosim.results.folders import has_content, lock_folder
 from ludosim.results.folders import output_folder as output_folder  # where the studies find it
 from ludosim.results.parquet import probe_writable, write_bytes_atomic, write_frame_atomic
 from ludosim.results.paths import (
@@ -154,7 +154,7 @@ def open_folder(
     moved: Path | None = None
     rebuilt: str | None = None
     try:
-        if _has_content(root):
+        if has_content(root):
             existing = _read_manifest_or_none(root)
             if existing is None and not new:
                 rebuilt = _rebuild_reason(root, spec_id)
@@ -263,12 +263,6 @@ def _keep_damaged_manifest(root: Path) -> None:
     if (root / MANIFEST).is_file():
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         (root / MANIFEST).replace(root / f"{MANIFEST}.damaged-{stamp}")
-
-
-def _has_content(root: Path) -> bool:
-    # Our own lock file and probes do not make a folder "used": a run killed before
-    # writing its manifest must not make the folder unusable.
-    return any(not p.name.startswith(".") for p in root.iterdir())
 
 
 def _mismatch(

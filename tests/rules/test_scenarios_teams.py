@@ -20,8 +20,9 @@ from ludosim.reference.plans import PlanTree
 from ludosim.rules.board import YARD, Board
 from ludosim.rules.errors import RulesError
 from ludosim.rules.model import Rules
+from ludosim.rules.policies import PolicyError
 from ludosim.rules.streams import ScriptedStream
-from ludosim.run.simulate import SimulationError, kernel_game, simulate
+from ludosim.run.simulate import kernel_game, simulate
 
 Y = YARD
 # Partners opposite: seats 0 and 2 against 1 and 3, on the seeds' board (seat s starts
@@ -200,9 +201,11 @@ def test_combinations_the_engines_do_not_define_are_refused(change: dict, field:
         Rules.preset("king").replace(**change)
 
 
-def test_the_expert_does_not_play_under_teams() -> None:
-    with pytest.raises(SimulationError, match="teams"):
-        simulate(TEAMS, games=1, seed=1, policies=["expert:8", "random", "random", "random"])
+@pytest.mark.parametrize("player", ["expert:8", "fictive"])
+def test_the_expert_does_not_play_under_teams(player: str) -> None:
+    refused = rf"policy '{player}[^']*' does not play under teams=0,1,0,1"
+    with pytest.raises(PolicyError, match=refused):
+        simulate(TEAMS, games=1, seed=1, policies=[player, "random", "random", "random"])
 
 
 GAMES = 400 if VERIFY else 60

@@ -14,6 +14,7 @@ import numpy as np
 from ludosim.rules.canonical import inert_toggles
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import TOGGLES, Rules
+from ludosim.rules.policies import refuse_search_under_teams
 from ludosim.studies.design.spec import MAX_FREE, WEAK, DesignError, DesignStudy, Free, _rules
 
 
@@ -73,11 +74,30 @@ def plan_study(study: DesignStudy) -> Plan:
         plan = Plan(study, tuple(kept), codes, tuple(dropped))
         inert = _inert_everywhere(plan)
         if not inert:
+            _refuse_search_under_teams(plan)
             return plan
         kept = [f for f in kept if f.toggle not in inert]
         dropped += [
             (t, f"cannot act in any rule set of the design ({why})") for t, why in inert.items()
         ]
+
+
+def _refuse_search_under_teams(plan: Plan) -> None:
+    """The optimal and the fictive player, refused in any rule set of the design that has
+    `teams` when they search (`refuse_search_under_teams`): before the screening's games,
+    not when the skill stage comes."""
+    study = plan.study
+    rule_sets = [(study.base(), "(the preset's own)")]
+    rule_sets += [(plan.rules(row), plan.label(row)) for row in plan.codes]
+    for rules, label in rule_sets:
+        for role, player in (("optimal", study.optimal), ("fictive", study.fictive)):
+            try:
+                refuse_search_under_teams([player], rules.teams)
+            except LudosimError as exc:
+                raise DesignError(
+                    f"rule set {label}: the {role} player of the relative skill level "
+                    f"(--{role}): {exc}"
+                ) from None
 
 
 def _refused(study: DesignStudy, frees: Sequence[Free]) -> bool:

@@ -13,6 +13,8 @@ import pandas as pd
 
 from ludosim.report.contrasts import CellSamples, Family
 from ludosim.results.measures import DESIGN_MEASURES
+from ludosim.results.parquet import check_output_folder
+from ludosim.results.paths import MANIFEST
 from ludosim.studies.design.confirmation import (
     COMPARISON_COLUMNS,
     CONFIRMED_COLUMNS,
@@ -35,7 +37,13 @@ from ludosim.studies.design.spec import (
     stage_seed,
 )
 from ludosim.studies.design.stages import Stage, play_stage
-from ludosim.studies.design.tables import DesignTables, check_table, games_played, stages_table
+from ludosim.studies.design.tables import (
+    DesignTables,
+    check_table,
+    games_played,
+    is_design,
+    stages_table,
+)
 
 
 def _points(plan: Plan, stage: Stage) -> pd.DataFrame:
@@ -45,6 +53,12 @@ def _points(plan: Plan, stage: Stage) -> pd.DataFrame:
     table["label"] = [plan.label(row) for row in stage.codes]
     table["codes"] = [" ".join(f"{int(x):+d}" for x in row) for row in stage.codes]
     return table
+
+
+def _earlier_design(folder: Path) -> bool:
+    """`folder` holds an earlier design: its tables, or the screening's sweep of a design
+    stopped before them (resumed)."""
+    return is_design(folder) or (folder / "screen-random" / MANIFEST).is_file()
 
 
 def play_study(
@@ -62,7 +76,8 @@ def play_study(
     measures and samples: `play_stage` (the kernel, through sweeps) unless given (a
     test double of the measures needs no kernel).
     """
-    out = Path(out)
+    # Before any game: a folder of other files, and a line-up the rule sets refuse.
+    out = check_output_folder(out, "design", own=_earlier_design)
     plan = plan_study(study)
     play = player or play_stage
     seed = stage_seed(study.seed, "screen")

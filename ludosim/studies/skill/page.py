@@ -36,7 +36,7 @@ from ludosim.studies.skill.tables import (
     write_tables,
 )
 from ludosim.studies.skill.words import GLOSSARY_TERMS, TITLES, TUNED_COLUMN, _Names
-from ludosim.studies.study import run_into_folder
+from ludosim.studies.study import PAGE_FILE, earlier_output, run_into_folder
 
 
 def _column(player: str) -> str:
@@ -327,5 +327,6 @@ def run_study(
     """
     return run_into_folder(
         out, lambda: play_study(study, threads=threads, progress=progress), write_tables,
-        study_page,
+        study_page, what="skill study",
+        own=earlier_output(SKILL_FILE, LADDER_FILE, METAGAME_FILE, PAIRS_FILE, PAGE_FILE),
     )  # fmt: skip

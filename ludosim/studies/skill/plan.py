@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet
-from ludosim.rules.policies import parse_policy
+from ludosim.rules.policies import parse_policy, refuse_search_under_teams
 from ludosim.rules.streams import MASK64
 from ludosim.studies import ratings
 from ludosim.studies.skill.spec import SkillError, Study, default_players
@@ -48,6 +49,25 @@ def _sizes(study: Study, rules: Rules, players: int) -> tuple[int, int, int]:
     return ladder, match, pair
 
 
+def _refuse_search_under_teams(
+    study: Study, rule_set: RuleSet, rules: Rules, ladder: list[str]
+) -> None:
+    """The ladder's players and the relative skill level's optimal and fictive player,
+    refused under `teams` when they search (`refuse_search_under_teams`): before any
+    game, not when the rule set's turn comes."""
+    players = [
+        ("ladder", ladder),
+        ("the optimal player of the relative skill level (--optimal)",
+         [study.optimal_player(rule_set.label)]),
+        ("the fictive player of the relative skill level (--fictive)", [study.fictive]),
+    ]  # fmt: skip
+    for role, names in players:
+        try:
+            refuse_search_under_teams(names, rules.teams)
+        except LudosimError as exc:
+            raise SkillError(f"rule set {rule_set.label}: {role}: {exc}") from None
+
+
 def plan_study(study: Study) -> list[RuleSetPlan]:
     """Every rule set's plan; a ladder or a size a rule set cannot play is one `SkillError`."""
     plans = []
@@ -64,6 +84,7 @@ def plan_study(study: Study) -> list[RuleSetPlan]:
                 f"players: a ladder needs at least as many players as seats ({rules.players}), "
                 f"got {len(names)}"
             )
+        _refuse_search_under_teams(study, rule_set, rules, names)
         ladder, match, pair = _sizes(study, rules, len(names))
         if ladder < 1 or match < 1 or pair < 1:
             raise SkillError(

@@ -14,7 +14,7 @@ import pandas as pd
 from ludosim.report.contrasts import Test
 from ludosim.report.wording import estimate, p_text, pct
 from ludosim.studies.leads import share_text
-from ludosim.studies.study import run_into_folder
+from ludosim.studies.study import PAGE_FILE, earlier_output, run_into_folder
 from ludosim.studies.unfold.comebacks import MEASURES, PER_ROUND_BIN, PER_ROUND_CAP
 from ludosim.studies.unfold.findings import (
     GLOSSARY_TERMS,
@@ -221,5 +221,6 @@ def run_study(
 
     return run_into_folder(
         out, lambda: play_study(study, threads=threads, progress=progress), write_tables,
-        study_page, check,
+        study_page, check, what="unfold study",
+        own=earlier_output(LEADS_FILE, COMEBACKS_FILE, CHANGES_FILE, RUNS_FILE, PAGE_FILE),
     )  # fmt: skip

@@ -12,7 +12,7 @@ from pathlib import Path
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet, study_options
-from ludosim.rules.policies import parse_policy
+from ludosim.rules.policies import parse_policy, refuse_search_under_teams
 from ludosim.studies import defaults
 from ludosim.studies.leads import has_home_column
 from ludosim.studies.study import (
@@ -80,6 +80,12 @@ class UnfoldStudy:
                     "drop one (a --set to a preset's own value changes nothing)"
                 )
             seen[digest] = rule_set.label
+            try:
+                # Not after the rule sets before it are played: refused now.
+                line_up = [name.strip() for name in self.policies.split(",")]
+                refuse_search_under_teams(line_up, rules.teams)
+            except LudosimError as exc:
+                raise UnfoldError(f"rule set {rule_set.label!r}: {exc}") from None
             max_turns = rules.max_turns
             if self.every > max_turns:
                 # No game lasts longer, so not one snapshot would be taken.
