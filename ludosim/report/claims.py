@@ -40,7 +40,7 @@ from ludosim.report.contrasts import (
     Family,
     Test,
     games_to_detect,
-    practical_size,
+    size_of,
 )
 from ludosim.report.finding import (
     DIFFERENCES,
@@ -154,8 +154,9 @@ def verdict(test: Test, smallest: float | None = None, unit: str = "") -> str:
     p = f"(Holm-adjusted {p_text(test.p_adjusted)})"
     if smallest is None:
         return f"{'resolved' if test.resolved else 'not resolved'} {p}"
-    size = practical_size(test.resolved, test.ci_low, test.ci_high, smallest)
-    words = size_words(size, smallest, unit)
+    # Read at the family's Bonferroni level: sameness corrected as differences are.
+    size = size_of(test, smallest)
+    words = size_words(size, smallest, unit, tests=test.family_size)
     return sized(size, words, p) or f"not resolved at this size {p}; {words}"
 
 

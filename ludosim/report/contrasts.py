@@ -22,10 +22,18 @@ topics and comparisons the page holds. `games_to_detect` sizes a run from a
 stated smallest effect of interest, never from an observed estimate.
 
 `practical_size` is the one place where a comparison's size is set against its
-smallest effect of interest, from its 95% interval and never from its estimate:
+smallest effect of interest, from its interval and never from its estimate:
 "practical" only when the whole interval clears the smallest effect, "no change
 that matters" only when the whole interval lies inside it (an equivalence test,
-Schuirmann's two one-sided tests read off the interval).
+Schuirmann's two one-sided tests read off the interval). In a family of m tests
+that interval is the one at the family's Bonferroni level `1 - ALPHA/m`
+(`corrected_interval`, `size_of`): claims of size and of sameness are corrected
+over the same m comparisons as the claims of difference beside them (Holm 1979;
+Schuirmann 1987).
+
+A quantity the rules fix (cells whose every game gives one value, such as the length
+of games that a move limit ends) is never tested: `Family.add` keeps such a test out of
+the family (`Family.fixed`), so it is neither counted nor decided (`is_fixed`).
 """
 
 from __future__ import annotations
@@ -202,6 +210,12 @@ class CellSamples:
         """mean(a) - mean(b)."""
         return self.contrast({a: 1.0, b: -1.0})
 
+    def fixed(self, cells: Iterable[str]) -> bool:
+        """Every game of each of `cells` gives one and the same value: a quantity the rules
+        fix (the length of games a move limit ends, say), which no test can mean anything
+        of. Cells whose values vary, even alike in every cell, are not fixed."""
+        return all(self.counts[c] > 1 and self.sd(c) == 0 for c in cells)
+
     def sd(self, cell: str) -> float:
         """Per-game standard deviation of one cell."""
         g, j = self.group_of[cell]
@@ -255,6 +269,8 @@ class Test:
     sd: float = math.nan  # per-game sd behind the estimate (for sizing), in its unit
     p_adjusted: float = math.nan
     resolved: bool = False
+    family_size: int = 1  # the tests of its family, set when the family is adjusted
+    fixed: bool = False  # the rules fix the quantity: every game of every cell gives one value
 
     @classmethod
     def of(cls, key: str, c: Contrast, scale: float = 1.0, p_factor: float = 1.0) -> Test:
@@ -283,17 +299,29 @@ class Family:
     name: str
     what: str  # what its tests are, for a reader: "comparisons between rule sets"
     tests: list[Test] = field(default_factory=list)
+    fixed: list[Test] = field(default_factory=list)  # quantities the rules fix: not tested
 
     def add(self, test: Test) -> Test:
-        self.tests.append(test)
+        """Add `test` to the family, unless the rules fix its quantity (`is_fixed`): such a
+        test is kept in `fixed`, never decided nor counted."""
+        if is_fixed(test):
+            test.p_value = math.nan
+            self.fixed.append(test)
+        else:
+            self.tests.append(test)
         return test
 
     def adjust(self) -> None:
-        """Holm-adjust every test's p-value over the family and decide it at `ALPHA`."""
+        """Holm-adjust every test's p-value over the family and decide it at `ALPHA`; each
+        test learns the family's size, the level its size against a smallest effect is
+        read at (`size_of`)."""
         adjusted = holm([t.p_value for t in self.tests])
         for t, p in zip(self.tests, adjusted, strict=True):
             t.p_adjusted = p
             t.resolved = bool(math.isfinite(p) and p < ALPHA)
+            t.family_size = max(self.size, 1)
+        for t in self.fixed:
+            t.p_adjusted, t.resolved = math.nan, False
 
     @property
     def size(self) -> int:
@@ -332,7 +360,15 @@ OPEN = "open"  # not resolved, the interval beyond ±smallest: not resolved at t
 SIZES = (PRACTICAL, POSSIBLY_BELOW, BELOW, EQUIVALENT, OPEN)
 
 
-def practical_size(resolved: bool, ci_low: float, ci_high: float, smallest: float) -> str:
+def practical_size(
+    resolved: bool,
+    ci_low: float,
+    ci_high: float,
+    smallest: float,
+    *,
+    estimate: float | None = None,
+    tests: int = 1,
+) -> str:
     """Where a comparison stands against its smallest effect of interest: one of `SIZES`.
 
     `resolved` is the family's decision (Holm); `ci_low`, `ci_high` its 95% interval and
@@ -344,9 +380,18 @@ def practical_size(resolved: bool, ci_low: float, ci_high: float, smallest: floa
     when its interval lies within [-smallest, smallest] (both one-sided tests of the
     equivalence margin reject at 2.5%: Schuirmann 1987; Lakens 2017), else `OPEN`. An
     interval that is not finite clears nothing and lies inside nothing.
+
+    `tests`: the size of the family the comparison was decided in. With more than one the
+    interval is first widened to the family's Bonferroni level (`corrected_interval`,
+    about `estimate`, the midpoint when not given), so that each one-sided test is at
+    `ALPHA/(2 tests)`: no claim of size or of sameness escapes the correction its family's
+    differences are held to.
     """
     if not (math.isfinite(smallest) and smallest > 0):
         raise ValueError(f"a smallest effect of interest must be positive, not {smallest!r}")
+    if tests > 1:
+        middle = (ci_low + ci_high) / 2.0 if estimate is None else estimate
+        ci_low, ci_high = corrected_interval(middle, ci_low, ci_high, tests)
     finite = math.isfinite(ci_low) and math.isfinite(ci_high)
     inside = finite and -smallest <= ci_low and ci_high <= smallest
     if not resolved:
@@ -354,6 +399,36 @@ def practical_size(resolved: bool, ci_low: float, ci_high: float, smallest: floa
     if finite and (ci_low >= smallest or ci_high <= -smallest):
         return PRACTICAL
     return BELOW if inside else POSSIBLY_BELOW
+
+
+def corrected_interval(
+    estimate: float, ci_low: float, ci_high: float, tests: int = 1
+) -> tuple[float, float]:
+    """A 95% interval widened to the Bonferroni level `1 - ALPHA/tests` of a family of
+    `tests` tests: each side scaled from `Z95` to `z_for(ALPHA/tests)` about the estimate,
+    so a Wilson interval keeps its asymmetry. With one test it is the interval itself."""
+    if tests <= 1:
+        return ci_low, ci_high
+    k = z_for(ALPHA / tests) / Z95
+    return estimate - k * (estimate - ci_low), estimate + k * (ci_high - estimate)
+
+
+def corrected_level(tests: int) -> float:
+    """The coverage of `corrected_interval` in a family of `tests` tests: `1 - ALPHA/tests`."""
+    return 1.0 - ALPHA / max(tests, 1)
+
+
+def size_of(test: Test, smallest: float) -> str:
+    """`practical_size` of a decided test, read at its family's Bonferroni level: the one
+    correction its claims of difference and of size share."""
+    return practical_size(test.resolved, test.ci_low, test.ci_high, smallest,
+                          estimate=test.estimate, tests=test.family_size)  # fmt: skip
+
+
+def is_fixed(test: Test) -> bool:
+    """The rules fix the quantity `test` compares (`Test.fixed`, from
+    `CellSamples.fixed`): no test of it means anything."""
+    return test.fixed
 
 
 def adjust_all(families: Iterable[Family]) -> None:
@@ -385,7 +460,11 @@ __all__ = [
     "Test",
     "adjust_all",
     "cell_rows",
+    "corrected_interval",
+    "corrected_level",
     "games_to_detect",
+    "is_fixed",
     "practical_size",
     "rank_gap",
+    "size_of",
 ]

@@ -12,16 +12,64 @@ so the arithmetic stays `contrasts.games_to_detect`.
 An exploratory note says so plainly, first word `Exploratory:`, with the games
 the run has and about how many the measure would need: its findings are leads to
 confirm with a larger run, not results to quote.
+
+Nothing at an exploratory size says "beyond chance": while sentences are written
+inside `leads()`, `beyond_chance()` words a resolved difference as a lead to confirm
+on fresh games, on pages, in `findings.json` (`as_leads` flags each `Finding`) and at
+the terminal alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ludosim.report.contrasts import POWER, games_to_detect
 from ludosim.report.wording import about
 
+if TYPE_CHECKING:
+    from ludosim.report.finding import Finding
+
 PREFIX = "Exploratory:"
+LEAD = "a lead to confirm on fresh games"
+LEADS = "leads to confirm on fresh games"
+_EXPLORING: ContextVar[bool] = ContextVar("ludosim_exploring", default=False)
+
+
+@contextlib.contextmanager
+def leads(on: bool = True) -> Iterator[None]:
+    """Write the sentences of this block for an exploratory run (`on`): what a family
+    resolved is a lead to confirm, never a change "beyond chance"."""
+    token = _EXPLORING.set(on)
+    try:
+        yield
+    finally:
+        _EXPLORING.reset(token)
+
+
+def exploring() -> bool:
+    """Whether the sentences now being written are of an exploratory run (`leads`)."""
+    return _EXPLORING.get()
+
+
+def beyond_chance(plural: bool = False, negative: bool = False) -> str:
+    """`beyond chance`, or inside `leads()` `(a lead to confirm on fresh games)` (`plural`:
+    `(leads to confirm on fresh games)`): the words after a resolved difference. `negative`:
+    after a difference not resolved ("none moves it beyond chance"), inside `leads()`
+    `at this size`."""
+    if not _EXPLORING.get():
+        return "beyond chance"
+    if negative:
+        return "at this size"
+    return f"({LEADS if plural else LEAD})"
+
+
+def as_leads(found: Sequence[Finding]) -> list[Finding]:
+    """Every finding of an exploratory run flagged `exploratory` (a lead to confirm)."""
+    return [replace(f, exploratory=True) for f in found]
 
 
 def games_needed(sd: float, smallest: float, tests: int, pooled: int = 1) -> int | None:
@@ -63,4 +111,16 @@ def exploratory_note(texts: Iterable[str]) -> str:
     return next((t for t in texts if t.startswith(PREFIX)), "")
 
 
-__all__ = ["PREFIX", "exploratory_note", "exploratory_text", "games_needed", "is_exploratory"]
+__all__ = [
+    "LEAD",
+    "LEADS",
+    "PREFIX",
+    "as_leads",
+    "beyond_chance",
+    "exploratory_note",
+    "exploratory_text",
+    "exploring",
+    "games_needed",
+    "is_exploratory",
+    "leads",
+]

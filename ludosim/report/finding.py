@@ -29,7 +29,9 @@ from ludosim.report.contrasts import (
     PRACTICAL,
     Family,
     Test,
-    practical_size,
+    corrected_level,
+    is_fixed,
+    size_of,
 )
 from ludosim.report.wording import amount, p_text, said
 
@@ -61,6 +63,9 @@ class Finding:
     each, Schuirmann 1987): the statement that no change that matters is there, which
     a page badges as such rather than as "not resolved". For a note summing up several
     comparisons: each of them is resolved or equivalent.
+    exploratory: stated by a run too small for its smallest effects
+    (`ludosim.report.exploratory`): a lead to confirm on fresh games, whatever `resolved`
+    says of the family's decision.
     """
 
     topic: str
@@ -77,6 +82,7 @@ class Finding:
     p_adjusted: float | None = None
     games: int | None = None
     equivalent: bool = False
+    exploratory: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The finding as JSON-ready data (NaN written as null)."""
@@ -126,8 +132,10 @@ def verdict(t: Test, smallest: float, unit: str) -> str:
     a per-comparison interval, excludes 0: the correction is what keeps it from being
     claimed, and the sentence says so with the adjusted p-value.
     """
-    size = practical_size(t.resolved, t.ci_low, t.ci_high, smallest)
-    words = size_words(size, smallest, unit)
+    if is_fixed(t):
+        return FIXED_WORDS
+    size = size_of(t, smallest)
+    words = size_words(size, smallest, unit, tests=t.family_size)
     said = sized(size, words)
     if said:
         return said
@@ -154,33 +162,51 @@ def sized(size: str, words: str, p: str = "") -> str | None:
     }.get(size)
 
 
-def size_words(size: str, smallest: float, unit: str, short: bool = False) -> str:
+FIXED_WORDS = "not tested: the rules fix it (no game varies it)"
+
+
+def interval_words(tests: int = 1) -> str:
+    """What "its interval" is in a size's words: the 95% interval of one test, or in a
+    family of `tests` the interval at its Bonferroni level (`contrasts.corrected_interval`),
+    named with its coverage: `its 99.8% interval (corrected over 30 tests)`."""
+    if tests <= 1:
+        return "its interval"
+    level = 100.0 * corrected_level(tests)
+    digits = 1
+    while digits < 4 and float(f"{level:.{digits}f}") >= 100.0:
+        digits += 1
+    return f"its {level:.{digits}f}% interval (corrected over {tests} tests)"
+
+
+def size_words(size: str, smallest: float, unit: str, short: bool = False, tests: int = 1) -> str:
     """A `contrasts.practical_size` category as the pages say it, `""` for `PRACTICAL`
     (whose `resolved` says it all).
 
     `short`: the few words a headline lists after an effect (`smaller than 1 pp, the
     smallest effect that matters`); else the clause a verdict ends on, with what the
-    interval shows.
+    interval shows. `tests`: the size of the family, whose corrected interval the size
+    was read from (`interval_words`).
     """
     s = amount(float(_size(smallest)), unit)
+    its = interval_words(tests)
     if short:
         return {
             BELOW: f"smaller than {s}, the smallest effect that matters",
             POSSIBLY_BELOW: f"possibly below {s}, the smallest effect that matters",
-            EQUIVALENT: f"no change that matters (its interval lies within ±{s})",
+            EQUIVALENT: f"no change that matters ({its} lies within ±{s})",
             OPEN: f"not resolved at this size (a change of {s} is not ruled out)",
         }.get(size, "")
     return {
         BELOW: (
-            f"smaller than the smallest effect that matters (its interval lies within ±{s}, "
+            f"smaller than the smallest effect that matters ({its} lies within ±{s}, "
             "the smallest effect of interest)"
         ),
         POSSIBLY_BELOW: (
-            f"possibly below the smallest effect that matters (its interval reaches inside "
+            f"possibly below the smallest effect that matters ({its} reaches inside "
             f"±{s}, the smallest effect of interest)"
         ),
         EQUIVALENT: (
-            f"its interval rules out effects beyond ±{s} (the smallest effect of interest): "
+            f"{its} rules out effects beyond ±{s} (the smallest effect of interest): "
             "no change that matters"
         ),
         OPEN: f"it cannot rule out a change of {s}",
@@ -193,9 +219,7 @@ def all_equivalent(tests: Sequence[Test], smallest: float | None) -> bool:
     return (
         smallest is not None
         and len(tests) > 0
-        and all(
-            practical_size(t.resolved, t.ci_low, t.ci_high, smallest) == EQUIVALENT for t in tests
-        )
+        and all(size_of(t, smallest) == EQUIVALENT for t in tests)
     )
 
 
@@ -217,3 +241,30 @@ def _size(x: float) -> str:
 def _pages(terminal: str = "all the") -> str:
     """Whose comparisons: `the page's` on a page, `terminal` (`all the`) at the terminal."""
     return said("the page's", terminal)
+
+
+def counted_by_size(sizes: Sequence[str], smallest: float, unit: str) -> list[str]:
+    """Comparisons counted by practical size (`contrasts.SIZES`), largest first, each
+    clause worded by its size and never by its significance alone: `3 by more than 1
+    round, the smallest effect that matters`, `9 resolved but possibly by less than 1
+    round`, `2 resolved but by less than 1 round, smaller than the smallest effect that
+    matters`, `1 the same within ±1 round`, `4 not resolved at this size`. Sizes with no
+    comparison are left out."""
+    s = amount(float(_size(smallest)), unit)
+    words = {
+        PRACTICAL: f"by more than {s}, the smallest effect that matters",
+        POSSIBLY_BELOW: f"resolved but possibly by less than {s}",
+        BELOW: f"resolved but by less than {s}, smaller than the smallest effect that matters",
+        EQUIVALENT: f"the same within ±{s} (no change that matters)",
+        OPEN: "not resolved at this size",
+    }
+    counts = {size: sum(1 for x in sizes if x == size) for size in words}
+    return [f"{k} {words[size]}" for size, k in counts.items() if k]
+
+
+def lead_words() -> str:
+    """` Read these as leads to confirm on fresh games.` after a sentence of resolved
+    differences written for an exploratory run (`exploratory.leads`), else ``."""
+    from ludosim.report.exploratory import LEADS, exploring
+
+    return f" Read these as {LEADS}." if exploring() else ""

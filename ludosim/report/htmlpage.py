@@ -131,6 +131,8 @@ def _badge(f: Finding) -> Markup:
     and `not all resolved` for a note (some of whose claims may be resolved)."""
     from markupsafe import Markup
 
+    if f.resolved and f.exploratory and f.kind != "note":
+        return Markup(' <span class="badge">a lead to confirm</span>')
     if f.resolved:
         return Markup("")
     if f.equivalent:

@@ -239,7 +239,8 @@ def test_a_ranking_is_resolved_only_when_the_first_beats_the_second() -> None:
     ]
     assert not top.resolved
     assert top.text.startswith("Longest games: a and b are the same within ±1 round")
-    assert "its interval rules out effects beyond ±1 round" in top.text
+    # The sameness is read off the interval at the family's corrected level.
+    assert "(corrected over 6 tests) rules out effects beyond ±1 round" in top.text
     (bottom,) = [f for f in of(found.findings, "length") if "shortest" in f.text.lower()]
     assert bottom.resolved and bottom.text.startswith("Games are shortest under c")
 
@@ -256,8 +257,12 @@ def test_the_largest_change_is_tied_unless_it_beats_the_next() -> None:
     head = [f for f in headlines(page_findings(df, cells).findings, "toggles")
             if "game length" in f.text]  # fmt: skip
     assert len(head) == 1
-    assert "2 of the 2 one-toggle changes move the game length beyond chance" not in head[0].text
-    assert "all 2 one-toggle changes move the game length beyond chance" in head[0].text
+    assert "2 of the 2 one-toggle changes move the game length" not in head[0].text
+    # 2,000 games are exploratory: the changes are leads, never "beyond chance".
+    assert "all 2 one-toggle changes move the game length (leads to confirm on fresh games)" in (
+        head[0].text
+    )
+    assert "beyond chance" not in head[0].text and head[0].exploratory
     assert "Which moves it most cannot be told at this size" in head[0].text
 
 
@@ -370,7 +375,8 @@ def test_a_change_its_interval_rules_out_is_badged_as_none_that_matters() -> Non
     assert ">no change that matters<" in _badge(length)
     wide = replace(length, ci_low=-5.0, ci_high=5.0, equivalent=False)
     assert ">not resolved<" in _badge(wide)
-    assert _badge(replace(length, resolved=True)) == ""
+    assert _badge(replace(length, resolved=True, exploratory=False)) == ""
+    assert ">a lead to confirm<" in _badge(replace(length, resolved=True, exploratory=True))
 
 
 # --------------------------------------------------------------- factorial
@@ -686,7 +692,9 @@ def test_a_resolved_change_below_the_smallest_effect_says_so_on_the_page() -> No
     assert change.resolved and change.ci_low is not None and change.ci_high is not None
     assert 0 < change.ci_low and change.ci_high < 1
     assert "resolved, but smaller than the smallest effect that matters" in change.text
-    assert "smaller than 1 round, the smallest effect that matters" in head.text
+    # Headlined by its size: no change of 1 round, not a change that moves the length.
+    assert "does not move the game length by as much as 1 round" in head.text
+    assert "resolved but smaller than that" in head.text
     # 0.9 rounds with a half-width of about 0.3: resolved, the interval straddling 1 round.
     head, change = _length_change(0.9, 27.0)
     assert change.resolved and change.ci_low is not None and change.ci_high is not None
@@ -732,9 +740,12 @@ def test_a_count_of_pairs_that_differ_names_them() -> None:
     df, cells = sweep(random_rows(games, lambda cell: longer[str(cell["name"])]), games,
                       variants=["a=app", "b=app+six_limit=0", "c=app+finish=bounce"])  # fmt: skip
     found = findings(df, cells)
-    (count,) = [f for f in headlines(found, "length") if "pairs of rule sets differ" in f.text]
-    assert count.text.startswith("2 of the 3 pairs of rule sets differ in the game length")
-    named = count.text.split("beyond chance: ", 1)[1]
+    (count,) = [f for f in headlines(found, "length") if "pairs of rule sets" in f.text]
+    # Counted by practical size: 10 rounds clear the smallest effect of 1 round.
+    assert count.text.startswith(
+        "Of the 3 pairs of rule sets compared on the game length, 2 by more than 1 round"
+    )
+    named = count.text.split("Those resolved: ", 1)[1].split(". ", 1)[0]
     assert "c" in named and named.count(" against ") == 2
     pairs = [f for f in details(found, "length") if f.family == "differences" and f.resolved]
     assert sorted(f.text.split(":")[0] for f in pairs) == sorted(named.rstrip(".").split(" and "))

@@ -329,7 +329,11 @@ def test_a_comeback_change_states_its_practical_size_from_the_interval(
     # +-0.22 pp (95% CI 0.08 to 0.37): resolved, but the whole interval inside +-1 pp.
     head, change = _comeback_said(tables, *(sign * x for x in (0.0022, 0.0008, 0.0037)))
     assert "; resolved (Holm-adjusted" in change
-    below = "but smaller than the smallest effect that matters (its interval lies within ±1 pp"
+    # Read at the family's Bonferroni level: its interval corrected over the 7 comparisons.
+    below = (
+        "but smaller than the smallest effect that matters (its 99.3% interval (corrected over "
+        "7 tests) lies within ±1 pp"
+    )
     assert below in change
     assert "smaller than 1 pp, the smallest effect that matters)" in head
     # +-1.004 pp (95% CI 0.907 to 1.102): resolved, the interval straddling 1 pp.
@@ -355,9 +359,11 @@ def test_a_comeback_change_not_resolved_is_not_a_change_that_matters_unless_show
     assert "Detecting a change of 1 pp" in head
     # The interval inside +-1 pp: an equivalence the page states, and no size to ask for.
     head, change = _comeback_said(tables, 0.0005, -0.003, 0.004)
-    assert "its interval rules out effects beyond ±1 pp" in change
+    assert "(corrected over 7 tests) rules out effects beyond ±1 pp" in change
     assert change.endswith("no change that matters.")
-    assert "no change that matters, each interval within ±1 pp, under finish=bounce" in head
+    assert "no change that matters, each corrected interval within ±1 pp, under finish=bounce" in (
+        head
+    )
     assert "not resolved at this size" not in head and "Detecting" not in head
 
 

@@ -397,7 +397,9 @@ def test_a_large_skilled_change_of_the_first_player_edge_is_resolved() -> None:
     assert not changes["Under danish"].resolved
     head = next(f for f in found if f.topic == "skilled" and f.headline
                 and not f.text.startswith("Exploratory:"))  # fmt: skip
-    assert head.text.count("beyond chance under app,") == 1
+    # 40,000 games per rule set are exploratory for the edge: a lead, never "beyond chance".
+    assert head.text.count("(a lead to confirm on fresh games) under app,") == 1
+    assert "beyond chance" not in head.text and head.exploratory and big.exploratory
 
 
 def test_equal_rule_sets_are_tied_in_the_ranking() -> None:

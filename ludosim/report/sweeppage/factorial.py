@@ -12,8 +12,9 @@ import numpy as np
 
 from ludosim.report import figures
 from ludosim.report.analysis import value_text
+from ludosim.report.contrasts import BELOW, size_of
 from ludosim.report.figures import Panel
-from ludosim.report.finding import DIFFERENCES, Finding, _size, all_equivalent
+from ludosim.report.finding import DIFFERENCES, Finding, _size, all_equivalent, lead_words
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagestate import (
     _at_table,
@@ -49,6 +50,8 @@ def _factorial(page: _Page) -> Callable[[], list[Finding]] | None:
     for stratum in strata:
         where = ", ".join(f"{t}={value_text(v, t)}" for t, v in stratum.others.items())
         for measure in (page.measures[LENGTH.name], page.measures[FIRST.name]):
+            if not page.comparable(measure, stratum.cells):
+                continue  # not like with like in this stratum: the notes say why
             for term in terms:
                 signs = np.prod([stratum.codes[f] for f in term], axis=0) / 2 ** (k - 1)
                 weights = dict(zip(stratum.cells, signs.tolist(), strict=True))
@@ -106,7 +109,15 @@ def _factorial_findings(
             low, high = _effect_text(ends[0]), _effect_text(ends[-1])
             size = low if low == high else f"from {low} to {high}"
             where = "" if g == 1 else f" in {of(len(told), g)} strata"
-            parts.append(f"{label} is resolved{where}, {size}{_sizes_note(told)}")
+            if all(size_of(c.test, c.scale.smallest) == BELOW for c in told):
+                # Worded by its size: resolved, but smaller than the smallest effect.
+                s = amount(float(_size(told[0].scale.smallest)), told[0].scale.unit)
+                parts.append(
+                    f"{label} is smaller than {s}, the smallest effect that matters, though "
+                    f"resolved{where}: {size}"
+                )
+            else:
+                parts.append(f"{label} is resolved{where}, {size}{_sizes_note(told)}")
         else:
             parts.append(f"{label} is not resolved{'' if g == 1 else ' in any stratum'}")
     told_all = sum(c.test.resolved for c, _, _ in compared)
@@ -114,7 +125,7 @@ def _factorial_findings(
         f"{_sentence(kind)}s on the {measure.title} ({design}): " + "; ".join(parts) + ". "
         f"{_sentence(of(told_all, len(compared)))} {kind}s "
         f"{'is' if told_all == 1 else 'are'} resolved."
-    )
+    ) + (lead_words() if told_all else "")
     # Settled: every effect not resolved has an interval inside the smallest effect
     # (an equivalence), so no size is left to detect; the sentence says so, as the badge.
     same = told_all < len(compared) and all(

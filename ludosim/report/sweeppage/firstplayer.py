@@ -9,10 +9,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ludosim.report import analysis, figures
-from ludosim.report.contrasts import Test
+from ludosim.report.contrasts import EQUIVALENT, PRACTICAL, Test, size_of
+from ludosim.report.exploratory import exploring
 from ludosim.report.figures import Panel
-from ludosim.report.finding import VALUES, Finding, _pages, all_equivalent, verdict
+from ludosim.report.finding import VALUES, Finding, _pages, _size, all_equivalent, verdict
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagestate import _needed, _Page, _sentence
 from ludosim.report.sweeppage.pairs import _pairs_ranking
@@ -116,7 +119,8 @@ def _cell_first(
     said = verdict(t, page.measures[FIRST.name].smallest * fair, "pp")
     text = (
         f"{page.first_side(cell)} wins {pct(row['win_rate'], d)} of {games(int(row['games']))} "
-        f"{page.won()} ({ci_text(100 * row['ci_low'], 100 * row['ci_high'], d)}%) against a fair "
+        f"{page.won()}{_level_text(page, cell)} "
+        f"({ci_text(100 * row['ci_low'], 100 * row['ci_high'], d)}%) against a fair "
         f"share of {pct(fair, d)}: an edge of {estimate(t.estimate, t.ci_low, t.ci_high, 'pp')}, "
         f"{num(relative, 1, sign=True)}% of a fair share; {said}"
         + ("" if "Holm-adjusted" in said else f" (Holm-adjusted {p_text(t.p_adjusted)})")
@@ -162,6 +166,11 @@ def _first_headline(
     m = len(ids)
     plus = [c for c in ids if tests[c].resolved and tests[c].estimate > 0]
     minus = [c for c in ids if tests[c].resolved and tests[c].estimate < 0]
+    smallest = {c: page.measures[FIRST.name].smallest * float(positions[c][0]["fair"])
+                for c in ids}  # fmt: skip
+    sizes = {c: size_of(tests[c], smallest[c]) for c in ids}
+    # Not resolved, but its interval inside ±the smallest edge: fair, shown (an equivalence).
+    fair = [c for c in ids if sizes[c] == EQUIVALENT]
     rel = {c: float(positions[c][0]["advantage_pp"]) / float(positions[c][0]["fair"]) for c in ids}
     lo, hi = min(rel.values()), max(rel.values())
     counts = {int(positions[c][0]["players"]) for c in ids}
@@ -175,17 +184,44 @@ def _first_headline(
                 for c in (low, high)]  # fmt: skip
         span = f"{ends[0]} to {ends[1]} pp ({span})"
     parts = []
-    if plus:
-        parts.append(f"more than a fair share under {of(len(plus), m)} {page.noun}")
-    if minus:
-        parts.append(f"less than a fair share under {of(len(minus), m)}")
-    undecided = m - len(plus) - len(minus)
+    for side, word, first in ((plus, "more", True), (minus, "less", False)):
+        if not side:
+            continue
+        # By practical size: how many of them by at least the smallest edge that matters.
+        clear = [c for c in side if sizes[c] == PRACTICAL]
+        under = f" under {of(len(side), m)} {page.noun}" if first else f" under {of(len(side), m)}"
+        part = f"{word} than a fair share{under}"
+        if len(clear) < len(side):
+            part += (
+                f" ({'none' if not clear else of(len(clear), len(side))} of them by at least "
+                f"1% of a fair share, the smallest edge that matters)"
+            )
+        parts.append(part)
+    undecided = m - len(plus) - len(minus) - len(fair)
+    s_fair = _size(page.measures[FIRST.name].smallest)
     if parts:
         text = f"The first player wins {' and '.join(parts)}"
+        if fair:
+            others = "the other" if not undecided else "another"
+            text += (
+                f"; under {others} {len(fair)} its share is fair within ±{s_fair}% of a fair "
+                "share (no edge that matters)"
+            )
         if undecided:
             text += f"; under the other {undecided} it is not resolved"
+    elif fair and not undecided:
+        text = (
+            f"The first player's share is fair within ±{s_fair}% of a fair share (no edge "
+            f"that matters) under {of(len(fair), m)} {page.noun}"
+        )
     else:
         text = f"The first player's edge is not resolved under any of the {m} {page.noun}"
+        if fair:
+            text = (
+                f"The first player's edge is not resolved under {of(undecided, m)} "
+                f"{page.noun}; under the other {len(fair)} its share is fair within "
+                f"±{s_fair}% of a fair share (no edge that matters)"
+            )
     text += (
         f" (each against its fair share, Holm over {_pages('the')} "
         f"{page.values.size} tests against a "
@@ -201,7 +237,46 @@ def _first_headline(
             f"{one_in(tests[best].estimate / 100)} more than a fair share "
             f"({pct(row['win_rate'], 2)} against {pct(row['fair'], 2)})."
         )
-    return Finding("first_player", text, undecided == 0, headline=True, kind="note", family=VALUES)
+    text += _level_games(page, ids, positions)
+    return Finding("first_player", text, undecided == 0 and not fair, headline=True, kind="note",
+                   family=VALUES, equivalent=undecided == 0 and bool(fair))  # fmt: skip
+
+
+def _level(page: _Page, cell: str) -> int:
+    """Games of `cell` that a move limit ended level on points (a tie for first: no winner,
+    not truncated); 0 without a move limit."""
+    if page.move_limit(cell) <= 0:
+        return 0
+    rows = page.rows_of[cell]
+    no_winner = np.asarray(rows["winner"], dtype=np.int64) < 0
+    truncated = np.asarray(rows["truncated"], dtype=bool) if "truncated" in rows.columns else False
+    return int(np.sum(no_winner & ~truncated))
+
+
+def _level_text(page: _Page, cell: str) -> str:
+    """` (and 14,089 level games, left out)` after a cell's games won, where it has ties."""
+    level = _level(page, cell)
+    return f" (and {games(level)} ended level on points, left out)" if level else ""
+
+
+def _level_games(
+    page: _Page, ids: Sequence[str], positions: Mapping[str, Sequence[Mapping[str, Any]]]
+) -> str:
+    """` Level games ... are left out` where a move limit ends games on a tie: the first
+    player's share is of the games won, and the sentence says so with how many."""
+    level = {c: _level(page, c) for c in ids}
+    tied = [c for c in ids if level[c]]
+    if not tied:
+        return ""
+    shares = [level[c] / len(page.rows_of[c]) for c in tied]
+    lo, hi = min(shares), max(shares)
+    span = pct(lo, 1) if pct(lo, 1) == pct(hi, 1) else f"{pct(lo, 1)} to {pct(hi, 1)}"
+    return (
+        f" Level games (a tie on points at the move limit, no winner) are left out of the first "
+        f"player's share, which is of the games won: {span} of the games under "
+        f"{of(len(tied), len(ids))} {page.noun} with a move limit; a tie counts as a win for "
+        "neither side."
+    )
 
 
 def _spread_headline(
@@ -217,8 +292,10 @@ def _spread_headline(
     if not spread:
         return []
     uneven = [c for c in page.ids if c in spread and spread[c].resolved]
+    uneven_words = "looks uneven, a lead to confirm on fresh games" if exploring() else (
+        "is uneven beyond chance")  # fmt: skip
     text = (
-        f"Turn order is uneven beyond chance (a chi-square test of equal shares over all "
+        f"Turn order {uneven_words} (a chi-square test of equal shares over all "
         f"positions, in the same family) under {of(len(uneven), len(spread))} {page.noun} with "
         "three or more players"
     )

@@ -87,6 +87,15 @@ def _cell_length(
         else ""
     )
     n = page.players(cell)
+    limit = page.move_limit(cell)
+    if limit > 0:
+        values = np.asarray(page.rows_of[cell]["turns"], dtype=float)
+        ended = int(np.sum(values >= limit * n))
+        truncated += (
+            f"; the move limit of {limit:,} turns each ended {ended:,} of them, whose length is "
+            "the limit's and not a race's, so this cell is left out of the comparisons of "
+            "game length"
+        )
     text = (
         f"games last {num(rounds['mean'], d)} rounds on average "
         f"({ci_text(rounds['mean_ci_low'], rounds['mean_ci_high'], d)}), {median}; "

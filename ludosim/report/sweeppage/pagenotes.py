@@ -6,10 +6,15 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from ludosim.report.analysis import SameGames
-from ludosim.report.contrasts import ALPHA, POWER
+from ludosim.report.contrasts import ALPHA, POWER, corrected_level
 from ludosim.report.exploratory import is_exploratory
 from ludosim.report.finding import Finding, _size
-from ludosim.report.sweeppage.pagestate import _Page
+from ludosim.report.sweeppage.pagestate import (
+    MOVE_LIMIT_APART,
+    SOLO_APART,
+    TEAMS_APART,
+    _Page,
+)
 from ludosim.report.wording import listing, said
 from ludosim.results.measures import FIRST, LENGTH, WIN
 
@@ -42,6 +47,70 @@ def _given(page: _Page, cell: str) -> str:
     return said(str(cell), page.layout.given_names.get(str(cell), page.names(cell)))
 
 
+def _size_rule(page: _Page) -> str:
+    """How claims of size and sameness share the families' correction."""
+    m = page.differences.size
+    level = 100 * corrected_level(m)
+    return (
+        "Whether a difference is at least the smallest effect of interest, smaller than it, "
+        "or none that matters (an equivalence: two one-sided tests, Schuirmann 1987) is read "
+        f"from its interval at the family's Bonferroni level ({level:.{_digits(level)}f}% over "
+        f"the {m} comparisons; each one-sided test at {_p(ALPHA / (2 * m))}; a cell against "
+        "its fair share at the level of its own family), so claims of sameness are held to "
+        "the same correction as the claims of difference beside them (Holm 1979)."
+    )
+
+
+def _digits(level: float) -> int:
+    digits = 1
+    while digits < 4 and float(f"{level:.{digits}f}") >= 100.0:
+        digits += 1
+    return digits
+
+
+def _p(x: float) -> str:
+    return f"{x:.2g}"
+
+
+def _apart_notes(page: _Page) -> list[Finding]:
+    """What was left out of a measure's comparisons, and why, in words (`_Page.comparable`)."""
+    out = []
+    limited = page.apart.get(LENGTH.name, {}).get(MOVE_LIMIT_APART, [])
+    if limited:
+        out.append(
+            Finding(
+                "about",
+                f"Game length is counted in rounds until the winner finished; a move limit ends "
+                f"a game when every seat has played its turns, and such a game's length is the "
+                f"limit's, fixed by the rules, not a race's. The {len(limited)} {page.noun} with "
+                f"a move limit ({listing([page.names(c) for c in limited])}) are therefore left "
+                "out of the comparisons of game length (their lengths are stated, not tested): "
+                "a quantity the rules fix is never tested nor counted in a family.",
+                True,
+                headline=True,
+                kind="note",
+            )
+        )
+    teams = page.apart.get(FIRST.name, {}).get(TEAMS_APART, [])
+    solo = page.apart.get(FIRST.name, {}).get(SOLO_APART, [])
+    if teams and solo:
+        out.append(
+            Finding(
+                "about",
+                "Under teams the first player's side is its team, whose edge is measured "
+                "against 1/teams; a seat's edge in a game without teams is measured against "
+                "1/players. The two are not the same quantity, so the first player's edge is "
+                "compared only between cells of alike sides: "
+                f"{listing([page.names(c) for c in teams])} among themselves, and "
+                f"{listing([page.names(c) for c in solo])} among themselves.",
+                True,
+                headline=True,
+                kind="note",
+            )
+        )
+    return out
+
+
 # The measures that judge whether a page is exploratory, where it is about one of them: a
 # tournament and a skip-cost page answer with win shares, so the first player's edge
 # they also state cannot make them exploratory. Other pages are judged by every measure.
@@ -71,12 +140,14 @@ def _notes(
                     f"The tests of each {page.one()}'s turn order against its fair share are a "
                     "family of their own",
                 )
-                + f" ({page.values.size} tests, Holm).",
+                + f" ({page.values.size} tests, Holm). "
+                + _size_rule(page),
                 True,
                 headline=True,
                 kind="note",
             )
         )
+    out += _apart_notes(page)
     for same in merged:
         why = "; ".join(same.reasons) if same.reasons else "the same rules and policies"
         out.append(

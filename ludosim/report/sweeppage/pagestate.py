@@ -23,7 +23,7 @@ from ludosim.report.contrasts import (
     Family,
     Test,
     cell_rows,
-    practical_size,
+    size_of,
 )
 from ludosim.report.exploratory import games_needed
 from ludosim.report.finding import (
@@ -69,6 +69,8 @@ class _Page:
         self._sides: dict[str, int] = {}
         # Every test of the differences family with what it compares: `comparisons`.
         self.entries: list[tuple[dict[str, Any], Test]] = []
+        # measure -> why cells were left out of its comparisons -> those cells
+        self.apart: dict[str, dict[str, list[str]]] = {}
 
     def register(self, test: Test, kind: str, measure: str, label: str, unit: str,
                  cell: str = "", base: str = "", players: int | None = None) -> Test:  # fmt: skip
@@ -128,6 +130,56 @@ class _Page:
     def per_cell_games(self) -> int:
         return min(len(self.rows_of[c]) for c in self.ids)
 
+    def move_limit(self, cell: str) -> int:
+        """The cell's `move_limit` (0: its games end when a side finishes)."""
+        cells = self.cells
+        if "move_limit" not in cells.columns or "cell" not in cells.columns:
+            return 0
+        row = cells.loc[cells["cell"].astype(str) == str(cell), "move_limit"]
+        value = pd.to_numeric(row, errors="coerce").fillna(0)
+        return int(value.iloc[0]) if len(value) else 0
+
+    def seats_per_side(self, cell: str) -> int:
+        """1 where every seat plays for itself, the partners of a team under `teams`."""
+        return max(1, self.players(cell) // max(self.sides(cell), 1))
+
+    def kind_of(self, measure: Measure, cell: str) -> str:
+        """What a cell's value of `measure` is, where cells differ in it: "" for a value
+        every cell shares, else the reason it compares only with cells of its own kind."""
+        if measure.name == LENGTH.name and self.move_limit(cell) > 0:
+            return MOVE_LIMIT_APART
+        if measure.name == FIRST.name and self.seats_per_side(cell) > 1:
+            return TEAMS_APART
+        return ""
+
+    def comparable(self, measure: Measure, cells: Sequence[str]) -> bool:
+        """Whether `cells` compare on `measure` like with like: game length only between
+        cells whose games end when a side finishes (a move limit fixes the length of the
+        games it ends, so it is no race's length), the first player's edge only between
+        cells whose sides are alike (a team's edge against 1/teams is not a seat's edge
+        against 1/players). Cells left out are recorded, for the page's notes."""
+        kinds = {self.kind_of(measure, c) for c in cells}
+        if kinds == {""}:
+            return True
+        if measure.name == FIRST.name and len(kinds) == 1:
+            return True  # teams against teams: each side's edge against 1/teams
+        for c in cells:
+            if reason := self.kind_of(measure, c):
+                apart = self.apart.setdefault(measure.name, {}).setdefault(reason, [])
+                if c not in apart:
+                    apart.append(c)
+        if measure.name == FIRST.name:
+            solo = [c for c in cells if not self.kind_of(measure, c)]
+            apart = self.apart.setdefault(measure.name, {}).setdefault(SOLO_APART, [])
+            apart += [c for c in solo if c not in apart]
+        return False
+
+
+# Why cells were left out of a measure's comparisons (`_Page.comparable`), as the notes say.
+MOVE_LIMIT_APART = "move limit"
+TEAMS_APART = "teams"
+SOLO_APART = "seats"
+
 
 # ---------------------------------------------------------------- measures
 @dataclass
@@ -175,8 +227,10 @@ def _compare(
 ) -> _Compared:
     cells = tuple(c for c, w in weights.items() if w)
     scale = _scale(page, measure, cells)
-    contrast = page.samples(measure).contrast(weights)
+    samples = page.samples(measure)
+    contrast = samples.contrast(weights)
     test = Test.of(key, contrast, scale.factor, p_factor)
+    test.fixed = samples.fixed(cells)  # a quantity the rules fix: kept out of the family
     # The fair share of the first player's edge is among the sides (seats, or teams).
     count = page.sides if measure.name == FIRST.name else page.players
     counts = {count(c) for c in cells}
@@ -207,8 +261,8 @@ def _size_note(c: _Compared) -> str:
     """`, smaller than 1 round, the smallest effect that matters` after a resolved effect a
     headline lists, when its interval does not clear the smallest effect; else ``."""
     t = c.test
-    note = size_words(practical_size(t.resolved, t.ci_low, t.ci_high, c.scale.smallest),
-                      c.scale.smallest, c.scale.unit, short=True)  # fmt: skip
+    note = size_words(size_of(t, c.scale.smallest), c.scale.smallest, c.scale.unit,
+                      short=True, tests=t.family_size)  # fmt: skip
     return f", {note}" if t.resolved and note else ""
 
 
@@ -218,11 +272,7 @@ def _sizes_note(told: Sequence[_Compared]) -> str:
     of the 3`); one stratum reads as `_size_note`."""
     if len(told) == 1:
         return _size_note(told[0])
-    clear = sum(
-        practical_size(c.test.resolved, c.test.ci_low, c.test.ci_high, c.scale.smallest)
-        == PRACTICAL
-        for c in told
-    )
+    clear = sum(size_of(c.test, c.scale.smallest) == PRACTICAL for c in told)
     if clear == len(told):
         return ""
     smallest = {c.scale.smallest for c in told}

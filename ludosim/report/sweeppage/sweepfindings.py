@@ -56,6 +56,7 @@ from typing import Any
 import pandas as pd
 
 from ludosim.report import analysis
+from ludosim.report.exploratory import as_leads, leads
 from ludosim.report.finding import Finding, PageFindings
 from ludosim.report.sweeppage.factorial import _factorial
 from ludosim.report.sweeppage.firstplayer import _first_player
@@ -155,8 +156,13 @@ def page_findings(
         )
 
     found = worded()
-    with speaking("terminal"):
-        terminal = [replace(f, text=t.text) for f, t in zip(found, worded(), strict=True)]
+    with leads(page.exploratory):
+        # An exploratory page is known once its sizes are: worded again, its resolved
+        # differences read as leads to confirm, never as "beyond chance".
+        if page.exploratory:
+            found = as_leads(worded())
+        with speaking("terminal"):
+            terminal = [replace(f, text=t.text) for f, t in zip(found, worded(), strict=True)]
     table = pd.DataFrame(
         [
             {

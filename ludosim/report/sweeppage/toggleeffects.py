@@ -14,9 +14,17 @@ import numpy as np
 import pandas as pd
 
 from ludosim.report import figures
-from ludosim.report.contrasts import EQUIVALENT, Test, practical_size
+from ludosim.report.contrasts import BELOW, EQUIVALENT, Test, size_of
+from ludosim.report.exploratory import beyond_chance
 from ludosim.report.figures import Panel
-from ludosim.report.finding import DIFFERENCES, Finding, _pages, _size
+from ludosim.report.finding import (
+    DIFFERENCES,
+    Finding,
+    _pages,
+    _size,
+    interval_words,
+    lead_words,
+)
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagedesign import _seated
 from ludosim.report.sweeppage.pagestate import (
@@ -29,6 +37,7 @@ from ludosim.report.sweeppage.pagestate import (
     _needed_for,
     _Page,
     _per,
+    _sentence,
     _size_note,
     _sizing_of,
     _verdict,
@@ -59,6 +68,8 @@ def _base_effects(page: _Page) -> Callable[[], list[Finding]] | None:
             if cell not in page.rows_of:
                 continue
             for measure in measures:
+                if not page.comparable(measure, (cell, base)):
+                    continue  # not like with like: the notes say why
                 c = _compare(page, measure, {cell: 1.0, base: -1.0}, label,
                              f"effect:{measure.name}:{base}->{cell}", cell=cell,
                              base=base)  # fmt: skip
@@ -203,31 +214,58 @@ def _effects_of(
     measure = compared[0].measure
     m = len(compared)
     moving = sorted([c for c in compared if c.test.resolved], key=lambda c: -abs(c.test.estimate))
+    # Headlined by practical size: a change resolved but smaller than the smallest effect of
+    # interest is said to be one, never listed among the changes that move the measure.
+    small = [c for c in moving if size_of(c.test, c.scale.smallest) == BELOW]
+    large = [c for c in moving if c not in small]
     needed = _needed_for(page, compared)
     where = said(f"From the base {page.labels(base)}, {rule}", f"From {page.labels(base)}")
     within = False
+    s = amount(float(_size(compared[0].scale.smallest)), compared[0].scale.unit)
     if moving:
-        listed = "; ".join(
-            f"{c.label} {_effect_text(c)}"
-            + (f", {p}" if (p := _at_table(c, page)) else "")
-            + _size_note(c)
-            for c in moving
-        )
-        verb = "moves" if len(moving) == 1 else "move"
-        counted = f"{of(len(moving), m)} one-toggle changes" if m > 1 else "its one change"
-        text = f"{where}, {counted} {verb} the {measure.title} beyond chance: {listed}."
-        if gap is not None and len(moving) >= 2:
+        counted = f"{of(len(large), m)} one-toggle changes" if m > 1 else "its one change"
+        text = ""
+        if large:
+            listed = "; ".join(
+                f"{c.label} {_effect_text(c)}"
+                + (f", {p}" if (p := _at_table(c, page)) else "")
+                + _size_note(c)
+                for c in large
+            )
+            verb = "moves" if len(large) == 1 else "move"
+            text = (
+                f"{where}, {counted} {verb} the {measure.title} "
+                f"{beyond_chance(len(large) > 1)}: {listed}."
+            )
+        if small:
+            listed = "; ".join(f"{c.label} {_effect_text(c)}" for c in small)
+            k = len(small)
+            if large:
+                text += (
+                    f" {_sentence(of(k, m))} {'is' if k == 1 else 'are'} resolved but smaller "
+                    f"than {s}, the smallest effect that matters: {listed}."
+                )
+            else:
+                subject = f"none of the {m} one-toggle changes moves" if m > 1 else (
+                    f"the change {small[0].label} does not move")  # fmt: skip
+                text = (
+                    f"{where}, {subject} the {measure.title} by as much as {s}, the smallest "
+                    f"effect that matters: {of(k, m) if m > 1 else 'it'} "
+                    f"{'is' if k == 1 else 'are'} resolved but smaller than that ({listed})."
+                    + lead_words()
+                )
+        if gap is not None and len(large) >= 2:
             g = gap.test
             if g.resolved:
                 text += (
-                    f" The largest, {moving[0].label}, moves it more than the next "
+                    f" The largest, {large[0].label}, moves it more than the next "
                     f"(by {num(abs(g.estimate), digits_for(g.ci_low, g.ci_high))} "
                     f"{gap.scale.unit}; {_verdict(gap)})."
                 )
             else:
                 text += (
-                    f" Which moves it most cannot be told at this size ({moving[0].label} "
-                    f"against {moving[1].label}: {_verdict(gap)})."
+                    f" Which moves it most cannot be told at this size ({large[0].label} "
+                    f"against {large[1].label}: {_verdict(gap)})."
                 )
     else:
         top = max(compared, key=lambda c: abs(c.test.estimate))
@@ -236,16 +274,11 @@ def _effects_of(
             if m > 1
             else f"the change {top.label} does not move"
         )
-        small = compared[0].scale
         # No change that matters only when every interval lies inside the smallest effect
         # (an equivalence test); a change merely not resolved is no evidence of none.
-        within = all(
-            practical_size(c.test.resolved, c.test.ci_low, c.test.ci_high, c.scale.smallest)
-            == EQUIVALENT
-            for c in compared
-        )
+        within = all(size_of(c.test, c.scale.smallest) == EQUIVALENT for c in compared)
         text = (
-            f"{where}, {subject} the {measure.title} beyond chance"
+            f"{where}, {subject} the {measure.title} {beyond_chance(negative=True)}"
             + (
                 f" (the largest estimate: {top.label} {_effect_text(top)})"
                 if m > 1
@@ -253,13 +286,12 @@ def _effects_of(
             )
             + ". "
             + (
-                f"{'Every' if m > 1 else 'Its'} interval lies within "
-                f"±{amount(float(_size(small.smallest)), small.unit)}, the smallest effect of "
-                "interest: no change that matters."
+                f"{'Every' if m > 1 else 'Its'} "
+                f"{interval_words(compared[0].test.family_size)[4:]} lies within ±{s}, the "
+                "smallest effect of interest: no change that matters."
                 if within
                 else f"Not resolved at this size: not every interval lies within "
-                f"±{amount(float(_size(small.smallest)), small.unit)}, so a change that "
-                "matters is not ruled out. "
+                f"±{s}, so a change that matters is not ruled out. "
                 + _sizing_of(compared, needed, page.per_cell_games(), _per(page))
             )
         )

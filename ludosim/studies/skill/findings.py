@@ -7,6 +7,7 @@ registered before any is decided, and their sentences (`_Plan`).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pandas as pd
 
@@ -26,7 +27,7 @@ from ludosim.report.claims import (
     wins_of,
 )
 from ludosim.report.contrasts import Test
-from ludosim.report.exploratory import exploratory_text, is_exploratory
+from ludosim.report.exploratory import beyond_chance, exploratory_text, is_exploratory, leads
 from ludosim.report.finding import DIFFERENCES, VALUES, Finding
 from ludosim.report.wording import each, estimate, games, num, of, pct
 from ludosim.rules.policies import policy_file
@@ -188,24 +189,28 @@ class _Plan:
             f"{r}, {estimate(t.estimate, t.ci_low, t.ci_high, 'pp')}"
             for r, (_, t) in self.changes.items() if t.resolved
         )  # fmt: skip
+        # Sized by the measure the headline states, the change, from every rule set's test
+        # (resolved or not): a run too small for its smallest effect is exploratory, and
+        # then a resolved change is a lead to confirm on fresh games, not "beyond chance".
+        tests = [t for _, t in self.changes.values()]
+        have = int(min(t.games for t in tests))
+        smallest = 100 * SMALLEST_EDGE / self.who.players(self.order[0])
+        size = needed(tests, smallest, self.claims.differences)
+        lead = is_exploratory(size, have)
+        self.changes_are_leads = lead
         text = (
             "With each rule set's strongest player in every seat instead of random players (the "
             "same dice, paired by game, the games decided in both: "
             f"{games_each}), the first player's edge changes "
         )
         if moved:
-            text += f"beyond chance under {listed}"
+            with leads(lead):
+                text += f"{beyond_chance()} under {listed}"
             text += f"; the change is not resolved under {names(still)}" if still else ""
         else:
             text += f"by an amount not resolved under any of the {len(still)} rule sets"
         text += " (each change in the page's family of comparisons)."
-        # Sized by the measure the headline states, the change, from every rule set's test
-        # (resolved or not): a run too small for its smallest effect is exploratory.
-        tests = [t for _, t in self.changes.values()]
-        have = int(min(t.games for t in tests))
-        smallest = 100 * SMALLEST_EDGE / self.who.players(self.order[0])
-        size = needed(tests, smallest, self.claims.differences)
-        if is_exploratory(size, have):
+        if lead:
             out.append(Finding("skilled", exploratory_text(
                 have, int(size or 0), f"detecting a change of {num(smallest, 2)} pp (1% of a "
                 "fair share) in the first player's edge with 80% power after the correction",
@@ -215,7 +220,7 @@ class _Plan:
         elif still:
             text += " " + sizing(f"a change of {num(smallest, 2)} pp (1% of a fair share)",
                                  size, have)  # fmt: skip
-        out.append(Finding("skilled", text, True, headline=True, kind="note"))
+        out.append(Finding("skilled", text, True, headline=True, kind="note", exploratory=lead))
         out += self._capture_headlines()
         for r in self.order:
             out += self._skilled_rule_set(r)
@@ -276,7 +281,9 @@ class _Plan:
                 f"every seat minus with random players: {told(t, 'pp')}, paired by game over "
                 f"{t.games:,} games decided in both; {verdict(t)}."
             )
-            out.append(stated("skilled", text, t, "difference", "pp", DIFFERENCES))
+            change = stated("skilled", text, t, "difference", "pp", DIFFERENCES)
+            # At an exploratory size the change is a lead to confirm, flagged as such.
+            out.append(replace(change, exploratory=getattr(self, "changes_are_leads", False)))
         for kind, verb in CAPTURE_KINDS:
             for opponent in ("balanced", "strongest"):
                 item = self.shares.get((r, f"{kind}_share_vs_{opponent}"))

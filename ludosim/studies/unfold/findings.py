@@ -26,7 +26,7 @@ from ludosim.report.claims import (
     stated,
     verdict,
 )
-from ludosim.report.contrasts import EQUIVALENT, OPEN, Test, practical_size
+from ludosim.report.contrasts import EQUIVALENT, OPEN, Test, size_of
 from ludosim.report.finding import DIFFERENCES, VALUES, Finding, size_words
 from ludosim.report.wording import amount, estimate, games, num, of, p_text, pct
 from ludosim.results.stats import Z95
@@ -292,7 +292,8 @@ def _comeback_findings(
         moved = sorted([x for x in mine if x[1].resolved], key=lambda x: -abs(x[1].estimate))
         # Where each change stands against the smallest change of interest, from its
         # interval: a resolved change below it says so, as on the sweep pages.
-        sizes = {r: practical_size(t.resolved, t.ci_low, t.ci_high, m.smallest) for r, t in mine}
+        # Read at the family's corrected level (`size_of`), as the sweep pages read them.
+        sizes = {r: size_of(t, m.smallest) for r, t in mine}
         smallest = amount(m.smallest, m.change_unit)
         for sign, word in ((1, "higher"), (-1, "lower")):
             listed = [
@@ -308,7 +309,7 @@ def _comeback_findings(
         still = [_short(r, base) for r, _ in mine if sizes[r] == OPEN]
         if same:
             head += (
-                f"; no change that matters, each interval within ±{smallest}, under "
+                f"; no change that matters, each corrected interval within ±{smallest}, under "
                 f"{', '.join(same)}"
             )
         if still:
