@@ -390,10 +390,11 @@ def report(
             f"RESULTS: no such sweep folder or Parquet file: {results} "
             "(write one with `ludosim sweep ... --out DIR` or `ludosim simulate ... --out FILE`)"
         )
-    if results.is_dir() and not any(results.rglob("*.parquet")):
-        raise LudosimError(f"RESULTS: {results} holds no .parquet results")
     from ludosim.studies.design import is_design
 
+    # A design's page is redrawn from its tables alone; a sweep's from its games.
+    if not is_design(results) and results.is_dir() and not any(results.rglob("*.parquet")):
+        raise LudosimError(f"RESULTS: {results} holds no .parquet results")
     if is_design(results):
         # A design's folder: its page is redrawn from its tables (docs/design.md).
         from ludosim.studies.design import report_study

@@ -10,6 +10,7 @@ the stated rate or lies wholly on one side of it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ludosim.report.contrasts import ALPHA
@@ -50,6 +51,30 @@ class Coverage:
         )
 
 
+def coverage_reach(checked: int, stated: float = 1 - ALPHA) -> str:
+    """What a two-sided check of `checked` intervals can find, in words: at most how many
+    inside shows them too narrow, and whether any count shows them too wide (with all
+    inside, the exact interval's lower bound is (alpha/2)^(1/n); it clears `stated` only
+    from the smallest n given here)."""
+    from scipy import stats
+
+    narrow = [
+        k
+        for k in range(checked + 1)
+        if stats.binomtest(k, checked).proportion_ci(1 - ALPHA, method="exact").high < stated
+    ]
+    wide_from = math.ceil(math.log(ALPHA / 2) / math.log(stated))
+    said = (
+        f"with {checked} rule sets it finds the intervals too narrow only when at most "
+        f"{max(narrow)} are inside"
+        if narrow
+        else f"with {checked} rule sets it cannot find the intervals too narrow"
+    )
+    if checked < wide_from:
+        said += f", and cannot find them too wide (that needs {wide_from} or more, all inside)"
+    return said
+
+
 def coverage_check(inside: int, checked: int, stated: float = 1 - ALPHA) -> Coverage:
     """The two-sided check of a stated coverage from `inside` hits of `checked`
     independent checks (scipy's exact Clopper-Pearson interval at 95%)."""
@@ -64,4 +89,12 @@ def coverage_check(inside: int, checked: int, stated: float = 1 - ALPHA) -> Cove
     return Coverage(int(inside), int(checked), low, high, stated, verdict)
 
 
-__all__ = ["CONSISTENT", "TOO_NARROW", "TOO_WIDE", "VERDICTS", "Coverage", "coverage_check"]
+__all__ = [
+    "CONSISTENT",
+    "TOO_NARROW",
+    "TOO_WIDE",
+    "VERDICTS",
+    "Coverage",
+    "coverage_check",
+    "coverage_reach",
+]

@@ -35,7 +35,7 @@ from ludosim.report.contrasts import (
 )
 from ludosim.report.wording import amount, p_text, said
 
-KINDS = ("value", "difference", "ranking", "note")
+KINDS = ("value", "difference", "ranking", "decision", "note")
 
 
 DIFFERENCES = "differences"  # the page's family of comparisons between cells
@@ -54,7 +54,9 @@ class Finding:
     power. headline: the sentence that answers the topic's question; the others
     are the statements behind it. kind: `value` (one cell, perhaps against a fixed
     reference), `difference` (between cells, policies or rule changes), `ranking`
-    (an order among them) or `note` (how to read the page). estimate, ci_low,
+    (an order among them), `decision` (what to do, with a default: `resolved` when it
+    departs from the default on a difference the family resolved, `basis` saying what it
+    rests on) or `note` (how to read the page). estimate, ci_low,
     ci_high, unit: the number stated (None for notes); family: `differences`,
     `values` or None (a description, decided by nothing); p_adjusted: its
     family's Holm-adjusted p-value; games: the games behind it (per cell).
@@ -82,6 +84,7 @@ class Finding:
     p_adjusted: float | None = None
     games: int | None = None
     equivalent: bool = False
+    basis: str = ""
     exploratory: bool = False
 
     def to_dict(self) -> dict[str, Any]:

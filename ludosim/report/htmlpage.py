@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from ludosim.report import figures
+from ludosim.report import figures, interactive
 from ludosim.report.finding import Finding, finding_records
 
 if TYPE_CHECKING:
@@ -135,6 +135,8 @@ def _badge(f: Finding) -> Markup:
         return Markup(' <span class="badge">a lead to confirm</span>')
     if f.resolved:
         return Markup("")
+    if f.kind == "decision":  # the default kept: nothing was claimed to be resolved
+        return Markup(f' <span class="badge same">{f.basis}</span>') if f.basis else Markup("")
     if f.equivalent:
         words = (
             "each resolved or no change that matters"
@@ -318,7 +320,7 @@ def render_page(
     import jinja2
 
     shown = [f for s in sections for f in s.figures if f.interactive is not None]
-    resources, script, divs = figures.bokeh_page([f.interactive for f in shown])
+    resources, script, divs = interactive.bokeh_page([f.interactive for f in shown])
     for item, div in zip(shown, divs, strict=True):
         item.div = div
     # autoescape: captions hold toggle values and file names, not trusted HTML.

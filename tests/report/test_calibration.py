@@ -4,7 +4,7 @@ planted effects as often as they say they would.
 Null results are synthetic per-game rows (no kernel): every cell draws its games
 from one distribution, with a game-level component shared by all cells as the
 common random numbers of a sweep make it. A page "makes a false claim" when any
-of its findings of kind `difference` or `ranking` is resolved: every such claim
+of its findings of kind `difference`, `ranking` or `decision` is resolved: every such claim
 is false when the cells do not differ. Its rate over the replications must not
 exceed the 5% family-wise error rate by more than the binomial tolerance: the
 test fails when the lower bound of the rate's 95% Wilson interval is above 5%.
@@ -98,8 +98,9 @@ def null_rows(
 
 
 def claims(found: list[Finding]) -> list[Finding]:
-    """The resolved claims of a difference or a ranking: all false under the null."""
-    return [f for f in found if f.resolved and f.kind in ("difference", "ranking")]
+    """The resolved claims of a difference, a ranking or a decision departing from its
+    default: all false under the null."""
+    return [f for f in found if f.resolved and f.kind in ("difference", "ranking", "decision")]
 
 
 def false_claim_rate(design: PageDesign, cells: pd.DataFrame, reps: int, seed: int) -> int:
@@ -238,13 +239,16 @@ def test_a_real_null_sweep_rarely_claims_a_difference(tmp_path: object) -> None:
 DESIGN_REPLICATIONS = 30
 
 
-def test_a_design_whose_house_rules_change_nothing_rarely_claims_anything(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # Every comparison the page states (screening effects, the confirmation's
-    # differences) is in its one family: a page with any resolved one makes a false
-    # claim, and so does a page naming a best rule set resolved against the others.
+def test_a_design_whose_house_rules_change_nothing_recommends_the_rules_as_they_are(
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    # The page's own findings are read: every comparison it states (screening effects,
+    # the confirmation's differences) is in its one family, so a page with any resolved
+    # difference, ranking or decision makes a false claim; and a page that recommends
+    # anything but the preset as it is gives advice that does nothing.
     from ludosim.studies import design as d
 
-    false = 0
+    false = changed = 0
     for rep in range(DESIGN_REPLICATIONS):
         study = d.study_from_options(
             "app",
@@ -258,12 +262,14 @@ def test_a_design_whose_house_rules_change_nothing_rarely_claims_anything(tmp_pa
             confirm_games=600,
         )
         tables = d.play_study(study, tmp_path / str(rep), player=stage_double(null_truth))
-        page = d.decided(tables)
-        resolved = page.effects["resolved"].any() or page.comparisons["resolved"].any()
-        standing = set(tables.confirmed["standing"])
-        false += bool(resolved or d.WORSE in standing)
+        findings = d.decide(tables).findings
+        (card,) = [f for f in findings if f.kind == "decision"]
+        false += bool(claims(findings))
+        changed += card.resolved or d.recommendation(tables).pick != d.PRESET
     low, _ = wilson_interval(false, DESIGN_REPLICATIONS)
     assert low <= ALPHA, f"{false} of {DESIGN_REPLICATIONS} null designs claimed a difference"
+    low, _ = wilson_interval(changed, DESIGN_REPLICATIONS)
+    assert low <= ALPHA, f"{changed} of {DESIGN_REPLICATIONS} null designs recommend a change"
 
 
 # ----------------------------------------------------------------------------- compare

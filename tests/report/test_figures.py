@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ludosim.report import figures
+from ludosim.report import figures, interactive
 from ludosim.report.figures import Panel
 from ludosim.sweep import SweepSpec, spec_hash
 
@@ -165,8 +165,8 @@ def test_ranking_puts_the_best_policy_on_top() -> None:
 
 def test_bokeh_forest_embeds_with_the_library_inlined_once() -> None:
     labels = ["a", "b", "c"]
-    models = [figures.bokeh_forest(_forest_table(3), labels, [PANEL]) for _ in range(2)]
-    resources, script, divs = figures.bokeh_page(models)
+    models = [interactive.bokeh_forest(_forest_table(3), labels, [PANEL]) for _ in range(2)]
+    resources, script, divs = interactive.bokeh_page(models)
     assert len(divs) == 2 and all("data-root-id" in d for d in divs)
     assert "<script" in resources
     assert not re.search(r"<script[^>]*\bsrc=", resources)  # inline, nothing fetched

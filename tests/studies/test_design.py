@@ -116,10 +116,14 @@ def test_the_confirmation_reports_measured_values(tables: d.DesignTables) -> Non
     assert len(confirmed) >= 1 and set(confirmed["standing"]) <= set(d.STANDINGS)
     assert list(confirmed["standing"]).count(d.RECOMMENDED) == 1
     best = d.decide(tables).findings
-    # The answer first, as a rules card a family reads (the ranking, with its interval),
-    # then the procedure behind it as a note.
+    # The answer first, as a rules card a family reads (a decision departing from the
+    # preset on a resolved difference, with its interval), then the procedure behind it.
     card, note = [f for f in best if f.topic == "recommend" and f.headline]
-    assert (card.kind, note.kind) == ("ranking", "note")
+    assert (card.kind, note.kind) == ("decision", "note")
+    assert card.resolved and card.basis == d.decision.CHANGE_RESOLVED
+    assert card.ci_high < -1  # shorter than the preset by more than a round
+    # The preset as it is stands among the candidates, behind the change.
+    assert confirmed.set_index("point").loc[d.PRESET, "standing"] == d.AS_IS
     # The recommended rule set has pass_opponents=all (the known optimum's one change
     # that matters for length besides finish, which the preset already has).
     (pick,) = confirmed.loc[confirmed["standing"] == d.RECOMMENDED, "label"]
@@ -151,25 +155,98 @@ def test_every_stage_plays_games_no_other_stage_played(tables: d.DesignTables) -
     assert all(not (a & b) for i, a in enumerate(keys) for b in keys[i + 1 :])
 
 
-def test_equally_good_candidates_give_way_to_the_one_with_fewer_changes() -> None:
-    # Against the best on the first goal (length: smallest effect 1 round), 4 candidates.
-    # An interval within +-1 round (Bonferroni over 4) is equally good, resolved or not.
-    assert d.standing(True, 0.0047, 0.002, 1.0, 4) == d.EQUALLY_GOOD
-    assert d.standing(False, 0.2, 0.1, 1.0, 4) == d.EQUALLY_GOOD
-    # Resolved worse by an interval reaching beyond 1 round: worse.
-    assert d.standing(True, 1.5, 0.2, 1.0, 4) == d.WORSE
-    assert d.standing(True, 0.9, 0.2, 1.0, 4) == d.WORSE
-    # Neither resolved nor within the margin: not told apart.
-    assert d.standing(False, 0.9, 0.6, 1.0, 4) == d.NOT_APART
+def test_a_standing_is_better_or_worse_only_beyond_the_smallest_effect() -> None:
+    # Gains against the preset on the first goal (length: smallest effect 1 round), in a
+    # family of 20 comparisons: standing(resolved, gain, se, ci_low, ci_high, 1.0, 20).
+    assert d.standing(True, 1.5, 0.2, 1.1, 1.9, 1.0, 20) == d.BETTER
+    assert d.standing(True, -1.5, 0.2, -1.9, -1.1, 1.0, 20) == d.WORSE
+    # Resolved, the interval reaching the smallest effect: better or worse, possibly small.
+    assert d.standing(True, 1.005, 0.04, 0.93, 1.08, 1.0, 20) == d.BETTER
+    assert d.standing(True, -1.005, 0.04, -1.08, -0.93, 1.0, 20) == d.WORSE
+    # Resolved, but the whole interval within the smallest effect: a change too small.
+    assert d.standing(True, 0.88, 0.03, 0.82, 0.94, 1.0, 20) == d.SMALL_BETTER
+    assert d.standing(True, -0.88, 0.03, -0.94, -0.82, 1.0, 20) == d.SMALL_WORSE
+    # Not resolved: equally good only where the interval at the family's level
+    # (Bonferroni over 20: z = 3.02) lies within the smallest effect.
+    assert d.standing(False, 0.2, 0.1, 0.0, 0.4, 1.0, 20) == d.EQUALLY_GOOD
+    assert d.standing(False, 0.2, 0.3, -0.4, 0.8, 1.0, 20) == d.NOT_APART
 
 
-def test_the_recommendation_prefers_the_simplest_of_the_equally_good(
+def _decision_inputs(
+    gains: dict[str, tuple[bool, float, float]], changes: dict[str, int]
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
+    """A confirmation of a goal to shorten games: each candidate's (resolved, gain in
+    rounds against the preset, se); the best measured is the largest gain."""
+    confirmed = pd.DataFrame(
+        {"point": [d.PRESET, *gains], "changes": [0, *(changes[p] for p in gains)]}
+    )
+    rows = []
+    for p, (resolved, gain, se) in gains.items():
+        rows.append(
+            {"kind": "vs preset", "measure": "length", "point": p, "other": d.PRESET,
+             "estimate": -gain, "ci_low": -gain - 1.96 * se, "ci_high": -gain + 1.96 * se,
+             "se": se, "resolved": resolved}
+        )  # fmt: skip
+    best = max(gains, key=lambda p: gains[p][1])
+    for p, (_, gain, se) in gains.items():
+        if p != best:
+            gap = gains[best][1] - gain
+            rows.append(
+                {"kind": "vs best", "measure": "length", "point": p, "other": best,
+                 "estimate": gap, "ci_low": gap - 1.96 * se, "ci_high": gap + 1.96 * se,
+                 "se": se, "resolved": gap > 2.5 * se}
+            )  # fmt: skip
+    values = {d.PRESET: 100.0, **{p: 100.0 - g for p, (_, g, _) in gains.items()}}
+    return confirmed, pd.DataFrame(rows), values
+
+
+def test_the_recommendation_is_the_preset_unless_a_change_is_resolved_better() -> None:
+    changes = {"k00": 4, "k01": 1, "k02": 2}
+    # Nothing resolved: the preset as it is, whatever the point estimates.
+    gains = {"k00": (False, 0.6, 0.5), "k01": (False, 0.3, 0.5), "k02": (False, -0.2, 0.5)}
+    rec = d.recommend(*_decision_inputs(gains, changes)[:2], "short", 30, {})
+    assert (rec.pick, rec.basis, rec.changes) == (d.PRESET, d.decision.NONE_RESOLVED, False)
+    assert rec.standings[d.PRESET] == d.RECOMMENDED
+    # A gain resolved but too small to matter (the whole interval within a round) is no
+    # reason to change the rules.
+    gains = {"k00": (True, 0.5, 0.05), "k01": (False, 0.3, 0.5), "k02": (False, 0.1, 0.5)}
+    rec = d.recommend(*_decision_inputs(gains, changes)[:2], "short", 30, {})
+    assert rec.pick == d.PRESET and rec.standings["k00"] == d.SMALL_BETTER
+    # A gain that matters: that change; its standing and the preset's say so.
+    gains = {"k00": (True, 3.0, 0.3), "k01": (False, 0.3, 0.5), "k02": (False, 0.1, 0.5)}
+    confirmed, comparisons, values = _decision_inputs(gains, changes)
+    rec = d.recommend(confirmed, comparisons, "short", 30, values)
+    assert (rec.pick, rec.basis) == ("k00", d.decision.CHANGE_RESOLVED)
+    assert rec.standings == {
+        d.PRESET: d.AS_IS,
+        "k00": d.RECOMMENDED,
+        "k01": d.NOT_APART,
+        "k02": d.NOT_APART,
+    }
+
+
+def test_among_the_better_ones_not_told_apart_the_fewest_changes_win() -> None:
+    changes = {"k00": 4, "k01": 1, "k02": 2}
+    # Two changes resolved better, not told apart from each other: the one with fewer
+    # changes; one resolved worse than the best by a margin that matters is out.
+    gains = {"k00": (True, 3.0, 0.3), "k01": (True, 2.6, 0.3), "k02": (True, 1.4, 0.1)}
+    confirmed, comparisons, values = _decision_inputs(gains, changes)
+    rec = d.recommend(confirmed, comparisons, "short", 30, values)
+    assert rec.pick == "k01"
+    assert rec.standings["k00"] == d.BETTER and rec.standings["k02"] == d.BETTER
+    without = _decision_inputs({"k00": gains["k00"], "k02": gains["k02"]}, changes)
+    assert d.recommend(*without[:2], "short", 30, without[2]).pick == "k00"
+
+
+def test_the_recommendation_is_resolved_better_than_the_preset(
     tables: d.DesignTables,
 ) -> None:
     confirmed = tables.confirmed.set_index("point")
-    good = confirmed[confirmed["standing"].isin([d.RECOMMENDED, d.EQUALLY_GOOD])]
-    (pick,) = good.index[good["standing"] == d.RECOMMENDED]
-    assert good.loc[pick, "changes"] == good["changes"].min()
+    (pick,) = confirmed.index[confirmed["standing"] == d.RECOMMENDED]
+    page = d.decided(tables).comparisons
+    row = page[(page["kind"] == "vs preset") & (page["point"] == pick)]
+    row = row[row["measure"] == "length"].iloc[0]
+    assert row["resolved"] and row["ci_low"] < row["ci_high"] < 0
 
 
 def test_lack_of_fit_is_a_variance_that_does_not_shrink_with_games() -> None:
@@ -360,6 +437,37 @@ def test_the_model_check_is_per_measure_and_two_sided() -> None:
     assert by["length"].verdict == "too narrow"
     assert by["captures"].verdict == "consistent"
     assert by["captures"].low == pytest.approx(0.8316, abs=1e-3)  # (0.025)^(1/20)
+    # What such a check can find: all inside clears 95% only from 72 checks on
+    # ((0.025)^(1/72) = 0.9500 5, (0.025)^(1/71) = 0.9494); 8 checks find intervals too
+    # narrow only at 5 or fewer inside (6 of 8: exact upper bound 0.968).
+    from ludosim.report.coverage import coverage_check, coverage_reach
+
+    assert coverage_check(72, 72).verdict == "too wide"
+    assert coverage_check(71, 71).verdict == "consistent"
+    assert coverage_check(5, 8).verdict == "too narrow"
+    assert coverage_check(6, 8).verdict == "consistent"
+    assert "at most 5 are inside" in coverage_reach(8)
+    assert "cannot find them too wide (that needs 72 or more" in coverage_reach(8)
+    assert "too wide" not in coverage_reach(72)
+
+
+def test_a_lack_of_fit_from_the_holdout_has_the_holdouts_degrees_of_freedom() -> None:
+    # The screening fits exactly (no misfit of its own); eight held-out rule sets scatter
+    # by sd 2 around it: their misfit is kept, with 8 degrees of freedom, not the
+    # screening's 58.
+    rng = np.random.default_rng(5)
+    codes = d.all_codes(6)
+    y = 10 + 2 * codes[:, 0] + rng.normal(0, 0.01, 64)
+    table = pd.DataFrame({"estimate": y, "se": np.full(64, 0.01)})
+    model = d.fit_model("length", codes, table, [(i,) for i in range(6)])
+    assert model.df == 64 - 7
+    held = codes[:8] * -1
+    measured = 10 - 2 * codes[:8, 0] + rng.normal(0, 2, 8)
+    wider = d.with_held_out_misfit(model, held, measured, np.full(8, 0.01))
+    assert wider.misfit > 0.5 and wider.df == 8
+    # A holdout that shows no misfit beyond the screening's keeps the screening's count.
+    calm = d.with_held_out_misfit(model, held, 10 - 2 * codes[:8, 0], np.full(8, 0.01))
+    assert calm.df == model.df
 
 
 # ------------------------------------------------------------------------------ page
@@ -485,3 +593,26 @@ def test_the_reproduce_line_runs_the_same_study(
     result = CliRunner().invoke(app, words[1:])
     assert result.exit_code == 0, result.output
     assert played == [tables.study]
+
+
+def test_a_limit_no_rule_set_can_meet_is_answered_after_the_search(tmp_path: Path) -> None:
+    # Every rule set lasts 100 rounds: none can meet length <= 60. The design says so with
+    # the closest rule set, confirms nothing, and the page (and a page redrawn from the
+    # folder) says the same instead of failing.
+    from design_helpers import null_truth
+
+    study = d.study_from_options(
+        "app", 3, free=FREE, goals=["fairness"], limits=["length<=60"], screen_games=600,
+        skill_games=200, holdout=2, candidates=2, confirm_games=600,
+    )  # fmt: skip
+    with pytest.raises(d.DesignError, match=r"None of the \d+ rule sets .* length <= 60 rounds"):
+        d.run_study(study, tmp_path / "design", player=stage_double(null_truth))
+    findings = json.loads((tmp_path / "design" / "findings.json").read_text())
+    assert (
+        "the closest" in findings[0]["text"]
+        and "is predicted at game length" in (findings[0]["text"])
+    )
+    stages = pd.read_csv(tmp_path / "design" / "stages.csv")
+    assert "confirm" not in set(stages["stage"])
+    with pytest.raises(d.DesignError, match="the closest"):
+        d.report_study(tmp_path / "design", tmp_path / "again")

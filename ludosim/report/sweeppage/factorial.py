@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ludosim.report import figures
+from ludosim.report import figures, interactive
 from ludosim.report.analysis import value_text
 from ludosim.report.contrasts import BELOW, size_of
 from ludosim.report.figures import Panel
@@ -211,6 +211,6 @@ def _factorial_section(res: _Results, out: Path) -> PageSection | None:
     )
     item = page_figure(out, fig, "factorial_effects.png", "Factorial effects",
                        _caption(res, _cell_ids(res), what))  # fmt: skip
-    item.interactive = figures.bokeh_forest(plotted, labels, panels)
+    item.interactive = interactive.bokeh_forest(plotted, labels, panels)
     section.figures.append(item)
     return section

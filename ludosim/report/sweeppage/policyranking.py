@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from ludosim.report import analysis, figures
+from ludosim.report import analysis, figures, interactive
 from ludosim.report.contrasts import Contrast, Test
 from ludosim.report.figures import Panel
 from ludosim.report.finding import DIFFERENCES, Finding, all_equivalent, not_told_apart, verdict
@@ -192,7 +192,7 @@ def _tournament(res: _Results, out: Path) -> PageSection | None:
     item = page_figure(out, fig, "policy_ranking.png", "Policy ranking", caption)
     panel = Panel("win_rate", "ci_low", "ci_high", "win rate", reference=None, fmt="{:.3f}")
     ordered = table.sort_values("win_rate", ascending=False, kind="stable")
-    item.interactive = figures.bokeh_forest(
+    item.interactive = interactive.bokeh_forest(
         ordered, ordered["policy"].astype(str).tolist(), [panel],
         {"seat_games": "seat-games", "wins": "wins"},
     )  # fmt: skip

@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from ludosim.report import analysis, figures
+from ludosim.report import analysis, figures, interactive
 from ludosim.report.analysis import value_text
 from ludosim.report.figures import Panel
 from ludosim.report.finding import PageFindings
@@ -171,7 +171,7 @@ def _forest_figure(
     labels = [res.label(c) for c in ids]
     item = page_figure(out, figures.forest(table, labels, panels), file, title,
                    _caption(res, ids, what))  # fmt: skip
-    item.interactive = figures.bokeh_forest(
+    item.interactive = interactive.bokeh_forest(
         table, labels, panels, {"cell": "cell", "games": "games"}
     )
     return item

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ludosim.report import figures
+from ludosim.report import figures, interactive
 from ludosim.report.contrasts import BELOW, EQUIVALENT, Test, size_of
 from ludosim.report.exploratory import beyond_chance
 from ludosim.report.figures import Panel
@@ -381,7 +381,7 @@ def _toggles(res: _Results, out: Path) -> PageSection | None:
     )
     fig = figures.forest(ordered, ordered["shown"].tolist(), panels)
     item = page_figure(out, fig, "toggle_effects.png", "Toggle effects", _caption(res, ids, what))
-    item.interactive = figures.bokeh_forest(
+    item.interactive = interactive.bokeh_forest(
         ordered, ordered["shown"].tolist(), panels, {"cell": "cell", "games": "games"}
     )
     shown = effects[

@@ -42,7 +42,8 @@ between the goals over the prediction intervals (`interval_front`).
 Its modules have the names every study's modules have (`ludosim.studies`), each
 importing only from those before it: `spec` (what a design asks), `plan`, then the
 design's own `stages` (a stage played and measured), `effects` (the screening),
-`regression` (the model), `confirmation` and `search`, then `tables` (written and read
+`regression` (the model), `confirmation`, `search` and `decision` (the recommendation,
+a decision with a default), then `tables` (written and read
 back), `words` (the house rules in plain words), `findings` (what the page states),
 `play` (every stage played into the tables) and `page` (the page, with effects.csv and
 comparisons.csv rewritten with its decisions; a page redrawn from a folder;
@@ -51,18 +52,29 @@ comparisons.csv rewritten with its decisions; a page redrawn from a folder;
 
 from __future__ import annotations
 
-from ludosim.studies.design.effects import alias_table, terms
-from ludosim.studies.design.findings import (
+from ludosim.studies.design.decision import (
+    AS_IS,
+    BETTER,
     EQUALLY_GOOD,
     NOT_APART,
+    PRESET,
     RECOMMENDED,
+    SMALL_BETTER,
+    SMALL_WORSE,
     STANDINGS,
     WORSE,
+    Recommendation,
+    recommend,
+    standing,
+)
+from ludosim.studies.design.effects import alias_table, terms
+from ludosim.studies.design.findings import (
     coverage_by_measure,
     decide,
     decided,
-    standing,
+    recommendation,
     study_findings,
+    unmet_limits,
 )
 from ludosim.studies.design.page import (
     explorer_models,
@@ -73,7 +85,12 @@ from ludosim.studies.design.page import (
 )
 from ludosim.studies.design.plan import Plan, plan_study
 from ludosim.studies.design.play import play_study
-from ludosim.studies.design.regression import Model, fit_model, misfit_from
+from ludosim.studies.design.regression import (
+    Model,
+    fit_model,
+    misfit_from,
+    with_held_out_misfit,
+)
 from ludosim.studies.design.search import all_codes, interval_front, same_games_as, search
 from ludosim.studies.design.spec import (
     ALTERNATIVES,
@@ -97,11 +114,16 @@ from ludosim.studies.design.words import menu_words, rule_words
 
 __all__ = [
     "ALTERNATIVES",
+    "AS_IS",
+    "BETTER",
     "EQUALLY_GOOD",
     "GOALS",
     "HOUSE_RULES",
     "NOT_APART",
+    "PRESET",
     "RECOMMENDED",
+    "SMALL_BETTER",
+    "SMALL_WORSE",
     "STANDINGS",
     "WORSE",
     "DesignError",
@@ -111,6 +133,7 @@ __all__ = [
     "Limit",
     "Model",
     "Plan",
+    "Recommendation",
     "Stage",
     "alias_table",
     "all_codes",
@@ -133,6 +156,8 @@ __all__ = [
     "player_seed",
     "prediction_noise",
     "read_tables",
+    "recommend",
+    "recommendation",
     "report_study",
     "rule_words",
     "run_study",
@@ -145,5 +170,7 @@ __all__ = [
     "study_from_options",
     "study_page",
     "terms",
+    "unmet_limits",
+    "with_held_out_misfit",
     "write_tables",
 ]

@@ -17,6 +17,8 @@ from ludosim.studies.design.plan import Plan
 from ludosim.studies.design.spec import GOALS, Progress, stage_seed
 from ludosim.studies.design.stages import Stage, StageSamples, play_stage
 
+PRESET = "preset"  # the confirmation's name of the preset's own rules
+
 
 def preset_codes(plan: Plan) -> np.ndarray:
     """The rule set that changes nothing: every free toggle at its first value."""
@@ -79,19 +81,18 @@ def confirm(
     is replayed, and every rule set of it plays the same games (paired). Nothing is
     dropped here: the page decides every comparison in its one family. Returns the
     measures, the candidates (`point`, `label`, `changes`, `games`; `standing` is
-    filled by the page's decision), the comparisons the page decides (each candidate
-    against the best measured on the first goal, and each against the preset's own
-    rules on every measure) and the stage.
+    filled by the page's decision), the preset's own rules first among them, the
+    comparisons the page decides (each candidate against the best measured on the
+    first goal, and each against the preset's own rules on every measure) and the stage.
     """
     study = plan.study
     goal_measure, direction = GOALS[study.goals[0]]
     reference = tuple(preset_codes(plan))
     others = [tuple(row) for row in picked if tuple(row) != reference]
     rows = [reference, *others]
-    ids = ["preset", *(f"k{i:02d}" for i in range(len(others)))]
-    candidates = [p for p, r in zip(ids, rows, strict=True) if r != reference]
-    if any(tuple(row) == reference for row in picked):
-        candidates.insert(0, "preset")  # changing nothing is a candidate like any other
+    ids = [PRESET, *(f"k{i:02d}" for i in range(len(others)))]
+    # Changing nothing is the default every candidate must beat: always confirmed.
+    candidates = list(ids)
     stage = Stage(
         "confirm",
         np.array(rows),
@@ -103,13 +104,17 @@ def confirm(
     table, samples = (player or play_stage)(plan, stage, out, progress=progress, **run)
     goal = table[table["measure"] == goal_measure].set_index("point")["estimate"]
     best = min(candidates, key=lambda p: -direction * goal[p])
+    # Against the best measured, on the first goal; the preset's own difference from it
+    # is a `vs preset` one already, and is not stated twice.
     comparisons = [
-        _compare(samples, goal_measure, p, best, "vs best") for p in candidates if p != best
+        _compare(samples, goal_measure, p, best, "vs best")
+        for p in candidates
+        if best != PRESET and p not in (best, PRESET)
     ]
     comparisons += [
-        _compare(samples, m, p, "preset", "vs preset")
+        _compare(samples, m, p, PRESET, "vs preset")
         for p in candidates
-        if p != "preset"
+        if p != PRESET
         for m in DESIGN_MEASURES
     ]
     by_id = dict(zip(ids, rows, strict=True))

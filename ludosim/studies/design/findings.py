@@ -1,7 +1,9 @@
 """What a design's page states (`study_findings`, `decide`): the screening's effects and
-the confirmation's differences decided in one family (`decided`), each candidate's
-standing (`standings`), the recommendation as a family reads it at the table
-(`rules_card`, in the plain words of `rule_words`), the model's check and the front.
+the confirmation's differences decided in one family (`decided`), the recommendation
+those decide (`recommendation`: the preset as it is unless a change is resolved better,
+`ludosim.studies.design.decision`) as a family reads it at the table (`rules_card`, in the
+plain words of `rule_words`), the model's check and the front; when no rule set can meet
+the limits, that (`unmet_limits`).
 """
 
 from __future__ import annotations
@@ -25,11 +27,21 @@ from ludosim.report.contrasts import (
     Test,
     practical_size,
 )
-from ludosim.report.coverage import CONSISTENT, Coverage, coverage_check
+from ludosim.report.coverage import CONSISTENT, Coverage, coverage_check, coverage_reach
 from ludosim.report.finding import Finding, PageFindings
 from ludosim.report.wording import amount, estimate, listing, of, p_text
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES
-from ludosim.results.stats import z_for
+from ludosim.studies.design.confirmation import PRESET
+from ludosim.studies.design.decision import (
+    BETTER,
+    EQUALLY_GOOD,
+    NOT_APART,
+    SMALL_BETTER,
+    SMALL_WORSE,
+    WORSE,
+    Recommendation,
+    recommend,
+)
 from ludosim.studies.design.effects import alias_table
 from ludosim.studies.design.spec import GOALS, MAX_FREE, WEAK, DesignStudy
 from ludosim.studies.design.tables import DesignTables
@@ -121,7 +133,7 @@ def decide(tables: DesignTables) -> Any:
     effects and the confirmation's differences): a `PageFindings`."""
     study, plan = tables.study, tables.plan
     page = decided(tables)
-    family, effects, comparisons = page.family, page.effects, page.comparisons
+    family, effects = page.family, page.effects
     effect_tests = [t for t in family.tests if t.key.startswith("effect:")]
     compare_tests = [t for t in family.tests if not t.key.startswith("effect:")]
     out: list[Finding] = []
@@ -185,7 +197,7 @@ def decide(tables: DesignTables) -> Any:
     )
     # The answer first, then how to read it: a reader sees the recommendation on the
     # first screen, before the method.
-    out = _recommendation(tables, comparisons) + out
+    out = _recommendation(tables, page) + out
     out += _screening(tables, effects)
     out += _model_checks(tables)
     out += _front(tables)
@@ -193,73 +205,28 @@ def decide(tables: DesignTables) -> Any:
     return PageFindings(out, [family], [], False, effects)
 
 
-# A candidate's standing against the best measured on the first goal.
-RECOMMENDED = "recommended"  # the fewest changes among the best and those equivalent to it
-
-
-EQUALLY_GOOD = "equally good"  # the best measured, or equivalent to it; more changes
-
-
-NOT_APART = "not told apart"  # neither resolved worse nor shown equivalent at this size
-
-
-WORSE = "worse"  # resolved worse by the page's correction, by more than the smallest effect
-
-
-STANDINGS = (RECOMMENDED, EQUALLY_GOOD, NOT_APART, WORSE)
-
-
-def standing(resolved: bool, estimate: float, se: float, smallest: float, tests: int) -> str:
-    """A candidate against the best measured on the first goal (`estimate` = the
-    candidate's shortfall, in the goal's direction of worse, with its standard error).
-
-    `EQUALLY_GOOD` when its interval lies within the smallest effect of interest (an
-    equivalence test on the interval: two one-sided tests, Schuirmann 1987, each at
-    2.5% / `tests`, Bonferroni over the candidates compared with the best), whether or
-    not the difference is resolved: a difference too small to matter is no reason to
-    prefer a rule set. Else `WORSE` when the page's correction resolved it, else
-    `NOT_APART`."""
-    half = z_for(ALPHA / max(tests, 1)) * se
-    if practical_size(False, estimate - half, estimate + half, smallest) == EQUIVALENT:
-        return EQUALLY_GOOD
-    return WORSE if resolved else NOT_APART
+def recommendation(tables: DesignTables, page: Decided | None = None) -> Recommendation:
+    """The page's decision (`ludosim.studies.design.decision.recommend`) from the
+    comparisons as the page decided them (`decided`)."""
+    page = decided(tables) if page is None else page
+    goal = tables.study.goals[0]
+    measure = GOALS[goal][0]
+    values = {
+        str(p): float(_goal_value(tables, str(p), measure)["estimate"])
+        for p in tables.confirmed["point"]
+    }
+    return recommend(tables.confirmed, page.comparisons, goal, page.family.size, values)
 
 
 def _goal_value(tables: DesignTables, point: str, measure: str) -> pd.Series:
     return _value(tables.measures, point, measure, "confirm")
 
 
-def standings(tables: DesignTables, comparisons: pd.DataFrame) -> dict[str, str]:
-    """Each confirmed candidate's standing (`STANDINGS`), as the page decided it
-    (`comparisons` from `decided`). The recommended one is the candidate with the fewest
-    changes from the preset among the best measured and those equally good (ties to
-    the better measured)."""
-    measure, direction = GOALS[tables.study.goals[0]]
-    confirmed = tables.confirmed
-    if confirmed.empty:
-        return {}
-    points = [str(p) for p in confirmed["point"]]
-    changes = dict(zip(points, confirmed["changes"].astype(int), strict=True))
-    value = {p: float(_goal_value(tables, p, measure)["estimate"]) for p in points}
-    best = min(points, key=lambda p: -direction * value[p])
-    vs_best = comparisons[(comparisons["kind"] == "vs best") & (comparisons["measure"] == measure)]
-    smallest = MEASURES[measure].smallest
-    out = {best: EQUALLY_GOOD}
-    for row in vs_best.itertuples(index=False):
-        out[str(row.point)] = standing(
-            bool(row.resolved), float(row.estimate), float(row.se), smallest, len(vs_best)
-        )
-    group = [p for p in points if out.get(p) == EQUALLY_GOOD]
-    pick = min(group, key=lambda p: (changes[p], -direction * value[p]))
-    out[pick] = RECOMMENDED
-    return {p: out.get(p, NOT_APART) for p in points}
-
-
 def with_standings(tables: DesignTables) -> DesignTables:
     """The tables with each confirmed candidate's standing, as the page decides it."""
     if tables.confirmed.empty:
         return tables
-    stand = standings(tables, decided(tables).comparisons)
+    stand = recommendation(tables).standings
     confirmed = tables.confirmed.assign(standing=tables.confirmed["point"].astype(str).map(stand))
     return replace(tables, confirmed=confirmed)
 
@@ -292,14 +259,54 @@ def _secondary(row: Any, direction: int) -> str:
 SECONDS_PER_TURN = 6.0
 
 
-def rules_card(tables: DesignTables, pick: str, comparisons: pd.DataFrame) -> str:
+def _vs_preset(comparisons: pd.DataFrame, point: str) -> pd.DataFrame:
+    """A candidate's differences from the preset's own rules, one row per measure."""
+    rows = comparisons[(comparisons["kind"] == "vs preset") & (comparisons["point"] == point)]
+    return rows.set_index("measure")
+
+
+def _minutes(rounds: float, players: int) -> float:
+    return rounds * players * SECONDS_PER_TURN / 60
+
+
+def rules_card(tables: DesignTables, rec: Recommendation, comparisons: pd.DataFrame) -> str:
     """The recommendation as a family reads it at the table: one sentence per changed
     rule, what the change does to a game in rounds and in minutes (at `SECONDS_PER_TURN`),
-    and the options that paste into any ludosim command."""
+    and the options that paste into any ludosim command; or, when no change is resolved
+    better than the preset's own rules, to keep them, and why."""
     study, plan = tables.study, tables.plan
     goal = study.goals[0]
     players = study.base().players
     points = tables.points.drop_duplicates("point").set_index("point")
+    length = float(_goal_value(tables, PRESET, "length")["estimate"])
+    pace = (
+        f"at {SECONDS_PER_TURN:g} seconds per player turn with {players} players (an assumed pace)"
+    )
+    m = MEASURES[rec.measure]
+    within = amount(m.smallest, m.unit)
+    if not rec.changes:
+        others = [p for p in rec.standings if p != PRESET]
+        text = f"For {GOAL_WORDS[goal]}, keep {study.preset}'s own rules: " + (
+            f"none of the {len(others)} changed rule sets confirmed is resolved better on "
+            f"the {m.title} by the page's correction by an interval that reaches {within}."
+            if others
+            else "the model's best candidates were the rules as they are."
+        )
+        if others:
+            closest = max(others, key=lambda p: GOALS[goal][1] * _diff(comparisons, p, rec))
+            row = _vs_preset(comparisons, closest).loc[rec.measure]
+            changes = tables.confirmed.set_index("point")["changes"].astype(int)
+            n = int(changes[closest])
+            text += (
+                f" The closest, with {n} change{'s' if n != 1 else ''}, moves it by "
+                f"{estimate(row['estimate'], row['ci_low'], row['ci_high'], m.unit)} "
+                f"({rec.standings[closest]})."
+            )
+        return text + (
+            f" A game lasts {length:.0f} rounds on average, about "
+            f"{_minutes(length, players):.0f} minutes {pace}."
+        )
+    pick = rec.pick
     codes = [float(x) for x in str(points.loc[pick, "codes"]).split()]
     changed = [f for f, x in zip(plan.free, codes, strict=True) if x > 0]
     sentences = []
@@ -307,35 +314,20 @@ def rules_card(tables: DesignTables, pick: str, comparisons: pd.DataFrame) -> st
         topic, now = rule_words(f.toggle, f.values[1])
         _, was = rule_words(f.toggle, f.values[0])
         sentences.append(f"{topic}: {now} (was: {was}).")
-    length = {p: float(_goal_value(tables, p, "length")["estimate"]) for p in (pick, "preset")}
-    minutes = {p: x * players * SECONDS_PER_TURN / 60 for p, x in length.items()}
-    pace = (
-        f"at {SECONDS_PER_TURN:g} seconds per player turn with {players} players (an assumed pace)"
-    )
-    if not changed:
-        others = len(tables.confirmed) - 1
-        return (
-            f"For {GOAL_WORDS[goal]}, keep {study.preset}'s own rules: none of the {others} "
-            "other candidates confirmed does better by the smallest difference that matters. "
-            f"A game lasts {length['preset']:.0f} rounds on average, about "
-            f"{minutes['preset']:.0f} minutes {pace}."
-        )
-    vs = comparisons[
-        (comparisons["kind"] == "vs preset") & (comparisons["point"] == pick)
-    ].set_index("measure")
+    mine = float(_goal_value(tables, pick, "length")["estimate"])
+    vs = _vs_preset(comparisons, pick)
     row = vs.loc["length"]
     change = estimate(row["estimate"], row["ci_low"], row["ci_high"], "rounds")
     text = (
         f"For {GOAL_WORDS[goal]}, play {study.preset} with {len(changed)} house "
         f"rule{'s' if len(changed) > 1 else ''} changed. "
         + " ".join(sentences)
-        + f" A game then lasts {length[pick]:.0f} rounds on average instead of "
-        f"{length['preset']:.0f} ({change}), about {minutes[pick]:.0f} minutes instead of "
-        f"{minutes['preset']:.0f} {pace}."
+        + f" A game then lasts {mine:.0f} rounds on average instead of "
+        f"{length:.0f} ({change}), about {_minutes(mine, players):.0f} minutes instead of "
+        f"{_minutes(length, players):.0f} {pace}."
     )
-    measure = GOALS[goal][0]
-    if measure != "length" and measure in vs.index:
-        m, r = MEASURES[measure], vs.loc[measure]
+    if rec.measure != "length":
+        r = vs.loc[rec.measure]
         text += (
             f" Its {m.title} moves by {estimate(r['estimate'], r['ci_low'], r['ci_high'], m.unit)}"
             f" against {study.preset}'s own rules."
@@ -343,8 +335,38 @@ def rules_card(tables: DesignTables, pick: str, comparisons: pd.DataFrame) -> st
     return text + f" Paste: ludosim simulate {_set_line(study, plan.label(codes))}"
 
 
-def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any]:
+def _diff(comparisons: pd.DataFrame, point: str, rec: Recommendation) -> float:
+    """A candidate's difference from the preset on the goal's measure."""
+    return float(_vs_preset(comparisons, point).loc[rec.measure, "estimate"])
 
+
+def unmet_limits(tables: DesignTables) -> str | None:
+    """When no rule set of the space is predicted to meet the study's limits, one
+    sentence that says so, with the closest rule set's predictions; else None."""
+    study, space = tables.study, tables.search
+    if not study.limits or space["feasible"].astype(bool).any() or space.empty:
+        return None
+    # How far each rule set's prediction misses each limit, in the measure's smallest
+    # effects of interest, summed over the limits.
+    miss = sum(
+        np.maximum(0.0, (space[x.measure] - x.value) * (1 if x.op == "<=" else -1))
+        / MEASURES[x.measure].smallest
+        for x in study.limits
+    )
+    near = space.loc[miss.idxmin()]
+    predicted = "; ".join(
+        f"{MEASURES[x.measure].title} {near[x.measure]:.3g} {MEASURES[x.measure].unit}"
+        for x in study.limits
+    )
+    limits = " and ".join(x.text for x in study.limits)
+    return (
+        f"None of the {len(space):,} rule sets of the space is predicted to meet {limits}: "
+        f"the closest, {near['label']}, is predicted at {predicted}. Relax the limit or free "
+        "other house rules; no candidate was confirmed."
+    )
+
+
+def _recommendation(tables: DesignTables, page: Decided) -> list[Any]:
     study = tables.study
     goal = study.goals[0]
     measure = GOALS[goal][0]
@@ -353,25 +375,17 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
     feasible = tables.search[tables.search["feasible"].astype(bool)]
     space = len(tables.search)
     if tables.confirmed.empty:
-        return [
-            Finding(
-                "recommend",
-                (
-                    f"None of the {space:,} rule sets of the space is predicted to meet {limits}; "
-                    "relax a limit or free other house rules."
-                ),
-                False,
-                headline=True,
-                kind="note",
-            )
-        ]
+        unmet = unmet_limits(tables)
+        text = unmet or "No candidate was confirmed."
+        return [Finding("recommend", text, False, headline=True, kind="note")]
+    comparisons = page.comparisons
+    rec = recommendation(tables, page)
+    stand = rec.standings
     confirmed = tables.confirmed
-    stand = standings(tables, comparisons)
     labels = dict(zip(confirmed["point"].astype(str), confirmed["label"], strict=True))
-    (pick,) = [p for p, x in stand.items() if x == RECOMMENDED]
-    equal = [p for p, x in stand.items() if x == EQUALLY_GOOD]
-    apart = [p for p, x in stand.items() if x == NOT_APART]
-    worse = [p for p, x in stand.items() if x == WORSE]
+    labels[PRESET] = f"{study.preset} as it is"
+    within = amount(m0.smallest, m0.unit)
+    games = int(confirmed["games"].iloc[0])
     meets = [
         p
         for p in stand
@@ -390,86 +404,122 @@ def _recommendation(tables: DesignTables, comparisons: pd.DataFrame) -> list[Any
         meet = f"the space holds {distinct:,} distinct rule sets{repeats} (no limits asked)"
     front = int(tables.search["front"].astype(bool).sum())
     pool = int((tables.search["front"] & tables.search["may_be_best"]).astype(bool).sum())
-    games = int(confirmed["games"].iloc[0])
-    within = amount(m0.smallest, m0.unit)
+    others = [p for p in stand if p != PRESET]
+    pick = rec.pick
     b = _goal_value(tables, pick, measure)
-    if len(stand) == 1:
-        said = f"The one candidate for {goal}"
-    elif not apart and not equal:
-        said = f"Best for {goal}, resolved against every other candidate by the page's correction"
+    if rec.changes:
+        row = _vs_preset(comparisons, pick).loc[measure]
+        text = (
+            f"Recommended for {goal}: {labels[pick]} ({m0.title} {_stated(b)}), resolved "
+            f"{'lower' if GOALS[goal][1] < 0 else 'higher'} than {study.preset}'s own rules by "
+            f"the page's correction: "
+            f"{estimate(row['estimate'], row['ci_low'], row['ci_high'], m0.unit)} "
+            f"(Holm-adjusted {p_text(row['p_adjusted'])}; "
+            f"{_size_text(row['size'], within)})"
+        )
+        rivals = [p for p in others if p != pick and stand[p] == BETTER]
+        if rivals:
+            text += (
+                "; of the candidates resolved better, the one with the fewest changes among "
+                "those not resolved worse than the best measured by an interval that reaches "
+                f"{within}"
+            )
+        gap = comparisons[
+            (comparisons["kind"] == "vs best")
+            & (comparisons["measure"] == measure)
+            & (comparisons["point"] == pick)
+        ]
+        if len(gap):
+            g = gap.iloc[0]
+            text += (
+                f". Against the best measured, {labels[str(g['other'])]}: "
+                f"{estimate(g['estimate'], g['ci_low'], g['ci_high'], m0.unit)} "
+                f"({_size_text(g['size'], within)})"
+            )
     else:
-        said = f"Recommended for {goal}"
-    text = f"{said}: {labels[pick]} ({m0.title} {_stated(b)}, {int(b['games']):,} games)"
-    if equal:
-        text += (
-            f", the fewest changes among the best measured and those within {within} of it "
-            f"(equally good: {listing([labels[p] for p in equal])})"
+        text = (
+            f"Recommended for {goal}: {study.preset} as it is ({m0.title} {_stated(b)}). A "
+            f"change is recommended only when the confirmation resolves it better than the "
+            f"rules as they are, by the page's correction, by an interval that reaches {within}"
+            + (f"; none of the {len(others)} candidates confirmed is" if others else "")
         )
-    if apart:
-        text += (
-            f". Not told apart from it at this size (neither resolved worse nor shown within "
-            f"{within}): {listing([labels[p] for p in apart])}"
-        )
-    if worse:
-        text += f". Resolved worse: {listing([labels[p] for p in worse])}"
+    groups = [
+        (x, [labels[p] for p in others if stand[p] == x and p != pick])
+        for x in (BETTER, SMALL_BETTER, EQUALLY_GOOD, NOT_APART, SMALL_WORSE, WORSE)
+    ]
+    said_groups = [f"{x}: {listing(names)}" for x, names in groups if names]
+    if said_groups:
+        text += f". Against {study.preset}'s own rules, " + "; ".join(said_groups)
     text += (
         f". Under {study.preset}, {meet}; {front:,} are on the front of "
         f"{listing(list(study.goals))} by the model's 95% prediction intervals, {pool:,} of "
-        f"those may be within {within} of the best for {goal}, and {len(stand)} of them, drawn "
+        f"those may be within {within} of the best for {goal}, and {len(others)} of them, drawn "
         f"far apart, were replayed once with {study.preset}'s own rules on games of their own "
         f"({games:,} games each, fixed before the first"
         + (f"; {of(len(meets), len(stand))} measured within the limits)" if limits else ")")
     )
-    vs_preset = comparisons[(comparisons["kind"] == "vs preset") & (comparisons["point"] == pick)]
-    goal_measures = [GOALS[g][0] for g in study.goals]
+    if len(study.goals) > 1:
+        text += (
+            f". The decision rests on the first goal, {goal}, alone: "
+            f"{listing(list(study.goals[1:]))} chose which candidates were confirmed (the "
+            "front of the model's predictions) and is stated below, not decided, because the "
+            "confirmation was sized for the first goal's smallest effect only"
+        )
     said, costs = [], []
-    for row in vs_preset.itertuples(index=False):
+    goal_measures = [GOALS[g][0] for g in study.goals]
+    for row in _vs_preset(comparisons, pick).reset_index().itertuples(index=False):
         m = MEASURES[row.measure]
         change = estimate(row.estimate, row.ci_low, row.ci_high, m.unit)
-        if row.measure in goal_measures:
+        if row.measure in goal_measures[1:]:
             aim = study.goals[goal_measures.index(row.measure)]
             said.append(
                 f"for {aim}, its {m.title} moves by {change} against {study.preset}'s own rules "
                 f"(unadjusted interval; {_secondary(row, GOALS[aim][1])})"
             )
-        elif row.size == PRACTICAL:
+        elif row.measure != measure and row.size == PRACTICAL:
             costs.append(f"{m.title} {change}")
     if said:
         text += ". " + "; ".join(said)[0].upper() + "; ".join(said)[1:]
-    text += (
-        f". It also changes, by at least the smallest effect that matters: {'; '.join(costs)}."
-        if costs
-        else ". No other measure changes by an interval that clears its smallest effect."
-    )
+    if rec.changes:
+        text += (
+            f". It also changes, by at least the smallest effect that matters: {'; '.join(costs)}."
+            if costs
+            else ". No other measure changes by an interval that clears its smallest effect."
+        )
+    else:
+        text += "."
+    basis_row = _vs_preset(comparisons, pick).loc[measure] if rec.changes else None
     out = [
         Finding(
             "recommend",
-            rules_card(tables, pick, comparisons),
-            True,
+            rules_card(tables, rec, comparisons),
+            rec.changes,
             headline=True,
-            kind="ranking",
-            estimate=float(b["estimate"]),
-            ci_low=float(b["ci_low"]),
-            ci_high=float(b["ci_high"]),
-            unit=str(b["unit"]),
-            family="differences",
-            games=int(b["games"]),
+            kind="decision",
+            estimate=None if basis_row is None else float(basis_row["estimate"]),
+            ci_low=None if basis_row is None else float(basis_row["ci_low"]),
+            ci_high=None if basis_row is None else float(basis_row["ci_high"]),
+            unit=m0.unit if rec.changes else "",
+            family="differences" if rec.changes else None,
+            p_adjusted=None if basis_row is None else float(basis_row["p_adjusted"]),
+            games=games,
+            basis=rec.basis,
         ),
         Finding("recommend", text, True, headline=True, kind="note"),
     ]
-
     for p, x in stand.items():
         parts = []
         for name in DESIGN_MEASURES:
             row = _goal_value(tables, p, name)
             parts.append(f"{MEASURES[name].title} {_stated(row)}")
+        shown = labels[p] if p != PRESET else f"{study.preset}'s own rules"
         out.append(
             Finding(
                 "recommend",
                 (
-                    f"{labels[p]} ({x}; {games:,} games with random seats): "
+                    f"{shown} ({x}; {games:,} games with random seats): "
                     + "; ".join(parts)
-                    + f". {_set_line(study, labels[p])}"
+                    + f". {_set_line(study, labels[p] if p != PRESET else '()')}"
                 ),
                 True,
                 kind="value",
@@ -612,7 +662,7 @@ def _model_checks(tables: DesignTables) -> list[Any]:
             text += " (read those predictions as rough)"
         text += (
             ". Each measure is checked two-sided (too wide a miss as much as too narrow), with "
-            f"an exact interval over its {n} rule sets; with so few, only a large miss shows."
+            f"an exact interval over its {n} rule sets: {coverage_reach(n)}."
         )
         out.append(Finding("model", text, True, headline=True, kind="note"))
     for name in DESIGN_MEASURES:

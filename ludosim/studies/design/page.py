@@ -23,7 +23,8 @@ from ludosim.studies.design.findings import (
     check_summary,
     decide,
     decided,
-    standings,
+    recommendation,
+    unmet_limits,
 )
 from ludosim.studies.design.play import play_study
 from ludosim.studies.design.search import confirmation_noise
@@ -50,9 +51,9 @@ GLOSSARY_TERMS = (
     (
         "resolution V",
         "a fraction of all the combinations of the free house rules chosen so that "
-        "no main effect or two-toggle interaction is mixed up with another; each two-toggle "
-        "interaction is mixed up with three-toggle ones (aliases.csv), which the model takes "
-        "to be nil.",
+        "no main effect or two-toggle interaction is mixed up with another; some two-toggle "
+        "interactions share a column with a three-toggle one (aliases.csv lists each such "
+        "pair, and the page says how many), which the model takes to be nil.",
     ),
     (
         "main effect, interaction",
@@ -201,7 +202,7 @@ def study_page(
     # Recommended rule sets, as measured
     labels = tables.points.drop_duplicates("point").set_index("point")["label"]
     rows = []
-    stand = standings(tables, page.comparisons)
+    stand = recommendation(tables, page).standings if not tables.confirmed.empty else {}
     for i, r in enumerate(tables.confirmed.itertuples(index=False), start=1):
         # A short name first: the rule sets' labels are too long to lead a table row.
         entry: dict[str, Any] = {"candidate": f"#{i}", "standing": stand[r.point],
@@ -215,33 +216,37 @@ def study_page(
         entry["rule set"] = labels[r.point]
         entry["options"] = _set_line(study, labels[r.point])
         rows.append(entry)
-    confirmed = pd.DataFrame(rows)
-    confirmed.to_csv(folder / "recommended.csv", index=False)
-    sections.append(
-        PageSection(
-            "Recommended rule sets",
-            text=(
-                "Candidates the model predicts may be best"
-                + (" within the limits" if study.limits else " (no limits asked)")
-                + ", drawn far apart, replayed once with the preset's own rules on games no "
-                "other stage played (paired among themselves): measured values with 95% "
-                "intervals."
-            ),
-            tables=[
-                PageTable(
-                    "Confirmed candidates",
-                    "recommended.csv",
-                    html_table(confirmed.drop(columns="options")),
-                    "95% CIs. Standing on the first goal, as the page decides it: recommended "
-                    "(the fewest changes among the best measured and those equally good), "
-                    "equally good (the difference from the best lies within the smallest "
-                    "effect of interest), not told apart (neither resolved nor shown that "
-                    "small) or worse (resolved by Holm over the page). recommended.csv adds "
-                    "each rule set's options, which paste into any ludosim command.",
-                )
-            ],
+    if rows:
+        confirmed = pd.DataFrame(rows)
+        confirmed.to_csv(folder / "recommended.csv", index=False)
+        sections.append(
+            PageSection(
+                "Recommended rule sets",
+                text=(
+                    "The preset's own rules and the candidates the model predicts may be best"
+                    + (" within the limits" if study.limits else " (no limits asked)")
+                    + ", drawn far apart, replayed once on games no other stage played "
+                    "(paired among themselves): measured values with 95% intervals."
+                ),
+                tables=[
+                    PageTable(
+                        "Confirmed candidates",
+                        "recommended.csv",
+                        html_table(confirmed.drop(columns="options")),
+                        "95% CIs. Standing on the first goal against the preset's own rules, "
+                        "as the page decides it (Holm over the page): better or worse (resolved, "
+                        "the interval reaching the smallest effect of interest), better or "
+                        "worse by less than the smallest effect (resolved, the interval within "
+                        "it), equally good (not resolved, the interval at the family's level "
+                        "within the smallest effect) or not told apart. A change is recommended "
+                        "only when it is better; among those, the fewest changes of those not "
+                        "resolved worse than the best measured; else the preset as it is. "
+                        "recommended.csv adds each rule set's options, which paste into any "
+                        "ludosim command.",
+                    )
+                ],
+            )
         )
-    )
     # Screening effects: the main effects of every free house rule on four measures
     effects = tables.effects[tables.effects["factors"] == 1]
     shown = ("length", "imbalance", "skill", "comebacks")
@@ -396,7 +401,8 @@ def _measured_frame(tables: DesignTables, x: str, y: str) -> pd.DataFrame:
                 f"{y}_high": b["ci_high"],
             }
         )
-    return pd.DataFrame(rows)
+    columns = [f"{m}{end}" for m in (x, y) for end in ("", "_low", "_high")]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def _command(study: DesignStudy, played: str | Path, page: str | Path) -> str:
@@ -432,7 +438,7 @@ def report_study(folder: str | Path, out: str | Path, title: str | None = None) 
     stages' sweeps: `make reports` keeps those under runs/)."""
     tables = read_tables(folder)
     write_tables(tables, out)
-    return study_page(tables, out, title, played=folder)
+    return _answered(tables, study_page(tables, out, title, played=folder))
 
 
 def run_study(
@@ -453,4 +459,13 @@ def run_study(
         raise DesignError(f"run_study: out must be a folder's path, got {out!r}")
     tables = play_study(study, out, progress=progress, player=player, **run)
     write_tables(tables, out)
-    return study_page(tables, out)
+    return _answered(tables, study_page(tables, out))
+
+
+def _answered(tables: DesignTables, page: Path) -> Path:
+    """`page`, unless no rule set could meet the limits: then a `DesignError` saying so
+    (the page, written all the same, says it too)."""
+    unmet = unmet_limits(tables)
+    if unmet is not None:
+        raise DesignError(f"{unmet} The page says the same: {page}")
+    return page

@@ -133,10 +133,15 @@ def misfit_from(model: Model, codes: np.ndarray, measured: np.ndarray, se: np.nd
 def with_held_out_misfit(
     model: Model, codes: np.ndarray, measured: np.ndarray, se: np.ndarray
 ) -> Model:
-    """The model with the larger of the screening's lack of fit and the holdout's."""
-    return replace(
-        model, misfit=max(model.screened_misfit, misfit_from(model, codes, measured, se))
-    )
+    """The model with the larger of the screening's lack of fit and the holdout's.
+
+    A lack of fit estimated from `h` held-out rule sets has about `h` degrees of freedom
+    however many the screening's residuals have: where the holdout's is kept, the
+    prediction interval's t quantile takes the smaller of the two counts."""
+    held = misfit_from(model, codes, measured, se)
+    if held <= model.screened_misfit:
+        return replace(model, misfit=model.screened_misfit)
+    return replace(model, misfit=held, df=min(model.df, len(np.atleast_2d(codes))))
 
 
 def screening_level(samples: StageSamples, ids: Sequence[str], measure: str) -> float:

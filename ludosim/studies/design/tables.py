@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ludosim.studies.design.confirmation import COMPARISON_COLUMNS
+from ludosim.studies.design.confirmation import COMPARISON_COLUMNS, PRESET, preset_codes
 from ludosim.studies.design.effects import alias_table
 from ludosim.studies.design.plan import Plan, plan_study
 from ludosim.studies.design.regression import Model, with_held_out_misfit
@@ -256,7 +256,7 @@ def read_tables(folder: str | Path) -> DesignTables:
     if "p_screening" in effects.columns:
         effects = effects.assign(p_adjusted=effects["p_screening"])
     frames["effects"] = effects.drop(columns=["p_screening", "size"], errors="ignore")
-    frames["comparisons"] = frames["comparisons"][list(COMPARISON_COLUMNS)]
+    frames["comparisons"] = _as_confirmed_now(frames["comparisons"][list(COMPARISON_COLUMNS)])
     search = frames["search"]
     search["codes"] = [tuple(int(x) for x in c.split()) for c in search["codes"]]
     if "same_as" in search.columns:  # "" (itself) reads back as a missing value
@@ -267,6 +267,7 @@ def read_tables(folder: str | Path) -> DesignTables:
         for name in ("points", "measures", "checks", "confirmed"):
             if column in frames[name].columns:
                 frames[name][column] = frames[name][column].astype(str)
+    frames["confirmed"] = _with_preset(frames["confirmed"], plan)
     return DesignTables(
         study,
         plan,
@@ -281,6 +282,31 @@ def read_tables(folder: str | Path) -> DesignTables:
         {k: int(v) for k, v in data.get("games", {}).items()},
         frames["stages"].astype({"seed": str, "fictive_seed": str}),
     )
+
+
+def _with_preset(confirmed: pd.DataFrame, plan: Plan) -> pd.DataFrame:
+    """The confirmed candidates with the preset's own rules first among them, as
+    `confirm` writes them (tables written before it always did lack the row; the
+    confirmation played the preset's rules all the same)."""
+    if confirmed.empty or PRESET in set(confirmed["point"]):
+        return confirmed
+    row = {
+        "point": PRESET,
+        "label": plan.label(preset_codes(plan)),
+        "changes": 0,
+        "games": int(confirmed["games"].iloc[0]),
+        "standing": "",
+    }
+    return pd.concat([pd.DataFrame([row]), confirmed], ignore_index=True)
+
+
+def _as_confirmed_now(comparisons: pd.DataFrame) -> pd.DataFrame:
+    """The comparisons without a `vs best` one that restates a `vs preset` one (the
+    preset against the best, or anything against the preset as the best), which tables
+    written before `confirm` left them out still hold."""
+    vs_best = comparisons["kind"] == "vs best"
+    restated = vs_best & ((comparisons["point"] == PRESET) | (comparisons["other"] == PRESET))
+    return comparisons[~restated].reset_index(drop=True)
 
 
 def is_design(folder: str | Path) -> bool:
