@@ -772,6 +772,10 @@ def _api_calls(tmp_path: Path) -> dict[str, tuple[object, str]]:
             lambda: make_report(pd.DataFrame({"game": [0]}), out),
             "results_path must be a path",
         ),
+        "a number for the report's title": (
+            lambda: make_report(tmp_path, out, title=5),
+            "title must be a str or None, got 5",
+        ),
         "from_dict(None)": (lambda: Rules.from_dict(None), "data must be a dict"),
         "policies=5": (lambda: ludosim.simulate(app, 10, 1, policies=5), "policies must be"),
         "games='10'": (lambda: plan(SweepSpec(preset="app", games="10")), "games='10'"),

@@ -68,6 +68,7 @@ from ludosim.report.sweeppage.sweepresults import _Results
 from ludosim.report.sweeppage.toggleeffects import _toggles
 from ludosim.results import FolderNotCreated, output_folder
 from ludosim.results.failures import reason, write_error
+from ludosim.rules import checks
 from ludosim.rules.errors import LudosimError
 
 COMPARISONS_FILE = "comparisons.csv"
@@ -98,6 +99,7 @@ def make_report(results_path: str | Path, out_dir: str | Path, title: str | None
                 f"{name} must be a path (str or pathlib.Path), got {type(value).__name__}; "
                 "make_report reads results written to disk (`ludosim.results.write_parquet`)"
             )
+    title = checks.optional_text("title", title, error=ReportError)
     out = Path(out_dir)
     try:
         # A report that fails (results that cannot be read, a full disk) leaves the
