@@ -305,7 +305,7 @@ class RelativeSkillPlan:
     def findings(self) -> list[Finding]:
         if not self.rows:
             return []
-        out: list[Finding] = [self._summary()]
+        out: list[Finding] = [self._answer(), self._summary()]
         ranking = self.ranking
         if ranking is not None:
             have = min(s.games for s in ranking.items.values())
@@ -344,6 +344,36 @@ class RelativeSkillPlan:
             ), False, headline=True, kind="note"))  # fmt: skip
         out += [self._detail(r, row, m) for r, (row, m) in self.rows.items()]
         return out
+
+    def _answer(self) -> Finding:
+        """Luck or skill, in plain words: how far skill takes a player from a beginner's
+        share towards the share of one who knew the dice, under the rule sets measured."""
+        defined = {r: m for r, (_, m) in self.rows.items() if m.defined}
+        if not defined:
+            return Finding(TOPIC, (
+                "Luck or skill: no rule set here has a relative skill level (the fictive "
+                "player wins no more than a random one), so this page cannot say."
+            ), True, headline=True, kind="note")  # fmt: skip
+        low = min(defined, key=lambda r: defined[r].rs)
+        high = max(defined, key=lambda r: defined[r].rs)
+        row = self.rows[high][0]
+        ends = (
+            f"{pct(defined[low].rs, 0)} under {low} to {pct(defined[high].rs, 0)} under {high}"
+            if low != high
+            else f"{pct(defined[low].rs, 0)} under {low}"
+        )
+        text = (
+            f"Luck or skill, in plain words: a beginner wins a fair "
+            f"{pct(defined[high].w_beginner, 0)} of games against other beginners; a player who "
+            f"knew every future roll would win far more. The strong player measured here "
+            f"({row['optimal']}) gets {ends} of the way from the beginner's share to that "
+            "player's: that part of winning is skill, the rest luck that this play did not "
+            "overcome. Both players only approximate exact play (the strong player is a "
+            "heuristic search, the one who knows the dice a search on them), so each share "
+            "also carries an approximation error of unknown direction that its interval, "
+            "which holds the games' noise, does not."
+        )
+        return Finding(TOPIC, text, True, headline=True, kind="note")
 
     def _summary(self) -> Finding:
         ordered = sorted(self.rows, key=lambda r: -_key(self.rows[r][1]))

@@ -526,10 +526,15 @@ def test_the_page_states_the_relative_skill_level_first() -> None:
     found = study_findings(_tables(FIXED, relative={"danish": (4_000, 8_700)}))
     assert found[0].topic == "relative"
     heads = [f for f in found if f.topic == "relative" and f.headline]
-    assert heads[0].text.startswith("Relative skill level RS = LE / (LE + RE)")
+    # The answer in plain words first: how much of winning is skill, from the least to the
+    # most measured, and that the players only approximate exact play.
+    assert heads[0].text.startswith("Luck or skill, in plain words")
+    assert "gets 24% under danish to 44% under app of the way" in heads[0].text
+    assert "approximation error of unknown direction" in heads[0].text
+    assert heads[1].text.startswith("Relative skill level RS = LE / (LE + RE)")
     # Every RS with its interval, highest first.
-    assert "app 0.435 (95% CI" in heads[0].text and "danish 0.242 (95% CI" in heads[0].text
-    assert heads[0].text.index("app 0.435") < heads[0].text.index("danish 0.242")
+    assert "app 0.435 (95% CI" in heads[1].text and "danish 0.242 (95% CI" in heads[1].text
+    assert heads[1].text.index("app 0.435") < heads[1].text.index("danish 0.242")
     ranking = next(f for f in heads if f.kind == "ranking")
     assert ranking.unit == "RS" and ranking.family == "differences"
     # 10,000 games per player are more than a difference of 0.05 needs: not exploratory.
