@@ -12,7 +12,7 @@ from ludosim.report.findings import KINDS, Finding
 
 FIELDS = (
     "topic", "text", "resolved", "games_needed", "headline", "kind", "estimate", "ci_low",
-    "ci_high", "unit", "family", "p_adjusted", "games", "equivalent", "exploratory",
+    "ci_high", "unit", "family", "p_adjusted", "games", "equivalent", "basis", "exploratory",
 )  # fmt: skip
 _STATED = re.compile(
     r'class="finding [^"]*"[^>]*>(.*?)(?: <span class="badge[^"]*">|</p>|</li>)', re.S

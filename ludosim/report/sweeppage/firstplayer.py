@@ -193,8 +193,9 @@ def _first_headline(
         part = f"{word} than a fair share{under}"
         if len(clear) < len(side):
             part += (
-                f" ({'none' if not clear else of(len(clear), len(side))} of them by at least "
-                f"1% of a fair share, the smallest edge that matters)"
+                f" ({'none of them' if not clear else of(len(clear), len(side))} by at least "
+                f"{_size(page.measures[FIRST.name].smallest)}% of a fair share, the smallest "
+                "edge that matters)"
             )
         parts.append(part)
     undecided = m - len(plus) - len(minus) - len(fair)

@@ -15,7 +15,7 @@ from ludosim.report import analysis, figures
 from ludosim.report.figures import Panel
 from ludosim.report.finding import Finding
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
-from ludosim.report.sweeppage.pagestate import _Page, _sentence
+from ludosim.report.sweeppage.pagestate import _Page, _sentence, ends_by_points
 from ludosim.report.sweeppage.pairs import _pairs_ranking
 from ludosim.report.sweeppage.sweepresults import (
     FEW_CELLS,
@@ -154,15 +154,20 @@ def _lengths(res: _Results, out: Path) -> PageSection | None:
     rounds = stats[stats["measure"] == "rounds"].reset_index(drop=True)
     turns = stats[stats["measure"] == "turns"].set_index("cell")["mean"]
     ids = _cell_ids(res)
-    section = PageSection(
-        "Game length",
-        text=(
-            "Rounds until the winner finished: player turns divided by the players, so that "
-            "games of different player counts compare. Means with 95% normal-approximation "
-            "CIs, medians with 95% order-statistic (binomial) CIs; game_length.csv also has "
-            "turns, rolls and, with play_to_end, turns until the game ended."
-        ),
+    text = (
+        "Rounds until the winner finished: player turns divided by the players, so that "
+        "games of different player counts compare. Means with 95% normal-approximation "
+        "CIs, medians with 95% order-statistic (binomial) CIs; game_length.csv also has "
+        "turns, rolls and, with play_to_end, turns until the game ended."
     )
+    if ends_by_points(res.cells):
+        text += (
+            " Under a move limit a game ends when every seat has played its turns, or earlier "
+            "when a seat finishes: the length of a game the limit ends is the limit's, fixed by "
+            "the rules, so cells with a move limit are shown here but left out of every "
+            "comparison of game length."
+        )
+    section = PageSection("Game length", text=text)
     panel = Panel("mean", "mean_ci_low", "mean_ci_high", "mean rounds per game",
                   reference=None)  # fmt: skip
     section.figures += _per_cell_figures(

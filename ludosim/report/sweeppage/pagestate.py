@@ -71,6 +71,7 @@ class _Page:
         self.entries: list[tuple[dict[str, Any], Test]] = []
         # measure -> why cells were left out of its comparisons -> those cells
         self.apart: dict[str, dict[str, list[str]]] = {}
+        self._limits: dict[str, int] | None = None
 
     def register(self, test: Test, kind: str, measure: str, label: str, unit: str,
                  cell: str = "", base: str = "", players: int | None = None) -> Test:  # fmt: skip
@@ -132,12 +133,13 @@ class _Page:
 
     def move_limit(self, cell: str) -> int:
         """The cell's `move_limit` (0: its games end when a side finishes)."""
-        cells = self.cells
-        if "move_limit" not in cells.columns or "cell" not in cells.columns:
-            return 0
-        row = cells.loc[cells["cell"].astype(str) == str(cell), "move_limit"]
-        value = pd.to_numeric(row, errors="coerce").fillna(0)
-        return int(value.iloc[0]) if len(value) else 0
+        if self._limits is None:
+            cells = self.cells
+            self._limits = {}
+            if "move_limit" in cells.columns and "cell" in cells.columns:
+                limits = pd.to_numeric(cells["move_limit"], errors="coerce").fillna(0)
+                self._limits = dict(zip(cells["cell"].astype(str), limits.astype(int), strict=True))
+        return int(self._limits.get(str(cell), 0))
 
     def seats_per_side(self, cell: str) -> int:
         """1 where every seat plays for itself, the partners of a team under `teams`."""

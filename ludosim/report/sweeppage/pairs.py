@@ -27,7 +27,6 @@ from ludosim.report.sweeppage.pagestate import (
     _Page,
     _per,
     _sizing_of,
-    _strictest,
     _verdict,
 )
 from ludosim.report.wording import amount, estimate, listing, num
@@ -99,18 +98,21 @@ def _pairs_ranking(page: _Page, measure: Measure) -> Callable[[], list[Finding]]
         out = []
         for group in groups:
             out += _ends(page, measure, pairs, group, topic, needed, len(groups))
-        sizes = [size_of(c.test, c.scale.smallest) for c in tested]
         differ = [c for c in tested if c.test.resolved]
-        held = _strictest(tested) if tested else []
-        smallest = held[0].scale.smallest if held else measure.smallest
-        unit = held[0].scale.unit if held else measure.unit
+        # Counted by practical size, each pair against the smallest effect of its own fair
+        # share (pairs of teams and of seats hold different ones in pp).
+        parts = []
+        for smallest in sorted({c.scale.smallest for c in tested}):
+            mine = [c for c in tested if c.scale.smallest == smallest]
+            sizes = [size_of(c.test, smallest) for c in mine]
+            parts += counted_by_size(sizes, smallest, mine[0].scale.unit)
+        n = len(tested)
+        if len(parts) == 1 and n > 1:
+            parts = [f"all {parts[0]}"]  # one size for every pair: all of them
         summary = (
-            f"Of the {len(tested)} pairs of {page.noun} compared on the {measure.title}, "
-            + "; ".join(counted_by_size(sizes, smallest, unit))
-            + "."
+            f"Of the {n} pair{'s' if n != 1 else ''} of {page.noun} compared on the "
+            f"{measure.title}, " + "; ".join(parts) + "."
         )
-        if len({c.scale.smallest for c in tested}) > 1:
-            summary += " (Each pair against the smallest effect of its own fair share.)"
         if 0 < len(differ) < len(tested) and len(differ) <= NAMED_PAIRS:
             # A count names what it counts: the pairs themselves, when they are few.
             summary += " Those resolved: " + listing([c.label for c in differ]) + "."
@@ -147,6 +149,8 @@ def _ends(
     for end, cells in (("top", order), ("bottom", order[::-1])):
         if measure.name == FIRST.name and end == "bottom":
             continue  # the first player's ranking asks where the edge is largest
+        if end == "bottom" and len(group) == 2:
+            continue  # of two cells the top says it all: one pair, stated once
         first, second = cells[0], cells[1]
         c, sign = _pair(pairs, first, second)
         gap, lo, hi = _oriented(c, sign)
