@@ -288,7 +288,7 @@ def sweep(
     """
     from ludosim.report.answers import plan_answer, sweep_answer
     from ludosim.sweep import check_run_options, plan, run_sweep, spec_from_command
-    from ludosim.sweep.execute import Terminated
+    from ludosim.sweep.execute import Stopped, Terminated
 
     fmt = _format(fmt)
 
@@ -336,15 +336,11 @@ def sweep(
                 spec, folder, new=new, dask=dask, workers=workers, threads=threads,
                 progress=progress, dask_wait=dask_wait,
             )  # fmt: skip
-    except Terminated:
-        typer.echo(
-            f"terminated (SIGTERM): finished chunks are kept in {folder}; rerun to resume",
-            err=True,
-        )
-        raise typer.Exit(143) from None
-    except KeyboardInterrupt:
-        typer.echo(f"interrupted: finished chunks are kept in {folder}; rerun to resume", err=True)
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as exc:
+        head = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+        kept = exc.kept_text() if isinstance(exc, Stopped) else "finished chunks are kept"
+        typer.echo(f"{head}: {kept} in {folder}; rerun to resume", err=True)
+        raise typer.Exit(143 if isinstance(exc, Terminated) else 130) from None
     report_command = shlex.join(["ludosim", "report", str(folder), "--out", str(folder / "report")])
     _emit(sweep_answer(result, report_command), fmt)
     if fmt == "table" and result.complete:

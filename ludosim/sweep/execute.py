@@ -33,6 +33,7 @@ read them look them up here.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import signal
@@ -52,6 +53,7 @@ from ludosim.rules.errors import LudosimError
 from ludosim.run.simulate import simulate
 from ludosim.sweep import store
 from ludosim.sweep.daskcluster import _distributed, _failed, _quiet_distributed, _scheduler_gone
+from ludosim.sweep.partial import Partials, join_pieces, next_piece
 from ludosim.sweep.planning import _planned, _record_precision, _tag_run
 from ludosim.sweep.planning import plan as plan  # re-exported: `ludosim.sweep` imports it here
 from ludosim.sweep.precision import CellPlan, plan_cell
@@ -76,8 +78,25 @@ WORKER_CHECK_S = 1.0
 _POLL_S = 0.02
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived: the sweep stops like on Ctrl-C, after the chunk being written."""
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C stopped the sweep; what it kept (set as it stops).
+
+    `kept`: games this run played that are on disk (whole chunks, and the part of
+    the chunk being played, in its partial file); `done` of `total`: the games of
+    the sweep's stage on disk now, which a rerun does not play again.
+    """
+
+    kept: int = 0
+    done: int = 0
+    total: int = 0
+
+    def kept_text(self) -> str:
+        """`kept 16,816 games played (16,816 of 400,000 games are done)`."""
+        return f"kept {self.kept:,} games played ({self.done:,} of {self.total:,} games are done)"
+
+
+class Terminated(Stopped):
+    """SIGTERM arrived: the sweep stops like on Ctrl-C, keeping the games played."""
 
 
 def _kernel() -> Callable[..., Any]:
@@ -137,23 +156,24 @@ def run_sweep(
 ) -> SweepResult:
     """Play every cell of `spec` into the folder `out`, resuming what is already there.
 
-    `dask=None` runs locally; `"local"` starts a LocalCluster of `workers`
-    processes; `"tcp://host:port"` uses a running scheduler; a
-    `distributed.Client` is used as it is (any cluster built in Python). `threads` is the
-    kernel's thread count per chunk (default: all cores of the machine, split
-    between the workers of a LocalCluster). `progress`, if given, is called as
-    `progress(games_done, games_total)` (over all cells, finished chunks on disk
-    included) at the start and after each chunk is written; run locally, also
-    while a chunk plays (games played so far, about every second). Ctrl-C
-    (`KeyboardInterrupt`) or SIGTERM (`Terminated`, when called from the main
-    thread) stops after the chunk being written; running the same call again
-    resumes. A Dask cluster without a live worker is reported after
-    `NO_WORKERS_NOTICE_S` (a logged warning); with `dask_wait` the sweep stops
-    (`SweepError`) once it has had none for that many seconds, else it waits
-    for workers to come back. A write that fails (a full disk, a read-only
-    folder) is a `SweepError` naming the file and the cause; finished chunks are
-    kept and the folder resumes. With `spec.precision` the cells are played in
-    two stages (pilot, then the games the target needs; `progress` counts each
+    `dask=None` runs locally; `"local"` starts a LocalCluster of `workers` processes;
+    `"tcp://host:port"` uses a running scheduler; a `distributed.Client` is used as it
+    is (any cluster built in Python). `threads` is the kernel's thread count per chunk
+    (default: all cores of the machine, split between the workers of a LocalCluster).
+    `progress`, if given, is called as `progress(games_done, games_total)` (over all
+    cells, finished chunks on disk included) at the start and after each chunk is
+    written; run locally, also while a chunk plays (games played so far, about every
+    second). Ctrl-C (`Stopped`, a KeyboardInterrupt) or SIGTERM (`Terminated`, when
+    called from the main thread) keeps every game played: the chunk being written is
+    finished, and the part of the chunk being played (pieces of about two seconds) is
+    written as its partial file; running the same call again resumes from there without
+    playing those games again, into the same chunks as a run never stopped. A Dask
+    cluster without a live worker is reported after `NO_WORKERS_NOTICE_S` (a logged
+    warning); with `dask_wait` the sweep stops (`SweepError`) once it has had none for
+    that many seconds, else it waits for workers to come back. A write that fails (a
+    full disk, a read-only folder) is a `SweepError` naming the file and the cause;
+    finished chunks are kept and the folder resumes. With `spec.precision` the cells are
+    played in two stages (pilot, then the games the target needs; `progress` counts each
     stage's games) and `SweepResult.precision` holds what each cell achieved.
     """
     check_run_options(dask, workers, threads, dask_wait)
@@ -300,6 +320,7 @@ def _run(
         rebuilt=rebuilt,
     )
     todo: list[ChunkTask] = []
+    partials = Partials(folder.root, spec.summary_only, spec_id)
     for cell in cells:
         for start, stop in cell.chunks(spec.chunk_size):
             state = folder.chunk_state(cell.id, start, stop)
@@ -331,18 +352,17 @@ def _run(
                 state["state"] = "missing" if problem == "missing" else "damaged"
                 state.pop("sha256", None)
                 folder.record_chunk(cell.id, start, state)
-            todo.append(
-                ChunkTask(
-                    cell=cell.id,
-                    start=start,
-                    stop=stop,
-                    rules=cell.rules,
-                    policies=cell.policies,
-                    seed=cell.seed,
-                    summary=spec.summary_only,
-                    flow=spec.flow,
-                )
+            task = ChunkTask(
+                cell=cell.id,
+                start=start,
+                stop=stop,
+                rules=cell.rules,
+                policies=cell.policies,
+                seed=cell.seed,
+                summary=spec.summary_only,
+                flow=spec.flow,
             )
+            todo.append(dataclasses.replace(task, kept=partials.kept(task)))
     if killed is not None and result.adopted:
         # The chunks a killed run wrote after the manifest's last save are its work.
         killed["computed"] = killed.get("computed", 0) + result.adopted
@@ -360,7 +380,7 @@ def _run(
     folder.save_manifest()
 
     total_games = sum(c.games for c in cells)
-    done_games = [total_games - sum(t.games for t in todo)]
+    done_games = [total_games - sum(t.games - t.kept for t in todo)]
     lock = threading.Lock()
     last_save = [time.monotonic()]
     progress = execution.progress
@@ -378,6 +398,8 @@ def _run(
         path = folder.chunk_path(task.cell, task.start)
         stamp = stamp_metadata(spec_id, task.cell, task.start, task.stop)
         digest = write_frame_atomic(df, path, stamp)
+        if task.kept:
+            partials.drop(task)
         with lock:
             state = folder.chunk_state(task.cell, task.start, task.stop)
             state.update(
@@ -390,9 +412,9 @@ def _run(
             )
             folder.record_chunk(task.cell, task.start, state)
             result.chunks_computed += 1
-            result.games_computed += task.games
+            result.games_computed += task.games - task.kept
             run_log["computed"] = result.chunks_computed
-            done_games[0] += task.games
+            done_games[0] += task.games - task.kept
             if time.monotonic() - last_save[0] >= MANIFEST_INTERVAL_S:
                 folder.save_manifest()
                 last_save[0] = time.monotonic()
@@ -407,16 +429,19 @@ def _run(
         if progress is not None:
             progress(done_games[0], total_games)
         if todo:  # nothing to do: no cluster to start
-            _write_all(_execute(todo, execution, playing), record)
+            _write_all(_execute(todo, execution, partials, playing), record)
             if playing is not None:
                 progress(done_games[0], total_games)
         status = "complete"
-    except Terminated:
-        status = "terminated"
-        raise
-    except KeyboardInterrupt:
-        status = "interrupted"
-        raise
+    except KeyboardInterrupt as exc:
+        status = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        stopped = exc if isinstance(exc, Stopped) else Stopped()
+        stopped.kept = result.games_computed + partials.saved
+        stopped.done, stopped.total = done_games[0] + partials.saved, total_games
+        run_log["kept_games"] = stopped.kept
+        if stopped is exc:
+            raise
+        raise stopped from None
     except OSError as exc:
         run_log["error"] = write_error(exc, folder.root)
         raise
@@ -480,30 +505,50 @@ def _write_all(
 def _execute(
     tasks: Sequence[ChunkTask],
     execution: _Execution,
+    partials: Partials,
     playing: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
     if execution.dask is None:
-        return _run_local(tasks, execution.threads, playing)
+        return _run_local(tasks, execution.threads, partials, playing)
     return _run_dask(
-        tasks, execution.dask, execution.workers, execution.threads, execution.dask_wait
+        tasks, execution.dask, execution.workers, execution.threads, execution.dask_wait, partials
     )
 
 
 def _run_local(
-    tasks: Iterable[ChunkTask], threads: int | None, playing: Callable[[int], None] | None = None
+    tasks: Iterable[ChunkTask],
+    threads: int | None,
+    partials: Partials,
+    playing: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
-    """Each chunk in turn; `playing(games)`, if given, hears the games played so far."""
+    """Each chunk in turn, in pieces of a few seconds from where its partial file
+    ends; `playing(games)`, if given, hears the games played so far. Stopped in
+    the middle of a chunk, the pieces played are written as its partial file."""
     played = 0
+    size = next_piece(0.0, 0)
     for task in tasks:
-        inside = None
-        if playing is not None:
-
-            def inside(done: int, _games: int, before: int = played) -> None:
-                playing(before + done)
-
         t0 = time.perf_counter()
-        df = compute_chunk(task, threads, inside)
-        played += task.games
+        frames = partials.frames(task)
+        at = task.start + task.kept
+        try:
+            while at < task.stop:
+                piece = dataclasses.replace(task, start=at, stop=min(task.stop, at + size), kept=0)
+                inside = None
+                if playing is not None:
+
+                    def inside(done: int, _games: int, before: int = played) -> None:
+                        playing(before + done)
+
+                began = time.perf_counter()
+                frames.append(compute_chunk(piece, threads, inside))
+                size = next_piece(time.perf_counter() - began, piece.games)
+                played += piece.games
+                at = piece.stop
+        except KeyboardInterrupt:
+            if at > task.start + task.kept:
+                partials.save(task, at, frames, write_frame_atomic)
+            raise
+        df = join_pieces(task, task.start, task.stop, frames)
         yield task, df, time.perf_counter() - t0
 
 
@@ -525,10 +570,11 @@ def _run_dask(
     workers: int | None,
     threads: int | None,
     dask_wait: float | None,
+    partials: Partials,
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
     if not isinstance(address, str):
         # A connected Client (the caller's, or `_scheduler`'s): use it, leave it open.
-        yield from _stream_dask(address, tasks, threads, dask_wait)
+        yield from _stream_dask(address, tasks, threads, dask_wait, partials)
         return
     distributed = _distributed()
     cluster = None
@@ -562,7 +608,7 @@ def _run_dask(
                 f"--dask {address!r} is not allowed; use local or a scheduler address "
                 "such as tcp://host:8786"
             )
-        yield from _stream_dask(client, tasks, threads, dask_wait)
+        yield from _stream_dask(client, tasks, threads, dask_wait, partials)
     finally:
         if client is not None:
             client.close()
@@ -572,7 +618,11 @@ def _run_dask(
 
 
 def _stream_dask(
-    client: Any, tasks: Sequence[ChunkTask], threads: int | None, dask_wait: float | None
+    client: Any,
+    tasks: Sequence[ChunkTask],
+    threads: int | None,
+    dask_wait: float | None,
+    partials: Partials,
 ) -> Iterator[tuple[ChunkTask, pd.DataFrame, float]]:
     from distributed import as_completed
 
@@ -588,7 +638,9 @@ def _stream_dask(
     def submit_next() -> None:
         task = next(queue, None)
         if task is not None:
-            future = client.submit(_dask_chunk, task, threads, pure=False)
+            # A chunk with a partial file: its workers play the rest of it only.
+            rest = dataclasses.replace(task, start=task.start + task.kept, kept=0)
+            future = client.submit(_dask_chunk, rest, threads, pure=False)
             in_flight[future] = task
             stream.add(future)
 
@@ -608,6 +660,8 @@ def _stream_dask(
             future = next(stream)
             task = in_flight[future]
             df, seconds = _chunk_result(client, future, task, watch)
+            if task.kept:
+                df = join_pieces(task, task.start, task.stop, [*partials.frames(task), df])
             del in_flight[future]
             future.release()
             submit_next()

@@ -28,6 +28,7 @@ class ChunkTask:
     seed: int
     summary: bool
     flow: bool = False  # the game-flow columns of docs/flow.md in every row
+    kept: int = 0  # games start..start+kept-1 are in the chunk's partial file already
 
     @property
     def games(self) -> int:
