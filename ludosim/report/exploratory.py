@@ -25,14 +25,12 @@ import contextlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from ludosim.report.contrasts import POWER, games_to_detect
 from ludosim.report.wording import about
 
-if TYPE_CHECKING:
-    from ludosim.report.finding import Finding
-
+F = TypeVar("F")  # a `finding.Finding` (a frozen dataclass with `exploratory`)
 PREFIX = "Exploratory:"
 LEAD = "a lead to confirm on fresh games"
 LEADS = "leads to confirm on fresh games"
@@ -67,9 +65,15 @@ def beyond_chance(plural: bool = False, negative: bool = False) -> str:
     return f"({LEADS if plural else LEAD})"
 
 
-def as_leads(found: Sequence[Finding]) -> list[Finding]:
+def as_leads(found: Sequence[F]) -> list[F]:
     """Every finding of an exploratory run flagged `exploratory` (a lead to confirm)."""
     return [replace(f, exploratory=True) for f in found]
+
+
+def lead_words() -> str:
+    """` Read these as leads to confirm on fresh games.` after a sentence of resolved
+    differences written for an exploratory run (`leads`), else ``."""
+    return f" Read these as {LEADS}." if exploring() else ""
 
 
 def games_needed(sd: float, smallest: float, tests: int, pooled: int = 1) -> int | None:
@@ -122,5 +126,6 @@ __all__ = [
     "exploring",
     "games_needed",
     "is_exploratory",
+    "lead_words",
     "leads",
 ]

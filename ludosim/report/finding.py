@@ -263,11 +263,3 @@ def counted_by_size(sizes: Sequence[str], smallest: float, unit: str) -> list[st
     }
     counts = {size: sum(1 for x in sizes if x == size) for size in words}
     return [f"{k} {words[size]}" for size, k in counts.items() if k]
-
-
-def lead_words() -> str:
-    """` Read these as leads to confirm on fresh games.` after a sentence of resolved
-    differences written for an exploratory run (`exploratory.leads`), else ``."""
-    from ludosim.report.exploratory import LEADS, exploring
-
-    return f" Read these as {LEADS}." if exploring() else ""

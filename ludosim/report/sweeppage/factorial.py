@@ -13,8 +13,9 @@ import numpy as np
 from ludosim.report import figures, interactive
 from ludosim.report.analysis import value_text
 from ludosim.report.contrasts import BELOW, size_of
+from ludosim.report.exploratory import lead_words
 from ludosim.report.figures import Panel
-from ludosim.report.finding import DIFFERENCES, Finding, _size, all_equivalent, lead_words
+from ludosim.report.finding import DIFFERENCES, Finding, _size, all_equivalent
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagestate import (
     _at_table,

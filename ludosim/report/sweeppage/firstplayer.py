@@ -352,7 +352,9 @@ def _win_rates(res: _Results, out: Path) -> PageSection | None:
                   f"Win rate of the first player over the fair share {fair}, minus one, in "
                   "percent, with its 95% CI, one row per cell, largest first; the cells have "
                   f"{differ}, so only relative edges compare. The dashed line is no "
-                  "edge.")  # fmt: skip
+                  "edge." + (" A team's edge and a seat's are shown side by side but never "
+                             "compared: the page compares each only with its own kind."
+                             if teamed else ""))  # fmt: skip
         grid = ("First-player edge across the grid", "first player's edge (% of a fair share)")
     else:
         panel = Panel("advantage_pp", "advantage_ci_low", "advantage_ci_high",

@@ -7,13 +7,13 @@ import itertools
 from collections.abc import Callable, Mapping
 
 from ludosim.report.contrasts import BELOW, is_fixed, size_of
+from ludosim.report.exploratory import lead_words
 from ludosim.report.finding import (
     DIFFERENCES,
     Finding,
     _size,
     all_equivalent,
     counted_by_size,
-    lead_words,
     not_told_apart,
 )
 from ludosim.report.sweeppage.pagestate import (

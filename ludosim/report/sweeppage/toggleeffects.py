@@ -15,7 +15,7 @@ import pandas as pd
 
 from ludosim.report import figures, interactive
 from ludosim.report.contrasts import BELOW, EQUIVALENT, Test, size_of
-from ludosim.report.exploratory import beyond_chance
+from ludosim.report.exploratory import beyond_chance, lead_words
 from ludosim.report.figures import Panel
 from ludosim.report.finding import (
     DIFFERENCES,
@@ -23,7 +23,6 @@ from ludosim.report.finding import (
     _pages,
     _size,
     interval_words,
-    lead_words,
 )
 from ludosim.report.htmlpage import PageSection, PageTable, html_table, page_figure
 from ludosim.report.sweeppage.pagedesign import _seated
