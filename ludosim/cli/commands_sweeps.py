@@ -391,13 +391,20 @@ def report(
     # A design's page is redrawn from its tables alone; a sweep's from its games.
     if not is_design(results) and results.is_dir() and not any(results.rglob("*.parquet")):
         raise LudosimError(f"RESULTS: {results} holds no .parquet results")
-    if is_design(results):
-        # A design's folder: its page is redrawn from its tables (docs/design.md).
-        from ludosim.studies.design import report_study
+    from ludosim.cli.progress import GameProgress, mode
+    from ludosim.run.stages import Stage, announce, begin
 
-        page = report_study(results, Path(out), title=title)
-    else:
-        from ludosim.report.page import make_report
+    # No games, but a line every interval all the same, naming what it does.
+    with GameProgress("report", mode(False)) as progress:
+        announce(progress, [Stage("reading the results and writing the page", 0)])
+        begin(progress, 1)
+        if is_design(results):
+            # A design's folder: its page is redrawn from its tables (docs/design.md).
+            from ludosim.studies.design import report_study
 
-        page = make_report(results, Path(out), title=title)
+            page = report_study(results, Path(out), title=title)
+        else:
+            from ludosim.report.page import make_report
+
+            page = make_report(results, Path(out), title=title)
     typer.echo(f"wrote {page}")

@@ -126,13 +126,19 @@ def run_into_folder(
     refused unless `own(folder)` finds an earlier output of the same study there (`what`
     names it in the refusal), which is written over. `check(tables)` runs before anything
     is written; the folder is locked while written, and a study that fails on the way
-    leaves no files behind."""
+    leaves no files behind; a write that fails (a full disk) is one `ResultsError`
+    naming the file and the cause."""
     from ludosim.results import check_output_folder, output_folder
+    from ludosim.results.failures import ResultsError, write_error
 
     folder = check_output_folder(out, what, own)
     tables = play()
     if check is not None:
         check(tables)
-    with output_folder(folder):
-        write(tables, folder)
-        return page(tables, folder)
+    try:
+        with output_folder(folder):
+            write(tables, folder)
+            return page(tables, folder)
+    except OSError as exc:
+        # One line, as a sweep's or a report's failed write (a full disk).
+        raise ResultsError(f"{write_error(exc, folder)}; the {what} was not written") from None

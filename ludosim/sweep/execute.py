@@ -51,6 +51,7 @@ from ludosim.results.parquet import write_frame_atomic
 from ludosim.results.summary import summary_to_frame
 from ludosim.rules.errors import LudosimError
 from ludosim.run.simulate import simulate
+from ludosim.run.stages import Stage, announce, begin
 from ludosim.sweep import store
 from ludosim.sweep.daskcluster import _distributed, _failed, _quiet_distributed, _scheduler_gone
 from ludosim.sweep.partial import Partials, join_pieces, next_piece
@@ -76,6 +77,10 @@ CONNECT_TIMEOUT_S = 15
 # How often a Dask sweep waiting for results checks that workers are alive.
 WORKER_CHECK_S = 1.0
 _POLL_S = 0.02
+
+
+# A precision sweep's second stage, as its progress names it.
+SECOND_STAGE = "the games the precision target needs"
 
 
 class Stopped(KeyboardInterrupt):
@@ -261,6 +266,10 @@ def _run_to_precision(
     target = spec.target()
     assert target is not None  # only called with a precision target
     runs = len(folder.manifest["runs"])
+    pilot_games = sum(c.games for c in pilots)
+    # The second stage's games are known only from the pilot: stated once it is done.
+    announce(execution.progress, [Stage("pilot", pilot_games), Stage(SECOND_STAGE, 0)])
+    begin(execution.progress, 1)
     try:
         first = _run(spec, pilots, spec_id, folder, execution)
     finally:
@@ -275,6 +284,10 @@ def _run_to_precision(
     store.record_plan(folder, spec, cells, spec_id)
     _record_precision(spec, target, cells, plans, spec_id, folder)
     runs = len(folder.manifest["runs"])
+    # The second stage counts the pilot's games as done: they are its first games.
+    second_games = sum(c.games for c in cells) - pilot_games
+    announce(execution.progress, [Stage("pilot", pilot_games), Stage(SECOND_STAGE, second_games)])
+    begin(execution.progress, 2, at=pilot_games)
     try:
         second = _run(spec, cells, spec_id, folder, execution)
     finally:

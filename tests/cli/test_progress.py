@@ -12,6 +12,7 @@ import pytest
 from ludosim import results
 from ludosim.cli.progress import ProgressLines, _Ticker
 from ludosim.run import simulate as simulate_module
+from ludosim.run.stages import Stage, announce, begin, game_cost
 from ludosim.sweep import SweepSpec, run_sweep
 
 
@@ -59,9 +60,9 @@ def test_a_silent_stretch_still_gets_its_line_from_the_ticker() -> None:
         clock.now = float(second)
         lines.tick()
     assert out.getvalue().splitlines() == [
-        "sweep: 0/50,000 games (0.0%), 10s so far",
-        "sweep: 0/50,000 games (0.0%), 20s so far",
-        "sweep: 0/50,000 games (0.0%), 30s so far",
+        "sweep: waiting for the first results (0/50,000 games), 10s so far",
+        "sweep: waiting for the first results (0/50,000 games), 20s so far",
+        "sweep: waiting for the first results (0/50,000 games), 30s so far",
     ]
     clock.now = 36.0
     lines.tick()  # 6 s after the last line: not yet
@@ -117,6 +118,105 @@ def test_a_new_stage_counting_from_zero_starts_a_new_window() -> None:
     assert out.getvalue().splitlines()[-1] == (
         "sweep: 100/1,000 games (10.0%), 50 games/s, ETA 18s"
     )
+
+
+DESIGN = [
+    Stage("screening", 1_000, cost=1.0),
+    Stage("holdouts", 100, cost=1.0),
+    Stage("confirmation", 100, cost=50.0),
+]
+
+
+def test_each_line_names_its_stage_and_no_gap_passes_the_interval() -> None:
+    """A staged run through a pipe: reports at odd times, long silences and stage
+    changes; the ticker's poll (here every 0.25 s) keeps every gap within 10 s."""
+    lines, clock, out = _printer(every=10.0)
+    lines.slack = 0.25
+    announce(lines, DESIGN)
+    emitted: list[float] = []
+    reports = {7.3: 300, 9.9: 420, 41.0: 900, 44.4: 1_000}
+    begin(lines, 1)
+    for step in range(1, 4 * 200):
+        clock.now = step * 0.25
+        if clock.now == 50.0:
+            begin(lines, 2)  # each stage counts from 0
+        if clock.now == 120.0:
+            begin(lines, 3)
+        before = lines.lines
+        for at, done in reports.items():
+            if abs(clock.now - at) < 0.125:
+                lines(done, 1_000)
+        lines.tick()
+        if lines.lines > before:
+            emitted.append(clock.now)
+    gaps = [b - a for a, b in itertools.pairwise([0.0, *emitted])]
+    assert max(gaps) <= 10.0
+    text = out.getvalue().splitlines()
+    assert text[0].startswith("sweep: stage 1 of 3: screening: ")
+    assert any(t.startswith("sweep: stage 2 of 3: holdouts: waiting for the first results of "
+                            "holdouts (0/100 games)") for t in text)  # fmt: skip
+    assert text[-1].startswith("sweep: stage 3 of 3: confirmation: ")
+
+
+def test_the_eta_does_not_count_down_while_no_game_finishes() -> None:
+    """14,000 of 572,000 games, then four minutes without a game: the ETA stays as it was
+    when games last finished, and the line says since when."""
+    lines, clock, out = _printer(every=10.0)
+    done = 0
+    for second in range(1, 11):
+        clock.now = float(second)
+        done += 1_400
+        lines(done, 572_000)
+    for second in range(11, 250):  # stalled
+        clock.now = float(second)
+        lines.tick()
+    stalled = [t for t in out.getvalue().splitlines() if "no games finished" in t]
+    assert len(stalled) >= 20
+    assert len({_eta_seconds(t.split(" (as of")[0]) for t in stalled}) == 1
+    assert "14,000/572,000 games (2.4%), 1,400 games/s, ETA 6m39s" in stalled[-1]
+    assert "(as of 3m50s ago: no games finished since)" in stalled[-1]
+
+
+def test_the_eta_is_the_whole_runs_weighted_by_each_stages_cost_per_game() -> None:
+    """Halfway through a screening at 100 games/s, with a confirmation of dear games
+    ahead: 500 cheap games, 100 holdouts and 100 games costing 50 each are left."""
+    lines, clock, out = _printer(every=1.0)
+    announce(lines, DESIGN)
+    begin(lines, 1)
+    for second in range(1, 6):
+        clock.now = float(second)
+        lines(100 * second, 1_000)
+    assert out.getvalue().splitlines()[-1] == (
+        "sweep: stage 1 of 3: screening: 500/1,000 games (50.0%), 100 games/s, ETA 56s"
+    )
+    clock.now = 6.0
+    begin(lines, 3)  # the stage's own speed unknown yet: estimated from the work rate
+    clock.now = 7.0
+    lines.tick()
+    assert out.getvalue().splitlines()[-1] == (
+        "sweep: stage 3 of 3: confirmation: waiting for the first results of confirmation "
+        "(0/100 games), 1s so far, ETA 50s at the earlier stages' speed"
+    )
+
+
+def test_a_search_player_makes_a_game_dearer() -> None:
+    assert game_cost("random") == 1.0
+    assert game_cost(["expert", "random", "random", "random"]) > 50 * game_cost("balanced")
+
+
+def test_a_stage_without_games_still_speaks() -> None:
+    """`report` reads and draws: no games, a stage, and a line every interval."""
+    lines, clock, out = _printer(every=10.0)
+    announce(lines, [Stage("reading the results and writing the page", 0)])
+    begin(lines, 1)
+    for second in range(1, 25):
+        clock.now = float(second)
+        lines.tick()
+    assert out.getvalue().splitlines() == [
+        "sweep: stage 1 of 1: reading the results and writing the page: waiting for the "
+        f"first results of reading the results and writing the page, {s}s so far"
+        for s in (10, 20)
+    ]
 
 
 def test_the_ticker_thread_calls_tick_until_stopped() -> None:

@@ -47,3 +47,24 @@ def test_the_steps_are_named_once(module: object) -> None:
     stem = module.__name__.rsplit(".", 1)[1]
     old = [f"{stem}_page", f"{stem}_findings", f"run_{stem}", f"load_{stem}", f"{stem}_study"]
     assert not [name for name in old if hasattr(module, name)]
+
+
+def test_a_full_disk_while_a_study_is_written_is_one_line(tmp_path: Path) -> None:
+    """skill and unfold write through `run_into_folder`: a failed write is the one line
+    a sweep or a report gives (`write_error`), never a traceback, and leaves no files."""
+    import errno
+
+    from ludosim.results.failures import ResultsError
+    from ludosim.studies.study import run_into_folder
+
+    out = tmp_path / "out"
+
+    def write(tables: object, folder: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(folder / "skill.csv"))
+
+    with pytest.raises(ResultsError) as info:
+        run_into_folder(out, lambda: None, write, lambda t, f: f / "index.html", what="skill study")
+    assert str(info.value) == (
+        f"cannot write {out / 'skill.csv'}: the disk is full; the skill study was not written"
+    )
+    assert not list(out.glob("*.csv"))

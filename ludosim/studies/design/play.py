@@ -15,6 +15,8 @@ from ludosim.report.contrasts import CellSamples, Family
 from ludosim.results.measures import DESIGN_MEASURES
 from ludosim.results.parquet import check_output_folder
 from ludosim.results.paths import MANIFEST
+from ludosim.run.stages import Stage as RunStage
+from ludosim.run.stages import announce
 from ludosim.studies.design.confirmation import (
     COMPARISON_COLUMNS,
     CONFIRMED_COLUMNS,
@@ -36,7 +38,7 @@ from ludosim.studies.design.spec import (
     _spell,
     stage_seed,
 )
-from ludosim.studies.design.stages import Stage, play_stage
+from ludosim.studies.design.stages import Stage, play_stage, run_stages
 from ludosim.studies.design.tables import (
     DesignTables,
     check_table,
@@ -61,6 +63,20 @@ def _earlier_design(folder: Path) -> bool:
     return is_design(folder) or (folder / "screen-random" / MANIFEST).is_file()
 
 
+def _run_plan(plan: Plan, screen: Stage) -> list[RunStage]:
+    """Every sweep the design plays, as stages of the run: the confirmation's rule sets
+    as many as the candidates and the preset (fewer when near-copies are dropped)."""
+    study = plan.study
+    stages = [screen]
+    held = holdout_codes(plan, study.holdout, study.seed) if study.holdout else []
+    if len(held):
+        stages.append(Stage("holdout", held, study.screen_games, study.skill_games, 0))
+    rows = min(len(plan.codes), study.candidates + 1)
+    confirm = Stage("confirm", plan.codes[:rows], study.confirm_games, 2 * study.skill_games, 0)
+    stages.append(confirm)
+    return [run for stage in stages for run in run_stages(plan, stage)]
+
+
 def play_study(
     study: DesignStudy,
     out: str | Path,
@@ -82,6 +98,7 @@ def play_study(
     play = player or play_stage
     seed = stage_seed(study.seed, "screen")
     screen = Stage("screen", plan.codes, study.screen_games, study.skill_games, seed)
+    announce(progress, _run_plan(plan, screen))
     measures, samples = play(plan, screen, out, progress=progress, **run)
     points = [_points(plan, screen)]
     family = Family("screening", "screening effects")

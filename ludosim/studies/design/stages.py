@@ -18,6 +18,8 @@ from ludosim.report.contrasts import CellEstimates, CellSamples, cell_rows
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES, winning_sides
 from ludosim.results.stats import Z95, imbalance, quantile_ci
 from ludosim.rules.options import parse_sets
+from ludosim.run.stages import Stage as RunStage
+from ludosim.run.stages import begin, game_cost
 from ludosim.studies.design.plan import Plan
 from ludosim.studies.design.spec import WEAK, DesignError, Progress, player_seed
 
@@ -99,6 +101,29 @@ def stage_specs(plan: Plan, stage: Stage) -> dict[str, Any]:
     return specs
 
 
+# A stage's name as a progress line says it.
+STAGE_WORDS = {"screen": "screening", "holdout": "holdouts", "confirm": "confirmation"}
+
+
+def sweep_name(stage: Stage, kind: str) -> str:
+    """`screening, optimal player`: one of a stage's sweeps as the run's progress names it."""
+    who = "every seat random" if kind == "random" else f"{kind} player"
+    return f"{STAGE_WORDS.get(stage.name, stage.name)}, {who}"
+
+
+def run_stages(plan: Plan, stage: Stage) -> list[RunStage]:
+    """A stage's three sweeps as stages of the run: their names, games and cost per game."""
+    from ludosim.sweep import expand
+
+    stages = []
+    for kind, spec in stage_specs(plan, stage).items():
+        cells = expand(spec)
+        games = sum(c.games for c in cells)
+        work = sum(c.games * game_cost(c.policies) for c in cells)
+        stages.append(RunStage(sweep_name(stage, kind), games, work / max(games, 1)))
+    return stages
+
+
 def play_stage(
     plan: Plan,
     stage: Stage,
@@ -113,6 +138,7 @@ def play_stage(
 
     specs = stage_specs(plan, stage)
     for kind, spec in specs.items():
+        begin(progress, sweep_name(stage, kind))
         run_sweep(spec, out / f"{stage.name}-{kind}", progress=progress, **run)
     return measure_stage(plan, stage, out)
 

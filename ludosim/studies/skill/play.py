@@ -14,6 +14,7 @@ import pandas as pd
 
 from ludosim.results.stats import wilson_interval
 from ludosim.rules.policies import parse_policy
+from ludosim.run.stages import Stage, announce, begin, game_cost
 from ludosim.studies import ratings, relative_skill
 from ludosim.studies.skill.equilibrium import resample_equilibria, symmetric_equilibrium
 from ludosim.studies.skill.matches import _offset, field_share, headline_rows, play_pair
@@ -55,7 +56,11 @@ def play_study(
     done = 0
     keys = ("skill", "ladder", "metagame", "pairs", "rs")
     parts: dict[str, list[pd.DataFrame]] = {k: [] for k in keys}
-    for plan in plans:
+    # Each rule set a stage of the run; its games cost what its ladder's players do.
+    announce(progress, [Stage(f"rule set {p.rule_set.label}", p.games, game_cost(p.players))
+                        for p in plans])  # fmt: skip
+    for number, plan in enumerate(plans, 1):
+        begin(progress, number, at=done)
         tick = None if progress is None else functools.partial(_offset, progress, done, total)
         for key, frame in _rule_set_tables(study, plan, threads, tick).items():
             parts[key].append(frame)

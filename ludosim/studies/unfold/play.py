@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ludosim.run.stages import Stage, announce, begin, game_cost
 from ludosim.studies.unfold.comebacks import comeback_table, lead_change_table, lead_tables
 from ludosim.studies.unfold.plan import plan_study
 from ludosim.studies.unfold.snapshots import play_cell, race_check
@@ -27,7 +28,13 @@ def play_study(
         return lambda k, _: progress(before + k, total)
 
     checks, runs = [], []
-    for part in parts:
+    # Each part a stage of the run; a race check's solo games, and every part's random
+    # or weighted players, cost about a random game.
+    announce(progress, [Stage(f"{'race check' if p.race else 'rule set'} {p.rule_set.label}",
+                              p.games, 1.0 if p.race else game_cost(study.policies))
+                        for p in parts])  # fmt: skip
+    for number, part in enumerate(parts, 1):
+        begin(progress, number, at=done)
         if part.race:
             table = race_check(part.rule_set, part.games, part.seed, threads=threads,
                                progress=ticks(done))  # fmt: skip
