@@ -250,7 +250,8 @@ def _effects_of(
                 text = (
                     f"{where}, {subject} the {measure.title} by as much as {s}, the smallest "
                     f"effect that matters: {of(k, m) if m > 1 else 'it'} "
-                    f"{'is' if k == 1 else 'are'} resolved but smaller than that ({listed})."
+                    f"{'is' if k == 1 else 'are'} resolved but smaller than that, no change "
+                    f"that matters ({listed})."
                     + lead_words()
                 )
         if gap is not None and len(large) >= 2:
