@@ -247,16 +247,39 @@ def whatif(
 def exact(
     preset: PresetOpt,
     pieces: Annotated[
-        int, typer.Option("--pieces", metavar="K", help="Pieces of the solo player (1 or 2).")
+        int,
+        typer.Option(
+            "--pieces", metavar="K", help="Pieces of the solo player, or of each duellist (1 or 2)."
+        ),
     ] = 1,
     sets: SetOpt = None,
+    duel: Annotated[
+        bool,
+        typer.Option(
+            "--duel",
+            help="Solve the preset reduced to two players on the shortest board (arm_length=7, "
+            "home_len=2; --set applies after the reduction): random, optimal, best-play and "
+            "clairvoyant values and the relative skill RS (docs/exact.md, Duels).",
+        ),
+    ] = False,
+    sequences: Annotated[
+        int,
+        typer.Option(
+            "--sequences", metavar="N", help="--duel: dice sequences the clairvoyant is solved on."
+        ),
+    ] = 2000,
+    seed: SeedOpt = None,
     fmt: FormatOpt = "table",
 ) -> None:
-    """Exact distribution of turns and rolls of a solo race (players=1), by Markov chain.
+    """Exact distribution of turns and rolls of a solo race (players=1), by Markov chain;
+    with --duel, a two-player reduced game solved by value iteration.
 
     Example: ludosim exact --preset danish --pieces 1
     """
     fmt = _format(fmt)
+    if duel:
+        _exact_duel(preset, pieces, sets or [], sequences, 1 if seed is None else seed, fmt)
+        return
     from ludosim.reference.exact import format_exact, solve
 
     for item in sets or ():
@@ -275,3 +298,26 @@ def exact(
     from ludosim.report.answers import exact_answer
 
     _emit(exact_answer(result), fmt)
+
+
+def _exact_duel(
+    preset: str, pieces: int, sets: list[str], sequences: int, seed: int, fmt: str
+) -> None:
+    """`exact --duel`: the preset reduced to a duel, then `--set`, solved (`solve_duel`)."""
+    from ludosim.reference.duel import solve_duel
+    from ludosim.reference.duelgraph import duel_rules
+    from ludosim.report.answers import duel_answer
+    from ludosim.rules.model import Rules
+    from ludosim.rules.options import parse_sets
+
+    for item in sets:
+        key = item.split("=", 1)[0].strip()
+        if key in ("players", "pieces"):
+            raise LudosimError(
+                f"--set {item}: a duel has two players (pieces from --pieces); leave {key} "
+                "out of --set"
+            )
+    chosen = duel_rules(Rules.preset(preset), pieces, **parse_sets(sets))
+    label = " ".join([preset, *sets])
+    result = solve_duel(chosen, label=label, sequences=sequences, seed=seed)
+    _emit(duel_answer(result), fmt)

@@ -431,6 +431,44 @@ def exact_answer(result: Any, quantiles: Sequence[float] = (0.05, 0.5, 0.95, 0.9
     return Answer("exact", title, estimate_rows(rows), [], [], details)
 
 
+def duel_answer(result: Any) -> Answer:
+    """`exact --duel`'s answer: a duel's exact win probabilities (a `DuelResult`), the
+    clairvoyant's Monte Carlo mean with its 95% interval, and the relative skill RS."""
+    r = result
+    nan = math.nan
+    rows = [
+        ("random vs random", "first mover", r.random_first, nan, nan),
+        ("random vs random", "second mover", r.random_second, nan, nan),
+        ("optimal vs random", "first mover", r.optimal_first, nan, nan),
+        ("optimal vs random", "second mover", r.optimal_second, nan, nan),
+        ("optimal vs random", "both positions", r.w_optimal, nan, nan),
+        ("optimal vs optimal", "first mover", r.minimax_first, nan, nan),
+        ("clairvoyant vs random", "first mover", r.clairvoyant_first, nan, nan),
+        ("clairvoyant vs random", "second mover", r.clairvoyant_second, nan, nan),
+        ("clairvoyant vs random", "both positions", r.w_clairvoyant, r.w_clairvoyant_low,
+         r.w_clairvoyant_high),
+        ("relative skill RS", "optimal over clairvoyant", r.rs, r.rs_low, r.rs_high),
+    ]  # fmt: skip
+    table = pd.DataFrame(
+        [
+            {"measure": m, "of": of, "estimate": e, "ci_low": lo, "ci_high": hi,
+             "unit": "ratio" if m.startswith("relative") else "win probability",
+             "games": r.sequences if m.startswith(("clair", "relative")) else 0}
+            for m, of, e, lo, hi in rows
+        ]
+    )  # fmt: skip
+    notes = [
+        f"{r.pieces} piece(s) a side, {r.nodes:,} roll nodes, {r.choices:,} decisions with a "
+        f"choice; value iteration to 1e-13 (last sweep {r.residual:.1e}).",
+        f"Clairvoyant: {r.sequences:,} dice sequences of {r.horizon} rolls (seed {r.seed}), "
+        "each solved exactly; games: the sequences behind a Monte Carlo number, 0 for exact "
+        "ones. RS = (W(optimal) - 1/2) / (W(clairvoyant) - 1/2), W over both positions.",
+    ]
+    title = f"Exact duel: {r.label}" if r.label else "Exact duel"
+    details = {"seconds": r.seconds, "sweeps": r.sweeps, "minimax_edge": r.minimax_edge}
+    return Answer("exact", title, table, [], notes, details)
+
+
 def plan_answer(table: pd.DataFrame, title: str, notes: Sequence[str] = ()) -> Answer:
     """`sweep --dry-run`'s answer: the cells it would play."""
     return Answer("sweep", title, table.reset_index(drop=True), [], list(notes))
@@ -450,6 +488,7 @@ __all__ = [
     "Answer",
     "bench_answer",
     "cells_of",
+    "duel_answer",
     "estimate_rows",
     "exact_answer",
     "folder_findings",
