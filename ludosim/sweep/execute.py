@@ -50,8 +50,8 @@ from ludosim.results.failures import write_error
 from ludosim.results.parquet import write_frame_atomic
 from ludosim.results.summary import summary_to_frame
 from ludosim.rules.errors import LudosimError
+from ludosim.run.runstages import Stage, announce, begin
 from ludosim.run.simulate import simulate
-from ludosim.run.stages import Stage, announce, begin
 from ludosim.sweep import store
 from ludosim.sweep.daskcluster import _distributed, _failed, _quiet_distributed, _scheduler_gone
 from ludosim.sweep.partial import Partials, join_pieces, next_piece

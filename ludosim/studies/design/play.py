@@ -15,8 +15,8 @@ from ludosim.report.contrasts import CellSamples, Family
 from ludosim.results.measures import DESIGN_MEASURES
 from ludosim.results.parquet import check_output_folder
 from ludosim.results.paths import MANIFEST
-from ludosim.run.stages import Stage as RunStage
-from ludosim.run.stages import announce
+from ludosim.run.runstages import Stage as RunStage
+from ludosim.run.runstages import announce
 from ludosim.studies.design.confirmation import (
     COMPARISON_COLUMNS,
     CONFIRMED_COLUMNS,

@@ -18,8 +18,8 @@ from ludosim.report.contrasts import CellEstimates, CellSamples, cell_rows
 from ludosim.results.measures import DESIGN_MEASURES, MEASURES, winning_sides
 from ludosim.results.stats import Z95, imbalance, quantile_ci
 from ludosim.rules.options import parse_sets
-from ludosim.run.stages import Stage as RunStage
-from ludosim.run.stages import begin, game_cost
+from ludosim.run.runstages import Stage as RunStage
+from ludosim.run.runstages import begin, game_cost
 from ludosim.studies.design.plan import Plan
 from ludosim.studies.design.spec import WEAK, DesignError, Progress, player_seed
 

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ludosim.results.stats import wilson_interval
 from ludosim.rules.policies import parse_policy
-from ludosim.run.stages import Stage, announce, begin, game_cost
+from ludosim.run.runstages import Stage, announce, begin, game_cost
 from ludosim.studies import ratings, relative_skill
 from ludosim.studies.skill.equilibrium import resample_equilibria, symmetric_equilibrium
 from ludosim.studies.skill.matches import _offset, field_share, headline_rows, play_pair

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ludosim.run.stages import Stage, announce, begin, game_cost
+from ludosim.run.runstages import Stage, announce, begin, game_cost
 from ludosim.studies.unfold.comebacks import comeback_table, lead_change_table, lead_tables
 from ludosim.studies.unfold.plan import plan_study
 from ludosim.studies.unfold.snapshots import play_cell, race_check
