@@ -392,7 +392,7 @@ def report(
     if not is_design(results) and results.is_dir() and not any(results.rglob("*.parquet")):
         raise LudosimError(f"RESULTS: {results} holds no .parquet results")
     from ludosim.cli.progress import GameProgress, mode
-    from ludosim.run.stages import Stage, announce, begin
+    from ludosim.run.runstages import Stage, announce, begin
 
     # No games, but a line every interval all the same, naming what it does.
     with GameProgress("report", mode(False)) as progress:

@@ -36,7 +36,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from ludosim.run.stages import Stage
+from ludosim.run.runstages import Stage
 
 INTERVAL_ENV = "LUDOSIM_PROGRESS_SECONDS"
 DEFAULT_INTERVAL = 10.0
@@ -101,7 +101,7 @@ class ProgressLines:
     window instead of at once.
 
     A run that announces its stages (`plan`, then `stage` as each begins:
-    `ludosim.run.stages`) has each line name its stage (`stage 2 of 4:
+    `ludosim.run.runstages`) has each line name its stage (`stage 2 of 4:
     holdouts`), and its ETA is the whole run's: the work left (each stage's games
     times its cost per game) over the work per second measured, so a stage of
     dear games ahead counts for what it costs, and a stage not yet started is
@@ -150,7 +150,7 @@ class ProgressLines:
         self._lock = threading.Lock()
 
     def plan(self, stages: list[Stage]) -> None:
-        """The run's stages, in order (`ludosim.run.stages.announce`)."""
+        """The run's stages, in order (`ludosim.run.runstages.announce`)."""
         with self._lock:
             self.stages = list(stages)
 
@@ -363,7 +363,7 @@ class GameProgress:
         return self
 
     def plan(self, stages: list[Stage]) -> None:
-        """The run's stages (`ludosim.run.stages.announce`): lines and bar name them."""
+        """The run's stages (`ludosim.run.runstages.announce`): lines and bar name them."""
         self._stages = list(stages)
         if self._lines is not None:
             self._lines.plan(stages)

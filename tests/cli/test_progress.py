@@ -12,7 +12,7 @@ import pytest
 from ludosim import results
 from ludosim.cli.progress import ProgressLines, _Ticker
 from ludosim.run import simulate as simulate_module
-from ludosim.run.stages import Stage, announce, begin, game_cost
+from ludosim.run.runstages import Stage, announce, begin, game_cost
 from ludosim.sweep import SweepSpec, run_sweep
 
 
