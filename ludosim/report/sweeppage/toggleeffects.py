@@ -251,12 +251,19 @@ def _effects_of(
                     f"{where}, {subject} the {measure.title} by as much as {s}, the smallest "
                     f"effect that matters: {of(k, m) if m > 1 else 'it'} "
                     f"{'is' if k == 1 else 'are'} resolved but smaller than that, no change "
-                    f"that matters ({listed})."
-                    + lead_words()
+                    f"that matters ({listed})." + lead_words()
                 )
         if gap is not None and len(large) >= 2:
             g = gap.test
-            if g.resolved:
+            if g.resolved and size_of(g, gap.scale.smallest) == BELOW:
+                # Worded by its size: the order is told, but by less than the smallest effect.
+                text += (
+                    f" The largest two, {large[0].label} and {large[1].label}, differ by less "
+                    f"than {s}, the smallest effect that matters (by "
+                    f"{num(abs(g.estimate), digits_for(g.ci_low, g.ci_high))} "
+                    f"{gap.scale.unit}; {_verdict(gap)})."
+                )
+            elif g.resolved:
                 text += (
                     f" The largest, {large[0].label}, moves it more than the next "
                     f"(by {num(abs(g.estimate), digits_for(g.ci_low, g.ci_high))} "
