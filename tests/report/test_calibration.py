@@ -56,6 +56,16 @@ DESIGNS = {
     "five presets, every pair (5 cells)": dict(
         variants=["app", "italian", "danish", "king", "maedn"]
     ),
+    # Seats and teams on one page: a team's edge is never compared with a seat's.
+    "teams and seats (6 cells)": dict(
+        preset="king", vary=["teams=[],[0,1,0,1],[0,0,1,1]", "home_unlock=none,capture"]
+    ),
+    # Move limits: no game length compared for the cells whose games a limit ends.
+    "points formats (6 cells, move limits)": dict(
+        preset="king",
+        sets=["players=2", "scoring=steps"],
+        vary=["start_out=0,4", "move_limit=0,20,40"],
+    ),
 }
 
 
@@ -91,10 +101,25 @@ def null_rows(
         "turns": np.round(rounds * n).ravel().astype("int32"),
         "truncated": np.zeros(k * games, bool),
     }
+    # Under `teams` the winner's partners share its place, as the engines place them.
+    teams = [_teams_of(cells, i) for i in range(k)]
+    team = np.stack([np.array(t + [-1] * (int(n.max()) - len(t))) for t in teams])  # cells x seats
+    winner_team = np.take_along_axis(team, (first + position) % n, axis=1).ravel()
+    cell_of = np.repeat(np.arange(k), games)
     for s in range(int(n.max())):  # the winner first, as the engines place it
         seated = np.repeat(cells["players"].to_numpy(int) > s, games)
-        columns[f"place_{s}"] = np.where(seated, np.where(columns["winner"] == s, 1.0, 2.0), np.nan)
+        won = columns["winner"] == s
+        partner = (team[cell_of, s] >= 0) & (team[cell_of, s] == winner_team)
+        columns[f"place_{s}"] = np.where(seated, np.where(won | partner, 1.0, 2.0), np.nan)
     return pd.DataFrame(columns)
+
+
+def _teams_of(cells: pd.DataFrame, i: int) -> list[int]:
+    """The team of each seat of cell `i` (-1 each where every seat plays for itself)."""
+    players = int(cells["players"].iloc[i])
+    text = str(cells["teams"].iloc[i]) if "teams" in cells.columns else ""
+    parts = [p for p in text.replace("[", "").replace("]", "").split(",") if p.strip()]
+    return [int(p) for p in parts] if parts else [-1] * players
 
 
 def claims(found: list[Finding]) -> list[Finding]:
@@ -107,7 +132,8 @@ def false_claim_rate(design: PageDesign, cells: pd.DataFrame, reps: int, seed: i
     rng = np.random.default_rng(seed)
     bad = 0
     for _ in range(reps):
-        bad += bool(claims(page_findings(null_rows(cells, GAMES, rng), design=design).findings))
+        rows = null_rows(cells, GAMES, rng)
+        bad += bool(claims(page_findings(rows, cells, design=design).findings))
     return bad
 
 
@@ -134,7 +160,23 @@ def test_null_pages_of_every_design_are_decided_by_one_family() -> None:
         "2^3 factorial (8 cells)": "factorial",
         "app-grid (36 cells, 2 to 4 players)": "factorial",
         "five presets, every pair (5 cells)": "pairs",
+        "teams and seats (6 cells)": "pairs",
+        "points formats (6 cells, move limits)": "pairs",
     }
+    # Seats and teams: the first player's edge compared only among the two seat cells
+    # (1 pair) and among the four team cells (6 pairs); every game length (15 pairs).
+    cells = cells_of("teams and seats (6 cells)")
+    found = page_findings(null_rows(cells, GAMES, np.random.default_rng(1)), cells)
+    keys = [t.key for t in found.family("differences").tests]
+    solo = {c for c, t in zip(cells["cell"], cells["teams"], strict=True) if not str(t).strip()}
+    first = [k.split(":")[2].split("|") for k in keys if k.startswith("pair:first:")]
+    assert len(first) == 7 and all((a in solo) == (b in solo) for a, b in first)
+    assert sum(k.startswith("pair:length:") for k in keys) == 15
+    # Move limits: game length compared only between the two cells without one.
+    cells = cells_of("points formats (6 cells, move limits)")
+    found = page_findings(null_rows(cells, GAMES, np.random.default_rng(1)), cells)
+    keys = [t.key for t in found.family("differences").tests]
+    assert sum(k.startswith("pair:length:") for k in keys) == 1
     cells = cells_of("2^3 factorial (8 cells)")
     found = page_findings(null_rows(cells, GAMES, np.random.default_rng(1)), cells)
     # 3 main effects and 3 interactions on each of two measures: 12 comparisons, once each.
