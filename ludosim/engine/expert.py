@@ -269,7 +269,10 @@ def _kind(plans: types.Type) -> bool:
     return plans.literal_value
 
 
-@njit(**HOT, inline="always")
+# The rollouts' helpers below are ordinary calls, not inlined at numba-IR level:
+# inlined, every copy was typed and lowered again, and an expert kind's first
+# compile took 14% longer (benchmarks/README.md, "Compile time and the cache").
+@njit(**HOT)
 def policy_plan_turn(
     lay: np.ndarray, w: np.ndarray, seat: int, stream: np.ndarray, pending: int
 ) -> bool:
@@ -277,7 +280,7 @@ def policy_plan_turn(
     return plan_turn(lay, w, seat, stream, YES, False, stream, np.int64(0), pending)
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def policy_single_turn(
     lay: np.ndarray,
     w: np.ndarray,
@@ -345,7 +348,7 @@ def policy_turn(
     return turn_of_kind(lay, w, seat, stream, free, plans, pending, sixes)
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def play_plan_option(lay: np.ndarray, w: np.ndarray, me: int, option: int) -> tuple:
     """`play_option` for a candidate plan of `XPLAN` (`turn.play_chosen_plan`)."""
     take_candidate(w, option)
@@ -354,7 +357,7 @@ def play_plan_option(lay: np.ndarray, w: np.ndarray, me: int, option: int) -> tu
     return earned, False, finished(lay, w, me)
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def play_move_option(
     lay: np.ndarray, w: np.ndarray, me: int, option: int, face: int, pending: int
 ) -> tuple:
