@@ -38,11 +38,17 @@ from typing import Any
 
 import numpy as np
 
-from ludosim.reference.moves import is_entering_face, is_six_like, legal_moves, try_move
+from ludosim.reference.moves import (
+    face_bonus,
+    is_entering_face,
+    is_six_like,
+    legal_moves,
+    try_move,
+)
 from ludosim.reference.position import Position
 from ludosim.rules.board import YARD, Board
 from ludosim.rules.errors import RulesError
-from ludosim.rules.model import GLOBE, Rules
+from ludosim.rules.model import Rules
 
 DUEL_ARM = 7  # the shortest arm the rules allow (`toggles.MIN_ARM`)
 DUEL_HOME = 2  # squares in each home column of a reduced game
@@ -232,12 +238,7 @@ class _Builder:
         return self.node((mine, theirs, ent_me, ent_them, pending - 1, sixes, attempt)), 0
 
     def face_bonus(self, face: Any, entered: bool) -> int:
-        if face == GLOBE:
-            return 1
-        if face != 6:
-            return 0
-        rule = self.rules.bonus_on_six
-        return int(rule == "always" or (rule == "unless_entered" and not entered))
+        return face_bonus(self.rules, face, entered)
 
     def decision(self, key: tuple[int, ...], face: Any) -> list[tuple[int, int]]:
         """The options of node `key` when the die shows `face`: (successor, swap) each."""

@@ -13,7 +13,13 @@ from typing import Any
 
 from ludosim.reference.events import Captured, Event, PlayerDone, Puster, Rolled, Skipped
 from ludosim.reference.flow import SNAP_CAP, Flow
-from ludosim.reference.moves import MoveResult, is_entering_face, is_six_like, legal_moves
+from ludosim.reference.moves import (
+    MoveResult,
+    face_bonus,
+    is_entering_face,
+    is_six_like,
+    legal_moves,
+)
 from ludosim.reference.outside import OutsidePlayer, ask, split_policies
 from ludosim.reference.plans import (
     Plan,
@@ -27,7 +33,7 @@ from ludosim.reference.position import Position
 from ludosim.rules import checks
 from ludosim.rules.board import YARD, Board
 from ludosim.rules.errors import RulesError
-from ludosim.rules.model import GLOBE, Rules
+from ludosim.rules.model import Rules
 from ludosim.rules.policies import PolicyError, parse_policy, resolve_policies
 from ludosim.rules.streams import Stream, normalise_seed
 
@@ -390,12 +396,7 @@ class Game:
 
     def face_bonus(self, face: int | str, entered: bool) -> int:
         """Bonus rolls a face earns by itself (docs/rules.md section 2, bonus rolls)."""
-        if face == GLOBE:
-            return 1
-        if face != 6:
-            return 0
-        rule = self.rules.bonus_on_six
-        return int(rule == "always" or (rule == "unless_entered" and not entered))
+        return face_bonus(self.rules, face, entered)
 
     def account(self, seat: int, result: MoveResult) -> None:
         if result.entered:

@@ -60,6 +60,18 @@ def is_six_like(face: int | str) -> bool:
     return face == 6 or face == GLOBE
 
 
+def face_bonus(rules: Rules, face: int | str, entered: bool) -> int:
+    """Bonus rolls a face earns by itself (docs/rules.md section 2, bonus rolls): the
+    globe one, a 6 one under `bonus_on_six` (not after it brought a piece out under
+    `unless_entered`)."""
+    if face == GLOBE:
+        return 1
+    if face != 6:
+        return 0
+    rule = rules.bonus_on_six
+    return int(rule == "always" or (rule == "unless_entered" and not entered))
+
+
 # ------------------------------------------------------------------ walking
 def _step_back(pos: Position, p: int) -> int | None:
     """One square backwards; below the start square per `Board.wrap_backwards`."""

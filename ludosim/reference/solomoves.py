@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from ludosim.reference.moves import face_bonus
 from ludosim.rules.model import GLOBE, STAR, Rules
 
 YARD = -1
@@ -227,12 +228,7 @@ class _SoloGame:
         return self.rules.start_attempts
 
     def face_bonus(self, face: int | str, entered: bool) -> int:
-        if face == GLOBE:
-            return 1
-        if face != 6:
-            return 0
-        rule = self.rules.bonus_on_six
-        return int(rule == "always" or (rule == "unless_entered" and not entered))
+        return face_bonus(self.rules, face, entered)
 
 
 def _state(pos: Pos) -> State:
