@@ -278,7 +278,8 @@ def exact(
     """
     fmt = _format(fmt)
     if duel:
-        _exact_duel(preset, pieces, sets or [], sequences, 1 if seed is None else seed, fmt)
+        # The clairvoyant's dice sequences are drawn: a duel needs its seed like any draw.
+        _exact_duel(preset, pieces, sets or [], sequences, _require_seed(seed), fmt)
         return
     from ludosim.reference.exact import format_exact, solve
 

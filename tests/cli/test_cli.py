@@ -699,7 +699,7 @@ SEEDED = [n for n in command_names() if _seed_option(n) is not None]
 def test_seed_is_marked_and_refused_alike_everywhere() -> None:
     assert set(SEEDED) == {
         "play", "simulate", "compare", "whatif", "tournament", "ratings", "skill", "unfold",
-        "sweep", "tune", "design",
+        "sweep", "tune", "design", "exact",
     }  # fmt: skip
     helps = {_seed_option(n).help for n in SEEDED}
     assert all(h.startswith(SEED_HELP) for h in helps), helps
@@ -716,6 +716,7 @@ def test_seed_is_marked_and_refused_alike_everywhere() -> None:
         "sweep": ["-p", "app", "--out", "x"],
         "tune": ["-p", "app", "--out", "x.toml"],
         "design": ["-p", "app", "--out", "x"],
+        "exact": ["-p", "maedn", "--duel"],  # the solo race draws nothing: no seed
     }
     for name in SEEDED:
         result = invoke(name, *needs[name])
