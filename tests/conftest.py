@@ -59,3 +59,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def regen_golden(request: pytest.FixtureRequest) -> bool:
     """True when the run was started with `--regen-golden`."""
     return bool(request.config.getoption("--regen-golden"))
+
+
+@pytest.fixture
+def whole_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each chunk played in one kernel call (no pieces of a few seconds), so that the
+    calls a test records are the chunks computed (`ludosim.sweep.partial`)."""
+    monkeypatch.setattr("ludosim.sweep.partial.FIRST_PIECE", 10**9)

@@ -196,6 +196,7 @@ def _flip(path: Path, where: float = 0.25, count: int = 64) -> None:
     path.write_bytes(bytes(data))
 
 
+@pytest.mark.usefixtures("whole_chunks")
 def test_bytes_flipped_inside_a_chunk_are_found_and_recomputed(
     tmp_path: Path, kernel: list, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -224,6 +225,7 @@ def test_bytes_flipped_inside_a_chunk_are_found_and_recomputed(
     assert (run["computed"], run["kept"], len(run["repaired"])) == (1, 15, 1)
 
 
+@pytest.mark.usefixtures("whole_chunks")
 def test_a_damaged_chunk_unknown_to_the_manifest_is_decoded_whole(
     tmp_path: Path, kernel: list
 ) -> None:
@@ -308,6 +310,7 @@ def _tmpfs(where: Path, size: str) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(where)], check=False)
 
 
+@pytest.mark.usefixtures("whole_chunks")
 def test_a_full_disk_is_one_line_and_the_folder_resumes(
     tmp_path: Path, kernel: list, capsys: pytest.CaptureFixture[str]
 ) -> None:

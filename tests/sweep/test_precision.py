@@ -371,6 +371,7 @@ def test_fixed_size_sweep_has_no_precision_section(tmp_path: Path, calls: list) 
     assert precision_status(tmp_path / "out").empty
 
 
+@pytest.mark.usefixtures("whole_chunks")
 def test_cli_dry_run_then_run(tmp_path: Path, calls: list) -> None:
     out = tmp_path / "out"
     args = ["sweep", "--preset", "app", "--seed", "1", "--out", str(out), "--precision", "2pp"]
