@@ -80,6 +80,18 @@ def duration(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
+def stage_number(stages: list[Stage], index: int | str) -> int:
+    """The number (from 1) of stage `index` of `stages`, given as its number or its name;
+    a name not in the plan is a stage of its own, added to `stages`."""
+    if not isinstance(index, str):
+        return index
+    names = [s.name for s in stages]
+    if index not in names:
+        stages.append(Stage(index, 0))
+        names.append(index)
+    return names.index(index) + 1
+
+
 class _RateColumn(ProgressColumn):
     """Games per second over rich's recent window (so a compile at the start soon drops out)."""
 
@@ -158,13 +170,7 @@ class ProgressLines:
         """Stage `index` (from 1, or its name) begins; `progress` reports `at` games at
         its start. A name not in the plan is a stage of its own, added to it."""
         with self._lock:
-            if isinstance(index, str):
-                names = [s.name for s in self.stages]
-                if index not in names:
-                    self.stages.append(Stage(index, 0))
-                    names.append(index)
-                index = names.index(index) + 1
-            self.index, self.at = index, at
+            self.index, self.at = stage_number(self.stages, index), at
             self.stage_began = self.clock()
             self.samples.clear()
             self.done, self.total = at, 0
@@ -371,12 +377,7 @@ class GameProgress:
     def stage(self, index: int | str, at: int = 0) -> None:
         """Stage `index` (from 1, or its name) begins, at `at` games of the count reported."""
         self._at = at
-        if isinstance(index, str):
-            names = [s.name for s in self._stages]
-            if index not in names:
-                self._stages.append(Stage(index, 0))
-                names.append(index)
-            index = names.index(index) + 1
+        index = stage_number(self._stages, index)
         if self._lines is not None:
             self._lines.stage(index, at)
         if self._bar is not None and 0 < index <= len(self._stages):
