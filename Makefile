@@ -50,13 +50,15 @@ games: $(RUN_STAMP)
 
 # Every study of analyses/ at the size written in its file, refreshing reports/
 # (`make reports GAMES=50000` plays that many games per cell of the sweeps instead).
-# skill*.toml, leads.toml, comebacks*.toml and house-rules-*.toml are not sweeps: `ludosim
-# skill`, `ludosim unfold` and `ludosim design` play them and write their pages themselves
+# skill*.toml, leads.toml, comebacks*.toml, duels.toml and house-rules-*.toml are not
+# sweeps: `ludosim skill`, `ludosim unfold`, `ludosim duels` and `ludosim design` play them
+# and write their pages themselves
 # (a design keeps its stages' sweeps under runs/, its tables and page under reports/).
 UNFOLD_STUDIES := leads comebacks comebacks-king
 SKILL_STUDIES := skill skill-king
+DUELS_STUDIES := duels
 DESIGN_STUDIES := $(basename $(notdir $(wildcard analyses/house-rules-*.toml)))
-STUDIES := $(filter-out $(SKILL_STUDIES) $(UNFOLD_STUDIES) $(DESIGN_STUDIES),$(basename $(notdir $(wildcard analyses/*.toml))))
+STUDIES := $(filter-out $(SKILL_STUDIES) $(UNFOLD_STUDIES) $(DUELS_STUDIES) $(DESIGN_STUDIES),$(basename $(notdir $(wildcard analyses/*.toml))))
 reports: $(RUN_STAMP)
 	@for study in $(STUDIES); do \
 		$(BIN)/ludosim sweep analyses/$$study.toml --out runs/$$study \
@@ -68,6 +70,9 @@ reports: $(RUN_STAMP)
 	done
 	@for study in $(UNFOLD_STUDIES); do \
 		$(BIN)/ludosim unfold analyses/$$study.toml --out reports/$$study -q || exit $$?; \
+	done
+	@for study in $(DUELS_STUDIES); do \
+		$(BIN)/ludosim duels analyses/$$study.toml --out reports/$$study -q || exit $$?; \
 	done
 	@for study in $(DESIGN_STUDIES); do \
 		$(BIN)/ludosim design analyses/$$study.toml --out runs/$$study -q || exit $$?; \

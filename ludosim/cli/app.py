@@ -148,6 +148,7 @@ COMMANDS: tuple[Callable[..., None], ...] = (
     commands_studies.ratings,
     commands_studies.skill,
     commands_studies.unfold,
+    commands_studies.duels,
     commands_sweeps.sweep,
     commands_sweeps.report,
     commands_games.exact,

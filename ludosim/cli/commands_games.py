@@ -268,6 +268,17 @@ def exact(
             "--sequences", metavar="N", help="--duel: dice sequences the clairvoyant is solved on."
         ),
     ] = 2000,
+    show_game: Annotated[
+        int | None,
+        typer.Option(
+            "--show-game",
+            metavar="G",
+            help="--duel: also show game G (from --seed) of the optimal player against a "
+            "random one, roll by roll, with each roll's luck and each move's cost; default: "
+            "no game shown.",
+            show_default=False,
+        ),
+    ] = None,
     seed: SeedOpt = None,
     fmt: FormatOpt = "table",
 ) -> None:
@@ -277,9 +288,13 @@ def exact(
     Example: ludosim exact --preset danish --pieces 1
     """
     fmt = _format(fmt)
+    if show_game is not None and not duel:
+        raise LudosimError("--show-game: shows a duel's game; add --duel")
+    if show_game is not None and show_game < 0:
+        raise LudosimError(f"--show-game: a game number 0 or more, got {show_game}")
     if duel:
         # The clairvoyant's dice sequences are drawn: a duel needs its seed like any draw.
-        _exact_duel(preset, pieces, sets or [], sequences, _require_seed(seed), fmt)
+        _exact_duel(preset, pieces, sets or [], sequences, _require_seed(seed), fmt, show_game)
         return
     from ludosim.reference.exact import format_exact, solve
 
@@ -302,11 +317,18 @@ def exact(
 
 
 def _exact_duel(
-    preset: str, pieces: int, sets: list[str], sequences: int, seed: int, fmt: str
+    preset: str,
+    pieces: int,
+    sets: list[str],
+    sequences: int,
+    seed: int,
+    fmt: str,
+    show_game: int | None = None,
 ) -> None:
-    """`exact --duel`: the preset reduced to a duel, then `--set`, solved (`solve_duel`)."""
-    from ludosim.reference.duel import solve_duel
-    from ludosim.reference.duelgraph import duel_rules
+    """`exact --duel`: the preset reduced to a duel, then `--set`, solved (`solve_graph`);
+    with `show_game`, that game of the optimal player against random, roll by roll."""
+    from ludosim.reference.duel import solve_graph
+    from ludosim.reference.duelgraph import build_graph, check_duel, duel_rules
     from ludosim.report.answers import duel_answer
     from ludosim.rules.model import Rules
     from ludosim.rules.options import parse_sets
@@ -320,5 +342,26 @@ def _exact_duel(
             )
     chosen = duel_rules(Rules.preset(preset), pieces, **parse_sets(sets))
     label = " ".join([preset, *sets])
-    result = solve_duel(chosen, label=label, sequences=sequences, seed=seed)
-    _emit(duel_answer(result), fmt)
+    if sequences < 2:
+        raise LudosimError(f"--sequences: need at least 2, got {sequences}")
+    check_duel(chosen)
+    graph = build_graph(chosen)
+    result, values, _ = solve_graph(graph, label=label, sequences=sequences, seed=seed)
+    answer = duel_answer(result)
+    if show_game is None:
+        _emit(answer, fmt)
+        return
+    from ludosim.reference.duelgames import play_traced
+    from ludosim.report.answers import traced_answer
+
+    trace = play_traced(graph, values, ("optimal", "random"), seed, show_game)
+    shown = traced_answer(trace, show_game, seed)
+    if fmt == "json":
+        answer.details["game"] = {"game": show_game, "notes": shown.notes,
+                                  "rolls": shown.estimates.to_dict("records")}  # fmt: skip
+        _emit(answer, fmt)
+    elif fmt == "csv":
+        _emit(shown, fmt)  # the game asked for; the duel's values are its JSON and table
+    else:
+        _emit(answer, fmt)
+        _emit(shown, fmt)

@@ -33,7 +33,7 @@ from ludosim.cli.params import (
 )
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.options import RuleSet, study_rule_sets
-from ludosim.studies.defaults import DESIGN, FICTIVE, OPTIMAL, SKILL, UNFOLD
+from ludosim.studies.defaults import DESIGN, DUELS, FICTIVE, OPTIMAL, SKILL, UNFOLD
 
 
 def tournament(
@@ -347,6 +347,96 @@ def unfold(
     study = _study_from(study_file, options, load_study, from_options,
                         "the rule sets, players, sizes and seed")  # fmt: skip
     with _playing("unfold", quiet) as progress:
+        page = run_study(study, Path(out), threads=threads, progress=progress)
+    _study_written(page)
+
+
+def duels(
+    study_file: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="STUDY",
+            help="A study file (TOML: seed, sizes, players, one [[duel]] per reduced game); "
+            "instead of the options.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="DIR",
+            help="Folder for exact.csv, players.csv, luck.csv, index.html and its PNGs; required.",
+            show_default=False,
+        ),
+    ] = "",
+    presets: PresetsOpt = None,
+    pieces: Annotated[
+        int, typer.Option("--pieces", metavar="K", help="Pieces a side in every duel (1 or 2).")
+    ] = 2,
+    sets: SetOpt = None,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--policy",
+            metavar="LIST",
+            help="The players measured against exact play (comma-separated); default: "
+            "balanced,expert,fictive.",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", metavar="N", help="Kernel games per player against random play."
+        ),
+    ] = DUELS["player_games"],
+    luck_games: Annotated[
+        int,
+        typer.Option(
+            "--luck-games", metavar="N", help="Games walked per pair of players for luck and cost."
+        ),
+    ] = DUELS["luck_games"],
+    sequences: Annotated[
+        int,
+        typer.Option(
+            "--sequences", metavar="N", help="Dice sequences the clairvoyant is solved on."
+        ),
+    ] = DUELS["sequences"],
+    seed: StudySeedOpt = None,
+    threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Exact play in reduced games, and the skill pages' players measured against it.
+
+    Each duel (a preset reduced to two players with one or two pieces on a short board;
+    --set applies after the reduction) is solved exactly: the optimal player, best play
+    by both, the clairvoyant and the relative skill level RS; the luck of every roll and
+    the cost of every move; and the kernel's players against random play in the same
+    rules, each beside the exact number it stands for (docs/skill.md).
+
+    Example: ludosim duels --preset maedn --pieces 1 --games 400 --seed 1 --out runs/duels
+    """
+    from ludosim.studies.duels import PLAYERS, Duel, DuelsStudy, load_study, run_study
+
+    if not out.strip():
+        raise LudosimError("--out is empty; name the study's folder, e.g. --out runs/duels")
+
+    def from_options() -> DuelsStudy:
+        if not presets:
+            raise LudosimError("--preset: name at least one preset to reduce, or a STUDY file")
+        names = _policy_list(policy)
+        return DuelsStudy(
+            tuple(Duel(p, pieces, tuple(sets or ())) for p in presets), _require_seed(seed),
+            sequences=sequences, luck_games=luck_games, player_games=games,
+            players=tuple(names) if names else PLAYERS,
+        )  # fmt: skip
+
+    options = {"--preset": presets, "--set": sets, "--policy": policy, "--seed": seed}
+    study = _study_from(study_file, options, load_study, from_options,
+                        "the duels, players, sizes and seed")  # fmt: skip
+    with _playing("duels", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)
     _study_written(page)
 

@@ -49,6 +49,7 @@ from ludosim.reference.duelvalues import (
     BEST,
     RANDOM,
     WORST,
+    DuelValues,
     clairvoyant_value,
     start_values,
     sweep_values,
@@ -163,6 +164,16 @@ def clairvoyant(
     return out
 
 
+def duel_values(graph: DuelGraph, tol: float = TOL) -> tuple[DuelValues, dict[str, int], float]:
+    """The three pairs of players' values at every node (`DuelValues`), the sweeps each
+    took and the largest change of the last sweep."""
+    rx, ry, r_sweeps, r_change = values(graph, RANDOM, RANDOM, tol)
+    ox, oy, o_sweeps, o_change = values(graph, BEST, RANDOM, tol)
+    mx, my, m_sweeps, m_change = values(graph, BEST, WORST, tol)
+    sweeps = {"random": r_sweeps, "optimal": o_sweeps, "minimax": m_sweeps}
+    return DuelValues((rx, ry), (ox, oy), (mx, my)), sweeps, max(r_change, o_change, m_change)
+
+
 def solve_duel(
     rules: Rules,
     *,
@@ -180,18 +191,34 @@ def solve_duel(
     check_duel(rules)
     if sequences < 2 or horizon < 1:
         raise RulesError(f"sequences={sequences}, horizon={horizon}: need >= 2 and >= 1")
-    graph = build_graph(rules)
+    result, _, _ = solve_graph(build_graph(rules), label=label, sequences=sequences,
+                               horizon=horizon, seed=seed, tol=tol)  # fmt: skip
+    result.seconds = time.perf_counter() - began  # the graph's building included
+    return result
+
+
+def solve_graph(
+    graph: DuelGraph,
+    *,
+    label: str = "",
+    sequences: int = 2000,
+    horizon: int = 400,
+    seed: int = 1,
+    tol: float = TOL,
+) -> tuple[DuelResult, DuelValues, np.ndarray]:
+    """`solve_duel` on a graph already built: the result, the values behind it and the
+    clairvoyant's win probability per dice sequence (rows: moving first, second)."""
+    began = time.perf_counter()
     s = graph.start
-    rx, ry, rs_sweeps, r_change = values(graph, RANDOM, RANDOM, tol)
-    ox, oy, o_sweeps, o_change = values(graph, BEST, RANDOM, tol)
-    mx, _, m_sweeps, m_change = values(graph, BEST, WORST, tol)
+    found, sweeps, residual = duel_values(graph, tol)
+    (rx, ry), (ox, oy), (mx, _) = found.random, found.optimal, found.minimax
     seen = clairvoyant(graph, ox, oy, sequences, horizon, seed)
     mean = seen.mean(axis=0)
     half = Z95 * seen.mean(axis=1).std(ddof=1) / math.sqrt(sequences)
     w = float(seen.mean())
-    return DuelResult(
+    result = DuelResult(
         label=label,
-        pieces=rules.pieces,
+        pieces=graph.rules.pieces,
         nodes=graph.nodes,
         choices=graph.choices,
         random_first=float(rx[s]),
@@ -206,10 +233,11 @@ def solve_duel(
         sequences=sequences,
         horizon=horizon,
         seed=seed,
-        sweeps={"random": rs_sweeps, "optimal": o_sweeps, "minimax": m_sweeps},
-        residual=max(r_change, o_change, m_change),
+        sweeps=sweeps,
+        residual=residual,
         seconds=time.perf_counter() - began,
     )
+    return result, found, seen
 
 
 def solve_preset(preset: str, pieces: int, **kwargs) -> DuelResult:

@@ -23,6 +23,8 @@ from the horizon, where a node is valued by `leaf_x`/`leaf_y`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
@@ -165,3 +167,13 @@ def clairvoyant_value(dec_start, succ, swap, faces, start, role, dice, leaf_x, l
 def start_values(nodes: int) -> tuple[np.ndarray, np.ndarray]:
     """Value arrays to start the sweeps from (every role at 1/2)."""
     return np.full(nodes, 0.5), np.full(nodes, 0.5)
+
+
+@dataclass(frozen=True)
+class DuelValues:
+    """A duel's values at every node, role 0 to move (`x`) and role 1 (`y`), for the
+    three pairs of players the solver computes."""
+
+    random: tuple[np.ndarray, np.ndarray]  # random against random
+    optimal: tuple[np.ndarray, np.ndarray]  # role 0 optimal against a random role 1
+    minimax: tuple[np.ndarray, np.ndarray]  # best play by both: luck and cost are in these

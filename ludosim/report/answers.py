@@ -469,6 +469,31 @@ def duel_answer(result: Any) -> Answer:
     return Answer("exact", title, table, [], notes, details)
 
 
+def traced_answer(trace: pd.DataFrame, game: int, seed: int) -> Answer:
+    """`exact --duel --show-game`'s answer: one game of the optimal player (role 0) against
+    a random one, roll by roll (`ludosim.reference.duelgames.play_traced`), with each
+    roll's luck and each move's cost for the player who rolled, in points of its win
+    probability under best play by both."""
+    mover = np.where(trace["mover"] == 0, "optimal", "random")
+    sign = np.where(trace["mover"] == 0, 1.0, -1.0)  # luck is stored as role 0's
+    table = pd.DataFrame({
+        "roll": np.arange(1, len(trace) + 1), "mover": mover,
+        "pieces": trace["mover_side"], "other": trace["other_side"], "face": trace["face"],
+        "options": trace["options"], "chose": trace["chosen"] + 1,
+        "win_before_pct": 100 * np.where(sign > 0, trace["before"], 1 - trace["before"]),
+        "luck_pp": 100 * sign * trace["luck"], "cost_pp": 100 * trace["cost"],
+    })  # fmt: skip
+    notes = [
+        f"Game {game} of seed {seed}: role 0 plays the optimal policy, role 1 random; role "
+        f"{game % 2} moves first. Pieces: progress per piece (-1 in the yard). Values are "
+        "win probabilities under best play by both; luck_pp: the roller's value once the "
+        "die shows minus before; cost_pp: its best option's value minus its chosen one's.",
+        "Over the game, exactly: result - start value = the optimal player's luck - its "
+        "cost + the random player's cost.",
+    ]
+    return Answer("exact", f"Duel game {game}, roll by roll", table, [], notes)
+
+
 def plan_answer(table: pd.DataFrame, title: str, notes: Sequence[str] = ()) -> Answer:
     """`sweep --dry-run`'s answer: the cells it would play."""
     return Answer("sweep", title, table.reset_index(drop=True), [], list(notes))

@@ -28,6 +28,12 @@ UNFOLD = {
     "race_games": 20_000,  # per race check
 }
 
+DUELS = {
+    "sequences": 2_000,  # dice sequences the clairvoyant is solved on, per duel
+    "luck_games": 20_000,  # games walked on a duel's graph per pair of players
+    "player_games": 20_000,  # kernel games per player against random play
+}
+
 DESIGN = {
     "screen_games": 40_000,  # per rule set of the screening, every seat random
     # The model pools the relative skill level over the screening's rule sets, so each

@@ -57,6 +57,7 @@ def test_commands() -> None:
         "ratings",
         "skill",
         "unfold",
+        "duels",
         "sweep",
         "report",
         "exact",
@@ -699,7 +700,7 @@ SEEDED = [n for n in command_names() if _seed_option(n) is not None]
 def test_seed_is_marked_and_refused_alike_everywhere() -> None:
     assert set(SEEDED) == {
         "play", "simulate", "compare", "whatif", "tournament", "ratings", "skill", "unfold",
-        "sweep", "tune", "design", "exact",
+        "sweep", "tune", "design", "exact", "duels",
     }  # fmt: skip
     helps = {_seed_option(n).help for n in SEEDED}
     assert all(h.startswith(SEED_HELP) for h in helps), helps
@@ -717,6 +718,7 @@ def test_seed_is_marked_and_refused_alike_everywhere() -> None:
         "tune": ["-p", "app", "--out", "x.toml"],
         "design": ["-p", "app", "--out", "x"],
         "exact": ["-p", "maedn", "--duel"],  # the solo race draws nothing: no seed
+        "duels": ["-p", "maedn", "--out", "x"],
     }
     for name in SEEDED:
         result = invoke(name, *needs[name])

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ludosim.studies import design, skill, unfold
+from ludosim.studies import design, duels, skill, unfold
 
-STUDIES = [skill, unfold, design]
+STUDIES = [skill, unfold, design, duels]
 STEPS = ("load_study", "plan_study", "play_study", "write_tables", "read_tables",
          "study_findings", "study_page", "run_study")  # fmt: skip
 # Where each step lives: the stage module of the same name in every study.

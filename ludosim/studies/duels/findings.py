@@ -1,0 +1,250 @@
+"""What a duels page states (`study_findings`), decided as every study page decides.
+
+Every claim against a fixed reference is one test of the page's family of values,
+adjusted together by Holm's correction (`ludosim.report.claims.Claims`):
+
+- each named player's win share against random play, against the exact number it
+  stands for: the `fictive` player against the clairvoyant (its interval is the
+  clairvoyant's Monte Carlo interval and the player's together), every other player
+  against the exact optimal player;
+- the relative skill level measured as the skill pages measure it, with the `expert`
+  as the optimal player and the `fictive` player as the clairvoyant, against the exact
+  one (delta-method interval, the two players' games independent);
+- the kernel's random play against the exact first-mover win probability (a check of
+  the engine, which should find no change that matters).
+
+Where a gap stands against the smallest gap that matters (`smallest_win` in win share,
+`smallest_rs` in RS) is read from its interval at the family's corrected level. The
+exact numbers and the shares of luck are values with their intervals that decide
+nothing. A duel where no roll leaves a choice says so in words, and states no RS and no
+share of choices.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ludosim.report.claims import Claims, Sample, described, stated, told, verdict
+from ludosim.report.contrasts import Test
+from ludosim.report.finding import VALUES, Finding
+from ludosim.report.wording import estimate
+from ludosim.studies.duels.tables import DuelsTables
+
+TITLES = {
+    "players": "How far the skill pages' players are from exact play",
+    "exact": "Exact play in each reduced game",
+    "luck": "Luck and choices: what decides a game",
+    "engine": "The kernel against the exact numbers",
+    "about": "How to read this page",
+}
+# The exact number each player stands for on the skill pages.
+STANDS_FOR = {"fictive": "clairvoyant"}
+ROLE = {"expert": "the optimal player", "fictive": "the fictive player"}
+
+
+@dataclass
+class DuelsFindings:
+    """The page's findings and the tests behind them (key -> test)."""
+
+    findings: list[Finding]
+    tests: dict[str, Test] = field(default_factory=dict)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def no_choice(row: pd.Series) -> bool:
+    """No roll of the duel leaves a choice: every player plays alike."""
+    return int(row["choices"]) == 0
+
+
+def _reference(row: pd.Series, player: str) -> Sample:
+    """The exact number `player` stands for, as a sample (the clairvoyant's interval)."""
+    if STANDS_FOR.get(player) == "clairvoyant":
+        return Sample.of_interval(row["w_clairvoyant"], row["w_clairvoyant_low"],
+                                  row["w_clairvoyant_high"], int(row["sequences"]))  # fmt: skip
+    return Sample(float(row["w_optimal"]), 0.0, 0)
+
+
+def _approximate_rs(expert: Sample, fictive: Sample) -> Sample | None:
+    """RS from the expert's and the fictive player's win shares, with its delta-method
+    standard error; None where the fictive player's room over 1/2 is not clear of 0."""
+    room = fictive.estimate - 0.5
+    if not room - 2 * fictive.se > 0:
+        return None
+    rs = (expert.estimate - 0.5) / room
+    se = math.hypot(expert.se / room, (expert.estimate - 0.5) * fictive.se / room**2)
+    return Sample(rs, se, min(expert.games, fictive.games))
+
+
+def _exact_finding(row: pd.Series) -> Finding:
+    label = row["duel"]
+    edge = f"best play by both: the first mover wins {_pct(row['minimax_first'])}"
+    if no_choice(row):
+        text = (
+            f"{label}: no roll leaves a choice ({int(row['nodes']):,} positions), so every "
+            f"player plays alike and skill has no room: no relative skill level is stated. "
+            f"The first mover wins {_pct(row['random_first'])}."
+        )
+        return Finding("exact", text, True, kind="value", estimate=None, games=0)
+    clair = estimate(row["w_clairvoyant"], row["w_clairvoyant_low"], row["w_clairvoyant_high"],
+                     sign=False)  # fmt: skip
+    rs = estimate(row["rs"], row["rs_low"], row["rs_high"], sign=False)
+    text = (
+        f"{label}: the optimal player wins {_pct(row['w_optimal'])} against a random one "
+        f"(exact, over both turn orders); the clairvoyant, who knows every roll to come, "
+        f"wins {clair} ({int(row['sequences']):,} dice sequences solved exactly). The exact "
+        f"relative skill level is RS = {rs}; {edge}."
+    )
+    return described("exact", text, (row["rs"], row["rs_low"], row["rs_high"]), "",
+                     int(row["sequences"]))  # fmt: skip
+
+
+def _luck_finding(row: pd.Series, luck: pd.DataFrame) -> Finding:
+    label = row["duel"]
+    mine = luck[luck["duel"] == label].set_index("matchup")
+    rr = mine.loc["random vs random"]
+    dice = estimate(100 * rr["share_dice"], 100 * rr["share_dice_low"],
+                    100 * rr["share_dice_high"], "%", sign=False, digits=1)  # fmt: skip
+    if no_choice(row):
+        text = (f"{label}: the dice alone explain {dice} of the variance of who wins between "
+                "two players; there are no choices to explain any.")  # fmt: skip
+        value = (100 * rr["share_dice"], 100 * rr["share_dice_low"], 100 * rr["share_dice_high"])
+        return described("luck", text, value, "%", int(rr["games"]))
+    opt = mine.loc["optimal vs random"]
+    choices = estimate(100 * opt["share_choices"], 100 * opt["share_choices_low"],
+                       100 * opt["share_choices_high"], "%", sign=False, digits=1)  # fmt: skip
+    cost = estimate(100 * rr["cost_0"], 100 * rr["cost_0_low"], 100 * rr["cost_0_high"],
+                    "pp", sign=False)  # fmt: skip
+    text = (
+        f"{label}: between two random players the dice alone explain {dice} of the "
+        f"variance of who wins; with the optimal player against a random one the choices "
+        f"alone explain {choices}. A random move costs {cost} of win probability per roll "
+        f"with a choice, against best play ({int(rr['games']):,} games walked per pair)."
+    )
+    value = (100 * opt["share_choices"], 100 * opt["share_choices_low"],
+             100 * opt["share_choices_high"])  # fmt: skip
+    return described("luck", text, value, "%", int(opt["games"]))
+
+
+def study_findings(tables: DuelsTables) -> DuelsFindings:
+    """The page's findings, every test decided before a sentence is written."""
+    study = tables.study
+    claims = Claims("duels")
+    tests: dict[str, Test] = {}
+    win_pp = 100 * study.smallest_win
+    players = tables.players.set_index(["duel", "player"])
+    samples: dict[tuple[str, str], Sample] = {}
+    for _, row in tables.exact.iterrows():
+        label = row["duel"]
+        rr = players.loc[(label, "random")]
+        first = Sample.share(int(rr["first_wins"]), int(rr["games"]))
+        exact_first = Sample(float(row["random_first"]), 0.0, 0)
+        tests[f"{label}|engine"] = claims.between(f"{label}|engine", first, exact_first)
+        if no_choice(row):
+            continue
+        for player in study.players:
+            if (label, player) not in players.index:
+                continue
+            got = players.loc[(label, player)]
+            sample = Sample.share(int(got["wins"]), int(got["games"]))
+            samples[(label, player)] = sample
+            key = f"{label}|{player}"
+            tests[key] = claims.between(key, sample, _reference(row, player))
+        if (label, "expert") in samples and (label, "fictive") in samples:
+            approx = _approximate_rs(samples[(label, "expert")], samples[(label, "fictive")])
+            if approx is not None:
+                exact = Sample.of_interval(row["rs"], row["rs_low"], row["rs_high"],
+                                           int(row["sequences"]))  # fmt: skip
+                tests[f"{label}|rs"] = claims.between(f"{label}|rs", approx, exact, scale=1.0)
+    # Every test is a value against a fixed reference: one family.
+    for t in claims.differences.tests:
+        claims.values.add(t)
+    claims.differences.tests.clear()
+    claims.adjust()
+
+    found: list[Finding] = []
+    found += _player_findings(tables, tests, samples, win_pp)
+    for _, row in tables.exact.iterrows():
+        found.append(_exact_finding(row))
+    walked = set(tables.luck["duel"])
+    for _, row in tables.exact.iterrows():
+        if row["duel"] in walked:
+            found.append(_luck_finding(row, tables.luck))
+    found += _engine_findings(tables, tests, win_pp)
+    found.append(_about(claims, len(tests)))
+    _headline_firsts(found)
+    return DuelsFindings(found, tests)
+
+
+def _player_findings(tables, tests, samples, win_pp) -> list[Finding]:
+    study = tables.study
+    out = []
+    for _, row in tables.exact.iterrows():
+        label = row["duel"]
+        if no_choice(row):
+            continue
+        for player in study.players:
+            key = f"{label}|{player}"
+            if key not in tests:
+                continue
+            t, s = tests[key], samples[(label, player)]
+            ref = STANDS_FOR.get(player, "optimal")
+            ref_value = row["w_clairvoyant"] if ref == "clairvoyant" else row["w_optimal"]
+            won = estimate(100 * s.estimate, 100 * (s.estimate - 1.96 * s.se),
+                           100 * (s.estimate + 1.96 * s.se), "%", sign=False)  # fmt: skip
+            text = (
+                f"{label}: {player} wins {won} against random play ({s.games:,} games); the "
+                f"exact {ref} player wins {_pct(ref_value)}. The gap is {told(t, 'pp')}: "
+                f"{verdict(t, win_pp, 'pp')}."
+            )
+            out.append(stated("players", text, t, "difference", "pp", VALUES, smallest=win_pp))
+        key = f"{label}|rs"
+        if key in tests:
+            t = tests[key]
+            text = (
+                f"{label}: RS measured as the skill pages measure it (expert over fictive) "
+                f"is off the exact RS ({row['rs']:.3f}) by {told(t, '')}: "
+                f"{verdict(t, study.smallest_rs, '')}."
+            )
+            out.append(stated("players", text, t, "difference", "", VALUES,
+                              smallest=study.smallest_rs))  # fmt: skip
+    return out
+
+
+def _engine_findings(tables, tests, win_pp) -> list[Finding]:
+    out = []
+    for _, row in tables.exact.iterrows():
+        label = row["duel"]
+        t = tests[f"{label}|engine"]
+        text = (
+            f"{label}: in {t.games:,} kernel games of two random players the first mover's "
+            f"share differs from the exact {_pct(row['random_first'])} by {told(t, 'pp')}: "
+            f"{verdict(t, win_pp, 'pp')}."
+        )
+        out.append(stated("engine", text, t, "difference", "pp", VALUES, smallest=win_pp))
+    return out
+
+
+def _about(claims: Claims, tests: int) -> Finding:
+    text = (
+        f"Each reduced game (a duel: two players, one or two pieces a side, a short board) "
+        f"is solved exactly by value iteration over every position. The page states "
+        f"{claims.values.size} gaps between a measured share and its exact value, decided "
+        f"together by Holm's correction (at most 5% chance of any false claim); the exact "
+        f"numbers, and the shares of luck with their intervals, decide nothing."
+    )
+    return Finding("about", text, True, headline=True, kind="note")
+
+
+def _headline_firsts(found: list[Finding]) -> None:
+    """The first finding of each topic is its headline (the page's answer box)."""
+    seen: set[str] = set()
+    for i, f in enumerate(found):
+        if f.topic not in seen:
+            seen.add(f.topic)
+            found[i] = Finding(**{**f.__dict__, "headline": True})
