@@ -29,6 +29,7 @@ from ludosim.rules.errors import LudosimError
 from ludosim.rules.model import Rules
 from ludosim.rules.options import RuleSet
 from ludosim.rules.policies import format_policies, resolve_policies, split_policy_list
+from ludosim.run.runstages import Stage, announce, begin, game_cost
 from ludosim.run.simulate import simulate
 
 
@@ -69,8 +70,13 @@ def play_rotations(
     simulate_fn: Callable[..., pd.DataFrame] | None = None,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    stages: bool = False,
 ) -> list[tuple[tuple[str, ...], pd.DataFrame]]:
-    """(seating, its rows) for every rotation: `games // players` games each."""
+    """(seating, its rows) for every rotation: `games // players` games each.
+
+    `stages`: tell `progress` each seating as a stage of the run ("seating 2 of 4:
+    random, expert, random, random"), for a run that is the tournament alone (a study
+    that plays rotations as parts of its own stages leaves it off)."""
     if simulate_fn is None:
         simulate_fn = simulate
     rules = checks.rules("rules", rules, error=TournamentError)
@@ -81,9 +87,15 @@ def play_rotations(
         raise TournamentError(f"games={games} is too few for {n} rotations; use at least {n}")
     per_rotation = games // n
     played = per_rotation * n
+    if stages:
+        seatings = list(rotations(names))
+        announce(progress, [Stage(f"seating {', '.join(s)}", per_rotation, game_cost(s, n))
+                            for s in seatings])  # fmt: skip
     out = []
     for r, seating in enumerate(rotations(names)):
         kwargs: dict[str, Any] = {}
+        if stages:
+            begin(progress, r + 1, at=r * per_rotation)
         if progress is not None:
             kwargs["progress"] = functools.partial(_offset, progress, r * per_rotation, played)
         df = simulate_fn(
@@ -144,7 +156,8 @@ def tournament_answer(
     """
     rules = rule_set.rules()
     names = resolve_policies(_policy_list(policies), rules.players)
-    seatings = play_rotations(rules, names, games, seed, threads=threads, progress=progress)
+    seatings = play_rotations(rules, names, games, seed, threads=threads, progress=progress,
+                              stages=True)  # fmt: skip
     table = _table(names, seatings)
     per_rotation = len(seatings[0][1])
     rows = pd.concat(

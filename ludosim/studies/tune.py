@@ -45,6 +45,7 @@ from ludosim.rules.options import rules_from_options
 from ludosim.rules.policies import BASE_FEATURES, FEATURES, SCALE, parse_policy
 from ludosim.rules.streams import normalise_seed
 from ludosim.rules.tomlio import dumps
+from ludosim.run.runstages import Stage, announce, begin, game_cost
 from ludosim.run.simulate import simulate
 from ludosim.studies.tournament import rotations
 
@@ -282,6 +283,13 @@ def tune(
     eval_games = _check("eval_games", eval_games, n) // n * n
     total = generations * popsize * games + 4 * eval_games
     done = 0
+    # Each generation a stage, then the selection and the evaluation games (the field's
+    # players set what a game costs).
+    cost = game_cost([START, *field_names], n)
+    announce(progress, [*(Stage(f"generation {g + 1} of {generations}", popsize * games, cost)
+                          for g in range(generations)),
+                        Stage("selection games", 2 * eval_games, cost),
+                        Stage("evaluation games", 2 * eval_games, cost)])  # fmt: skip
 
     def tick(played: int) -> None:
         nonlocal done
@@ -315,6 +323,7 @@ def tune(
     )
     history: list[float] = []
     for g in range(generations):
+        begin(progress, g + 1, at=done)
         xs = es.ask()
         cache: dict[str, int] = {}
         fitness = []
@@ -334,6 +343,7 @@ def tune(
     first_eval = first_select + eval_games
     options = {"search_mean": np.asarray(es.mean), "start": x0}
     selection = {}
+    begin(progress, generations + 1, at=done)
     for label, x in options.items():
         wins = _wins(
             rules, _to_policy(features, x), field_names, eval_games, seed, first_select, threads
@@ -342,6 +352,7 @@ def tune(
         tick(eval_games)
     chosen = "search_mean" if selection["search_mean"].wins > selection["start"].wins else "start"
     tuned = _to_policy(features, options[chosen])
+    begin(progress, generations + 2, at=done)
     score = Score(
         _wins(rules, tuned, field_names, eval_games, seed, first_eval, threads), eval_games
     )

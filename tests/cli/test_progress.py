@@ -255,3 +255,42 @@ def test_a_sweep_writes_the_same_rows_whether_its_chunks_play_in_slices_or_whole
     assert len(inside) > 10 and seen[-1] == (1_200, 1_200)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
     pdt.assert_frame_equal(results.load(tmp_path / "sliced"), results.load(tmp_path / "whole"))
+
+
+class _Listener:
+    """A progress callback that listens to the run's plan and stages."""
+
+    def __init__(self) -> None:
+        self.stages: list[str] = []
+        self.begun: list[int | str] = []
+
+    def __call__(self, done: int, total: int) -> None:
+        pass
+
+    def plan(self, stages) -> None:
+        self.stages = [s.name for s in stages]
+
+    def stage(self, index, at: int = 0) -> None:
+        self.begun.append(index)
+
+
+def test_a_tournament_names_each_seating_as_a_stage() -> None:
+    from ludosim.rules.options import RuleSet
+    from ludosim.studies.tournament import tournament_answer
+
+    heard = _Listener()
+    tournament_answer(RuleSet("app"), ["balanced", "random", "random", "random"], 40, 1,
+                      progress=heard)  # fmt: skip
+    assert len(heard.stages) == 4 and heard.begun == [1, 2, 3, 4]
+    assert heard.stages[0] == "seating balanced, random, random, random"
+
+
+def test_a_tuning_names_its_generations_and_its_last_games() -> None:
+    pytest.importorskip("cma")
+    from ludosim.studies.tune import tune
+
+    heard = _Listener()
+    tune("app", seed=1, generations=2, popsize=2, games=8, eval_games=8, progress=heard)
+    assert heard.stages == ["generation 1 of 2", "generation 2 of 2", "selection games",
+                            "evaluation games"]  # fmt: skip
+    assert heard.begun == [1, 2, 3, 4]
