@@ -1,11 +1,14 @@
 """The commands of the players and the studies: `tournament`, `ratings`, `skill`,
 `unfold`, `tune` and `design`. A study (`skill`, `unfold`, `design`) reads its study
-file or the options, plays, and writes its tables and page to `--out`.
+file or the options, plays, and writes its tables and page to `--out`; `skill` and
+`unfold` keep each part as it is played, so a stopped one resumes when rerun.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import logging
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -31,6 +34,7 @@ from ludosim.cli.params import (
     _require_seed,
     _study_from,
 )
+from ludosim.cli.progress import GameProgress
 from ludosim.rules.errors import LudosimError
 from ludosim.rules.options import RuleSet, study_rule_sets
 from ludosim.studies.defaults import DESIGN, DUELS, FICTIVE, OPTIMAL, SKILL, UNFOLD
@@ -274,9 +278,37 @@ def skill(
                "--policy": players, "--strongest": strongest, "--seed": seed}  # fmt: skip
     study = _study_from(study_file, options, load_study, from_options,
                         "the rule sets, players, sizes and seed")  # fmt: skip
-    with _playing("skill", quiet) as progress:
+    with _resumable("skill", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)
     _study_written(page)
+
+
+class _Says(logging.Handler):
+    """Prints what a study logs (`resuming: 3 of 9 parts already played`) as it is."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        typer.echo(" ".join(record.getMessage().split()), err=True)
+
+
+@contextlib.contextmanager
+def _resumable(command: str, quiet: bool) -> Iterator[GameProgress]:
+    """`_playing` for a study that keeps its finished parts (`ludosim.studies.parts`): it
+    says when it resumes; stopped by Ctrl-C or SIGTERM, it says in one line how many
+    parts are kept and that rerunning resumes, and exits with 130 (143 after SIGTERM),
+    as a sweep does."""
+    from ludosim.studies.parts import StudyStopped
+
+    logger = logging.getLogger("ludosim.studies")
+    handler = _Says(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        with _playing(command, quiet) as progress:
+            yield progress
+    except StudyStopped as exc:
+        typer.echo(exc.text(), err=True)
+        raise typer.Exit(143 if exc.terminated else 130) from None
+    finally:
+        logger.removeHandler(handler)
 
 
 def unfold(
@@ -346,7 +378,7 @@ def unfold(
                "--policy": policy, "--seed": seed}  # fmt: skip
     study = _study_from(study_file, options, load_study, from_options,
                         "the rule sets, players, sizes and seed")  # fmt: skip
-    with _playing("unfold", quiet) as progress:
+    with _resumable("unfold", quiet) as progress:
         page = run_study(study, Path(out), threads=threads, progress=progress)
     _study_written(page)
 

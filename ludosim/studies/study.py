@@ -112,27 +112,63 @@ def earlier_output(*names: str) -> Callable[[Path], bool]:
 
 def run_into_folder(
     out: Any,
-    play: Callable[[], T],
+    play: Callable[..., T],
     write: Callable[[T, Path], Any],
     page: Callable[[T, Path], Path],
     check: Callable[[T], None] | None = None,
     *,
     what: str = "study",
     own: Callable[[Path], bool] | None = None,
+    key: str | None = None,
 ) -> Path:
     """`play()` the study, then write its tables and its page into the folder `out`; the page.
 
     `out` is checked before any game is played: a folder that holds other files is
     refused unless `own(folder)` finds an earlier output of the same study there (`what`
-    names it in the refusal), which is written over. `check(tables)` runs before anything
-    is written; the folder is locked while written, and a study that fails on the way
-    leaves no files behind; a write that fails (a full disk) is one `ResultsError`
-    naming the file and the cause."""
-    from ludosim.results import check_output_folder, output_folder
-    from ludosim.results.failures import ResultsError, write_error
+    names it in the refusal), which is written over; hidden entries do not count, so a
+    folder holding only a stopped study's parts (`.parts/`) is taken. `check(tables)`
+    runs before anything is written; the folder is locked while written, and a study
+    that fails on the way leaves no files behind; a write that fails (a full disk) is
+    one `ResultsError` naming the file and the cause.
+
+    With `key` (`ludosim.studies.parts.study_key`) the study keeps its finished parts:
+    `play(parts)` is handed the `Parts` of `out`, which saves each part as it finishes
+    and finds those that an earlier, stopped run of the same study saved. Ctrl-C, or
+    SIGTERM, then raises `StudyStopped` (a KeyboardInterrupt) saying how many parts are
+    kept; the parts are removed once the page is written."""
+    from ludosim.results import check_output_folder
+    from ludosim.studies.parts import Parts, StudyStopped, Terminated, stop_on_sigterm
 
     folder = check_output_folder(out, what, own)
-    tables = play()
+    if key is None:
+        return _write_study(folder, play(), write, page, check, what)
+    parts = Parts(folder, key)
+    try:
+        with stop_on_sigterm():
+            tables = play(parts)
+            written = _write_study(folder, tables, write, page, check, what, parts.kept)
+    except KeyboardInterrupt as exc:
+        stopped = StudyStopped(
+            parts.kept, len(parts.names), folder, terminated=isinstance(exc, Terminated)
+        )
+        raise stopped from None
+    parts.remove()
+    return written
+
+
+def _write_study(
+    folder: Path,
+    tables: T,
+    write: Callable[[T, Path], Any],
+    page: Callable[[T, Path], Path],
+    check: Callable[[T], None] | None,
+    what: str,
+    kept: int = 0,
+) -> Path:
+    """Check the study's tables, then write them and its page into `folder`; the page."""
+    from ludosim.results import output_folder
+    from ludosim.results.failures import ResultsError, write_error
+
     if check is not None:
         check(tables)
     try:
@@ -141,4 +177,6 @@ def run_into_folder(
             return page(tables, folder)
     except OSError as exc:
         # One line, as a sweep's or a report's failed write (a full disk).
-        raise ResultsError(f"{write_error(exc, folder)}; the {what} was not written") from None
+        also = "; its finished parts are kept, rerun to resume" if kept else ""
+        message = f"{write_error(exc, folder)}; the {what} was not written{also}"
+        raise ResultsError(message) from None

@@ -16,6 +16,7 @@ import pandas as pd
 from ludosim.report.claims import names
 from ludosim.rules.policies import TUNED_PREFIX
 from ludosim.studies import relative_skill
+from ludosim.studies.parts import Parts, study_key
 from ludosim.studies.skill.findings import study_findings
 from ludosim.studies.skill.play import play_study
 from ludosim.studies.skill.spec import (
@@ -323,10 +324,16 @@ def run_study(
     """Play `study` (`play_study`), write its CSV tables and its page into `out`; the page.
 
     `out` is checked before any game is played; a study that fails while writing
-    leaves no files behind (`ludosim.studies.study.run_into_folder`).
+    leaves no files behind (`ludosim.studies.study.run_into_folder`). Each rule set
+    played is kept in `out/.parts` until the page is written: stopped (Ctrl-C, SIGTERM:
+    `StudyStopped`), the same call again plays only the rule sets not kept.
     """
+
+    def play(parts: Parts) -> SkillTables:
+        return play_study(study, threads=threads, progress=progress, parts=parts)
+
     return run_into_folder(
-        out, lambda: play_study(study, threads=threads, progress=progress), write_tables,
-        study_page, what="skill study",
+        out, play, write_tables, study_page, what="skill study",
         own=earlier_output(SKILL_FILE, LADDER_FILE, METAGAME_FILE, PAIRS_FILE, PAGE_FILE),
+        key=study_key("skill", study),
     )  # fmt: skip

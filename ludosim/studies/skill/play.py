@@ -16,6 +16,7 @@ from ludosim.results.stats import wilson_interval
 from ludosim.rules.policies import parse_policy
 from ludosim.run.runstages import Stage, announce, begin, game_cost
 from ludosim.studies import ratings, relative_skill
+from ludosim.studies.parts import Parts
 from ludosim.studies.skill.equilibrium import resample_equilibria, symmetric_equilibrium
 from ludosim.studies.skill.matches import _offset, field_share, headline_rows, play_pair
 from ludosim.studies.skill.plan import (
@@ -48,24 +49,35 @@ from ludosim.studies.skill.tables import (
 
 
 def play_study(
-    study: Study, *, threads: int | None = None, progress: Progress | None = None
+    study: Study,
+    *,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    parts: Parts | None = None,
 ) -> SkillTables:
-    """Play and measure every rule set of `study` (`plan_study`); see the package docstring."""
+    """Play and measure every rule set of `study` (`plan_study`); see the package docstring.
+
+    With `parts` each rule set's tables are saved as soon as they are played, and those
+    an earlier run of the same study saved are taken instead of played again: the
+    tables are the same either way (`ludosim.studies.parts`)."""
     plans = plan_study(study)
-    total = sum(p.games for p in plans)
+    parts = parts or Parts(None)
+    names = [f"{number}: rule set {p.rule_set.label}" for number, p in enumerate(plans, 1)]
+    saved = parts.resume(names)
+    left = [(name, plan) for name, plan in zip(names, plans, strict=True) if name not in saved]
+    total = sum(plan.games for _, plan in left)
     done = 0
-    keys = ("skill", "ladder", "metagame", "pairs", "rs")
-    parts: dict[str, list[pd.DataFrame]] = {k: [] for k in keys}
-    # Each rule set a stage of the run; its games cost what its ladder's players do.
+    # Each rule set left a stage of the run; its games cost what its ladder's players do.
     announce(progress, [Stage(f"rule set {p.rule_set.label}", p.games, game_cost(p.players))
-                        for p in plans])  # fmt: skip
-    for number, plan in enumerate(plans, 1):
+                        for _, p in left])  # fmt: skip
+    for number, (name, plan) in enumerate(left, 1):
         begin(progress, number, at=done)
         tick = None if progress is None else functools.partial(_offset, progress, done, total)
-        for key, frame in _rule_set_tables(study, plan, threads, tick).items():
-            parts[key].append(frame)
+        saved[name] = _rule_set_tables(study, plan, threads, tick)
+        parts.save(name, saved[name])
         done += plan.games
-    frames = {k: pd.concat(parts[k], ignore_index=True) for k in keys}
+    keys = ("skill", "ladder", "metagame", "pairs", "rs")
+    frames = {k: pd.concat([saved[name][k] for name in names], ignore_index=True) for k in keys}
     return SkillTables(*(frames[k] for k in keys[:4]), study=study, rs=frames["rs"])
 
 

@@ -14,6 +14,7 @@ import pandas as pd
 from ludosim.report.contrasts import Test
 from ludosim.report.wording import estimate, p_text, pct
 from ludosim.studies.leads import share_text
+from ludosim.studies.parts import Parts, study_key
 from ludosim.studies.study import PAGE_FILE, earlier_output, run_into_folder
 from ludosim.studies.unfold.comebacks import MEASURES, PER_ROUND_BIN, PER_ROUND_CAP
 from ludosim.studies.unfold.findings import (
@@ -206,7 +207,9 @@ def run_study(
 
     `out` is checked before any game is played, and the tables before anything is
     written; a study that fails on the way leaves no files behind
-    (`ludosim.studies.study.run_into_folder`).
+    (`ludosim.studies.study.run_into_folder`). Each race check and rule set played is
+    kept in `out/.parts` until the page is written: stopped (Ctrl-C, SIGTERM:
+    `StudyStopped`), the same call again plays only the parts not kept.
     """
 
     def check(tables: UnfoldTables) -> None:
@@ -219,8 +222,11 @@ def run_study(
                     "smaller --every (0: two rounds of the seats); nothing was written"
                 )
 
+    def play(parts: Parts) -> UnfoldTables:
+        return play_study(study, threads=threads, progress=progress, parts=parts)
+
     return run_into_folder(
-        out, lambda: play_study(study, threads=threads, progress=progress), write_tables,
-        study_page, check, what="unfold study",
+        out, play, write_tables, study_page, check, what="unfold study",
         own=earlier_output(LEADS_FILE, COMEBACKS_FILE, CHANGES_FILE, RUNS_FILE, PAGE_FILE),
+        key=study_key("unfold", study),
     )  # fmt: skip

@@ -7,19 +7,33 @@ from __future__ import annotations
 import pandas as pd
 
 from ludosim.run.runstages import Stage, announce, begin, game_cost
+from ludosim.studies.parts import Parts
 from ludosim.studies.unfold.comebacks import comeback_table, lead_change_table, lead_tables
-from ludosim.studies.unfold.plan import plan_study
+from ludosim.studies.unfold.plan import Part, plan_study
 from ludosim.studies.unfold.snapshots import play_cell, race_check
 from ludosim.studies.unfold.spec import Progress, UnfoldStudy
 from ludosim.studies.unfold.tables import RUN_COLUMNS, UnfoldTables
 
 
 def play_study(
-    study: UnfoldStudy, *, threads: int | None = None, progress: Progress | None = None
+    study: UnfoldStudy,
+    *,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    parts: Parts | None = None,
 ) -> UnfoldTables:
-    """Play every part of `study` (`plan_study`); its tables."""
-    parts = plan_study(study)
-    total = sum(part.games for part in parts)
+    """Play every part of `study` (`plan_study`); its tables.
+
+    With `parts` each race check and rule set is saved as soon as it is played, and
+    those an earlier run of the same study saved are taken instead of played again:
+    the tables are the same either way (`ludosim.studies.parts`)."""
+    plan = plan_study(study)
+    parts = parts or Parts(None)
+    names = [f"{number}: {_kind(part)} {part.rule_set.label}"
+             for number, part in enumerate(plan, 1)]  # fmt: skip
+    saved = parts.resume(names)
+    left = [(name, part) for name, part in zip(names, plan, strict=True) if name not in saved]
+    total = sum(part.games for _, part in left)
     done = 0
 
     def ticks(before: int) -> Progress | None:
@@ -27,25 +41,27 @@ def play_study(
             return None
         return lambda k, _: progress(before + k, total)
 
-    checks, runs = [], []
-    # Each part a stage of the run; a race check's solo games, and every part's random
-    # or weighted players, cost about a random game.
-    announce(progress, [Stage(f"{'race check' if p.race else 'rule set'} {p.rule_set.label}",
-                              p.games, 1.0 if p.race else game_cost(study.policies))
-                        for p in parts])  # fmt: skip
-    for number, part in enumerate(parts, 1):
+    # Each part left a stage of the run; a race check's solo games, and every part's
+    # random or weighted players, cost about a random game.
+    announce(progress, [Stage(f"{_kind(p)} {p.rule_set.label}", p.games,
+                              1.0 if p.race else game_cost(study.policies))
+                        for _, p in left])  # fmt: skip
+    for number, (name, part) in enumerate(left, 1):
         begin(progress, number, at=done)
         if part.race:
             table = race_check(part.rule_set, part.games, part.seed, threads=threads,
                                progress=ticks(done))  # fmt: skip
             table.insert(0, "rule_set", part.rule_set.label)
-            checks.append(table)
+            saved[name] = table
         else:
-            runs.append(
-                play_cell(part.rule_set, part.games, part.seed, part.every, study.policies,
-                          threads=threads, progress=ticks(done))
+            saved[name] = play_cell(
+                part.rule_set, part.games, part.seed, part.every, study.policies,
+                threads=threads, progress=ticks(done),
             )  # fmt: skip
+        parts.save(name, saved[name])
         done += part.games
+    checks = [saved[name] for name, part in zip(names, plan, strict=True) if part.race]
+    runs = [saved[name] for name, part in zip(names, plan, strict=True) if not part.race]
     race = pd.concat(checks, ignore_index=True) if checks else pd.DataFrame()
     return UnfoldTables(
         study,
@@ -59,3 +75,7 @@ def play_study(
             columns=list(RUN_COLUMNS),
         ),
     )  # fmt: skip
+
+
+def _kind(part: Part) -> str:
+    return "race check" if part.race else "rule set"
