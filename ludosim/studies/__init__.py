@@ -8,10 +8,13 @@
 - `skill`: how much each rule set rewards skill, the strategy meta-game, their page;
 - `leads`, `unfold`: the win chance from a lead, comebacks, the exact race check, their
   page;
+- `duels`: exact play in reduced games (two players, one or two pieces), the luck and
+  cost of every move, and the skill pages' players measured against exact play, their
+  page;
 - `design`: the house-rule designer, which house rules give the game a family wants;
 - `whatif`: from a position, who wins.
 
-The studies with a page (`skill`, `unfold`, `design`) are packages of the same
+The studies with a page (`skill`, `unfold`, `duels`, `design`) are packages of the same
 stages, each a module of the same name, so that one read of any of them teaches the
 others; a new study copies the shape:
 
@@ -28,7 +31,9 @@ others; a new study copies the shape:
 - `page`: `study_page(tables, out, title=None)`, the page, rendered by
   `ludosim.report.page`, which owns the HTML, the figures' embedding and the glossary
   (numbers are written by `ludosim.report.wording`); `run_study(study, out, ...)`, all
-  of it into a locked output folder (`ludosim.studies.study.run_into_folder`).
+  of it into a locked output folder (`ludosim.studies.study.run_into_folder`); `skill` and
+  `unfold` keep each finished part there as it finishes (`ludosim.studies.parts`), so a
+  stopped run resumes where it stopped.
 
 Beside these, a study keeps what is its own under its own names (`design`: `stages`,
 `effects`, `regression`, `confirmation`, `search`; `skill`: `equilibrium`, `matches`;
