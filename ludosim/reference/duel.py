@@ -50,7 +50,7 @@ from ludosim.reference.duelvalues import (
     RANDOM,
     WORST,
     DuelValues,
-    clairvoyant_value,
+    clairvoyant_values,
     start_values,
     sweep_values,
 )
@@ -154,14 +154,10 @@ def clairvoyant(
     `horizon` rolls drawn from `seed`: rows (moving first, moving second)."""
     rng = np.random.default_rng(seed)
     faces = len(graph.faces)
-    work = np.full(4 * graph.nodes, -1, dtype=np.int64)
-    out = np.empty((sequences, 2))
+    # One draw per sequence, in order: the same dice whatever the threads.
+    dice = np.stack([rng.integers(0, faces, size=horizon) for _ in range(sequences)])
     args = (graph.dec_start, graph.succ, graph.swap, faces, graph.start)
-    for i in range(sequences):
-        dice = rng.integers(0, faces, size=horizon).astype(np.int64)
-        for role in (0, 1):
-            out[i, role] = clairvoyant_value(*args, role, dice, leaf_x, leaf_y, work)
-    return out
+    return clairvoyant_values(*args, dice.astype(np.int64), leaf_x, leaf_y)
 
 
 def duel_values(graph: DuelGraph, tol: float = TOL) -> tuple[DuelValues, dict[str, int], float]:

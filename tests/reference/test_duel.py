@@ -116,3 +116,19 @@ def test_two_pieces_optimal_beats_random_and_the_clairvoyant_beats_optimal(two_p
     half = Z99 * w.std(ddof=1) / math.sqrt(len(w))
     assert w.mean() + half >= 0.5 * (ox[s] + oy[s])
     _first_mover_agrees(rules, float(rx[s]), games=20_000, seed=13)
+
+
+def test_the_clairvoyant_gives_the_same_values_whatever_the_threads() -> None:
+    import numba
+
+    graph = build_graph(duel_rules(Rules.preset("maedn"), 1))
+    x, y, _, _ = values(graph, BEST, RANDOM)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = clairvoyant(graph, x, y, sequences=40, horizon=200, seed=3)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        many = clairvoyant(graph, x, y, sequences=40, horizon=200, seed=3)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, many)
