@@ -369,9 +369,11 @@ class RelativeSkillPlan:
             f"({row['optimal']}) gets {ends} of the way from the beginner's share to that "
             "player's: that part of winning is skill, the rest luck that this play did not "
             "overcome. Both players only approximate exact play (the strong player is a "
-            "heuristic search, the one who knows the dice a search on them), so each share "
-            "also carries an approximation error of unknown direction that its interval, "
-            "which holds the games' noise, does not."
+            "heuristic search, the one who knows the dice a search on them). How far they are "
+            "from it is measured only in reduced games solved exactly (two players, two "
+            "pieces each: `ludosim duels`, docs/skill.md); at this size it is not, so each "
+            "share also carries an approximation error that its interval, which holds the "
+            "games' noise, does not."
         )
         return Finding(TOPIC, text, True, headline=True, kind="note")
 

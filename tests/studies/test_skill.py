@@ -530,7 +530,8 @@ def test_the_page_states_the_relative_skill_level_first() -> None:
     # most measured, and that the players only approximate exact play.
     assert heads[0].text.startswith("Luck or skill, in plain words")
     assert "gets 24% under danish to 44% under app of the way" in heads[0].text
-    assert "approximation error of unknown direction" in heads[0].text
+    assert "approximation error that its interval" in heads[0].text
+    assert "reduced games solved exactly" in heads[0].text
     assert heads[1].text.startswith("Relative skill level RS = LE / (LE + RE)")
     # Every RS with its interval, highest first.
     assert "app 0.435 (95% CI" in heads[1].text and "danish 0.242 (95% CI" in heads[1].text
