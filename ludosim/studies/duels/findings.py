@@ -221,8 +221,9 @@ def _engine_findings(tables, tests, win_pp) -> list[Finding]:
     for _, row in tables.exact.iterrows():
         label = row["duel"]
         t = tests[f"{label}|engine"]
+        games = int(tables.players.set_index(["duel", "player"]).loc[(label, "random"), "games"])
         text = (
-            f"{label}: in {t.games:,} kernel games of two random players the first mover's "
+            f"{label}: in {games:,} kernel games of two random players the first mover's "
             f"share differs from the exact {_pct(row['random_first'])} by {told(t, 'pp')}: "
             f"{verdict(t, win_pp, 'pp')}."
         )

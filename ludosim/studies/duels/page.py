@@ -105,6 +105,8 @@ def luck_figure(tables: DuelsTables) -> Any:
         low = 100 * luck[f"share_{key}_low"].to_numpy(float)
         high = 100 * luck[f"share_{key}_high"].to_numpy(float)
         known = np.isfinite(share)
+        if not known.any():
+            continue  # no duel here has choices: no bar, and no legend entry
         ax.barh(rows[known] + (j - 0.5) * 0.4, share[known], height=0.38,
                 xerr=[share[known] - low[known], high[known] - share[known]],
                 color=figures.COLORS[j], label=name, capsize=2)  # fmt: skip
@@ -152,6 +154,30 @@ def _shown_players(tables: DuelsTables) -> pd.DataFrame:
     })  # fmt: skip
 
 
+def _interval_text(mean: float, low: float, high: float, scale: float, digits: int) -> str:
+    if not np.isfinite(mean):
+        return "none"
+    return f"{scale * mean:.{digits}f} ({scale * low:.{digits}f}-{scale * high:.{digits}f})"
+
+
+def _shown_luck(tables: DuelsTables) -> pd.DataFrame:
+    luck = tables.luck
+    rows = zip(luck["share_dice"], luck["share_dice_low"], luck["share_dice_high"], strict=True)
+    choices = zip(luck["share_choices"], luck["share_choices_low"], luck["share_choices_high"],
+                  strict=True)  # fmt: skip
+    cost0 = zip(luck["cost_0"], luck["cost_0_low"], luck["cost_0_high"], strict=True)
+    cost1 = zip(luck["cost_1"], luck["cost_1_low"], luck["cost_1_high"], strict=True)
+    return pd.DataFrame({
+        "duel": luck["duel"], "players (role 0 vs role 1)": luck["matchup"],
+        "games": luck["games"],
+        "dice explain (%)": [_interval_text(*r, 100, 1) for r in rows],
+        "choices explain (%)": [_interval_text(*r, 100, 1) for r in choices],
+        "role 0 cost per choice (pp)": [_interval_text(*r, 100, 2) for r in cost0],
+        "role 1 cost per choice (pp)": [_interval_text(*r, 100, 2) for r in cost1],
+        "largest identity gap": luck["identity_gap"].map(lambda v: f"{v:.0e}"),
+    })  # fmt: skip
+
+
 def study_page(tables: DuelsTables, out: str | Path, title: str | None = None) -> Path:
     """Write `index.html` with its figures and `findings.json` beside the tables; the page."""
     from ludosim.report.htmlpage import (
@@ -195,9 +221,11 @@ def study_page(tables: DuelsTables, out: str | Path, title: str | None = None) -
         PageTable("Exact values", EXACT_FILE, html_table(_shown_exact(tables)),
                   "Every number exact but the clairvoyant's (a Monte Carlo mean over dice "
                   "sequences, 95% interval) and RS, which rests on it."),
-        PageTable("Luck and cost per matchup", LUCK_FILE, html_table(tables.luck),
-                  "identity_gap: the largest |result - V(start) - luck + cost_0 - cost_1| "
-                  "of any game (0 up to rounding); fixed_point_gap: the largest mean luck "
+        PageTable("Luck and cost per matchup", LUCK_FILE, html_table(_shown_luck(tables)),
+                  "Shares and costs with 95% intervals; none: no choice ever arose (or "
+                  "cost anything). Largest identity gap: the largest |result - V(start) - "
+                  "luck + cost_0 - cost_1| of any game (0 up to rounding). The CSV also "
+                  "holds the turn order's share and fixed_point_gap, the largest mean luck "
                   "of a roll at any position (0 up to the value iteration's tolerance)."),
     ]))  # fmt: skip
     intro = (
