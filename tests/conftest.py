@@ -7,7 +7,8 @@ games played is intended (and bump `SEMANTICS_VERSION` with it).
 `VERIFY` is true when `LUDOSIM_VERIFY` is set to anything but `0` (`make
 verify` sets it to 1): the longer checks then run at their full size. It is the
 one reading of that variable. Tests marked `slow` run only then; every other
-test runs in the everyday suite, some of them at a smaller size without it.
+test runs in the everyday suite, some of them at a smaller size without it
+(`full_or(full, quick)` picks the size).
 
 The tests live in one folder per layer of the package (`rules/`, `engine/`, ...;
 `project/` for the docs, README and notebooks; `engine/kernel/` for the kernel-level
@@ -34,6 +35,11 @@ for _folder in [TESTS, *FOLDERS]:
         sys.path.insert(0, str(_folder))
 
 VERIFY = os.environ.get("LUDOSIM_VERIFY", "") not in ("", "0")
+
+
+def full_or(full: int, quick: int) -> int:
+    """`full` under `make verify` (`VERIFY`), else the everyday suite's smaller `quick`."""
+    return full if VERIFY else quick
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

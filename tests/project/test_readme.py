@@ -7,7 +7,13 @@ real kernel, block by block, each block in a fresh copy of the repository's comm
 files (as if run from the root of a clean clone): an example that reads a results folder
 must create it earlier in its own block. The examples write under `runs/` only: after
 each block no committed file has changed and nothing new exists outside `runs/`.
-README's Python example runs too. `make run` installs every extra an example needs.
+In `make test` two examples run with fewer games of the slow players of the relative
+skill level (the optimal and the fictive player play a few dozen games a second):
+`ludosim skill` with `--skill-games 40` (its default, 4,000, is not written in the
+example) and `ludosim design` with `--skill-games 80` (the least it takes: 20 per seat)
+instead of 800; `QUICK` lists them. `make verify` (`LUDOSIM_VERIFY=1`) runs every
+example exactly as written. README's Python example runs too. `make run` installs every
+extra an example needs.
 The project layout tree of docs/architecture.md must list every module of `ludosim/` and
 every document of `docs/`, and only files that exist; every Makefile target is shown as
 `make TARGET`.
@@ -25,6 +31,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import VERIFY
 
 from ludosim.cli.app import main
 
@@ -65,6 +72,46 @@ EXAMPLES = [
 ]
 
 
+# Per command, the options `make test` sets to a smaller size (`sized`): the rest of the
+# example is run as written. These two play thousands of games of the optimal and the
+# fictive player, four fifths of the examples' time; `make verify` runs them as written.
+QUICK = {"skill": {"--skill-games": "40"}, "design": {"--skill-games": "80"}}
+
+
+def sized(args: list[str]) -> list[str]:
+    """`args` as `make test` runs them: the options of `QUICK` replaced or added."""
+    if VERIFY:
+        return args
+    args = list(args)
+    for option, value in QUICK.get(args[1], {}).items():
+        if option in args:
+            args[args.index(option) + 1] = value
+        else:
+            args += [option, value]
+    return args
+
+
+def test_the_quick_sizes_change_only_the_sizes_of_documented_commands() -> None:
+    shown = {args[1]: args for _, block in EXAMPLES for args in block}
+    assert set(QUICK) <= set(shown), "QUICK names a command no example runs"
+
+    def without(args: list[str], options: dict[str, str]) -> list[str]:
+        kept = list(args)
+        for option in options:
+            if option in kept:
+                del kept[kept.index(option) : kept.index(option) + 2]
+        return kept
+
+    for command, options in QUICK.items():
+        args, quick = shown[command], sized(shown[command])
+        if VERIFY:  # make verify runs every example as written
+            assert quick == args
+            continue
+        assert without(quick, options) == without(args, options)
+        for option, value in options.items():
+            assert quick[quick.index(option) + 1] == value
+
+
 def test_the_tour_shows_examples_of_every_command() -> None:
     from ludosim.cli.app import command_names
 
@@ -100,7 +147,7 @@ def test_documented_examples_run_as_written(
     monkeypatch.chdir(tmp_path)
     for args in commands:
         with pytest.raises(SystemExit) as info:
-            main(args[1:])
+            main(sized(args)[1:])
         captured = capsys.readouterr()
         assert info.value.code == 0, f"`{shlex.join(args)}` failed: {captured.err}"
         assert captured.out.strip(), f"`{shlex.join(args)}` printed nothing"

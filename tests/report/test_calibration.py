@@ -13,6 +13,11 @@ A planted effect is sized by the page's own rule (`contrasts.games_to_detect`:
 80% power at the family's level); the page must find it at least that often,
 within the same tolerance. A real null sweep (the kernel, three first-player
 rules that cannot change any statistic under random play) runs in `make verify`.
+
+`make test` runs fewer replications than `make verify` (`full_or`); each test still
+fails when its false-claim rate is well above 5%: the bound, from the same Wilson
+interval at the smaller count, is stated by each count below and checked by
+`test_every_replication_count_can_fail` (`failing_count`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import VERIFY
+from conftest import VERIFY, full_or
 from design_helpers import null_truth, stage_double
 
 from ludosim.report.contrasts import ALPHA, POWER, games_to_detect
@@ -31,7 +36,8 @@ from ludosim.results.stats import wilson_interval
 from ludosim.sweep import SweepSpec
 from ludosim.sweep.spec import cells_frame, expand
 
-REPLICATIONS = 1000
+# Per design; a page fails at 17 false claims of 200 (8.5%), 281 of 5,000 (5.6%).
+REPLICATIONS = full_or(5000, 200)
 GAMES = 400  # per cell: the rate of false claims does not depend on the size
 
 # The cells of each design, as `ludosim sweep` expands them.
@@ -137,11 +143,17 @@ def false_claim_rate(design: PageDesign, cells: pd.DataFrame, reps: int, seed: i
     return bad
 
 
+def failing_count(reps: int) -> int:
+    """The fewest false claims of `reps` that fail a test: the lower bound of their 95%
+    Wilson interval is above the 5% family-wise rate."""
+    return next(b for b in range(reps + 1) if wilson_interval(b, reps)[0] > ALPHA)
+
+
 @pytest.mark.parametrize("name", list(DESIGNS))
 def test_null_pages_rarely_claim_a_difference(name: str) -> None:
     cells = cells_of(name)
     design = page_design(cells)
-    reps = REPLICATIONS * (5 if VERIFY else 1)
+    reps = REPLICATIONS
     bad = false_claim_rate(design, cells, reps, seed=2026)
     low, high = wilson_interval(bad, reps)
     # Fails only when the rate is above 5% beyond its own 95% interval.
@@ -278,7 +290,8 @@ def test_a_real_null_sweep_rarely_claims_a_difference(tmp_path: object) -> None:
 
 
 # ------------------------------------------------------------------------ the designer
-DESIGN_REPLICATIONS = 30
+# Fails at 3 false claims of 20 (15%) in make test, 4 of 30 (13%) in make verify.
+DESIGN_REPLICATIONS = full_or(30, 20)
 
 
 def test_a_design_whose_house_rules_change_nothing_recommends_the_rules_as_they_are(
@@ -315,6 +328,7 @@ def test_a_design_whose_house_rules_change_nothing_recommends_the_rules_as_they_
 
 
 # ----------------------------------------------------------------------------- compare
+# Fails at 5 false claims of 40 (12.5%), in make test as in make verify.
 COMPARE_REPLICATIONS = 40
 
 
@@ -335,7 +349,8 @@ def test_compare_on_a_null_pair_rarely_claims_a_difference() -> None:
 
 
 # ------------------------------------------------------------------ the skill page's RS
-RS_REPLICATIONS = 5000
+# Fails at 64 false claims of 1,000 (6.4%) in make test, 281 of 5,000 (5.6%) in make verify.
+RS_REPLICATIONS = full_or(5000, 1000)
 
 
 def test_two_identical_rule_sets_rarely_differ_in_relative_skill() -> None:
@@ -377,7 +392,8 @@ def test_two_identical_rule_sets_rarely_differ_in_relative_skill() -> None:
 
 
 # ------------------------------------------------------------------------------ unfold
-UNFOLD_REPLICATIONS = 200
+# Fails at 10 false claims of 100 (10%) in make test, 17 of 200 (8.5%) in make verify.
+UNFOLD_REPLICATIONS = full_or(200, 100)
 
 
 def test_unfold_pages_with_nothing_to_find_rarely_claim_a_difference() -> None:
@@ -417,3 +433,21 @@ def test_unfold_pages_with_nothing_to_find_rarely_claim_a_difference() -> None:
         bad += bool(claims(u.study_findings(null)))
     low, _ = wilson_interval(bad, UNFOLD_REPLICATIONS)
     assert low <= ALPHA, f"{bad} of {UNFOLD_REPLICATIONS} null unfold pages claimed a difference"
+
+
+# ------------------------------------------------- the counts make test runs can fail
+@pytest.mark.parametrize(
+    ("reps", "bound"),
+    [
+        (REPLICATIONS, 0.085),
+        (DESIGN_REPLICATIONS, 0.15),
+        (COMPARE_REPLICATIONS, 0.125),
+        (RS_REPLICATIONS, 0.064),
+        (UNFOLD_REPLICATIONS, 0.10),
+    ],
+    ids=["null pages", "designs", "compares", "relative skill", "unfold"],
+)
+def test_every_replication_count_can_fail(reps: int, bound: float) -> None:
+    """At the replications this run plays (fewer in make test), a test fails once its
+    rate of false claims reaches `bound`, the rate stated by each count (at most 15%)."""
+    assert failing_count(reps) / reps <= bound + 1e-9, failing_count(reps)

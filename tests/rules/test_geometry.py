@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import full_or
 from scenario_helpers import make, move_of
-from test_kernel_agreement import VERIFY, assert_same_games
+from test_kernel_agreement import assert_same_games
 
 from ludosim.engine import compile_layout, new_work
 from ludosim.engine.moves import apply_move, legal_moves
@@ -179,7 +180,8 @@ GEOMETRIES = {
 def test_kernel_agrees_with_reference_on_other_geometries(name: str) -> None:
     preset, changes = GEOMETRIES[name]
     rules = Rules.preset(preset).replace(**changes)
-    games = (25 if preset == "killer" else 100) * (10 if VERIFY else 1)
+    # make verify plays 250 Killer games and 1,000 of the others; the everyday suite 12 and 50.
+    games = full_or(250, 12) if preset == "killer" else full_or(1000, 50)
     assert_same_games(rules, range(games), name)
 
 
@@ -190,5 +192,5 @@ def test_scoring_policies_agree_on_six_arms_of_seventeen_squares(preset: str) ->
     rules = Rules.preset(preset).replace(sides=6, players=6, arm_length=17)
     assert rules.track_len > MASK_TRACK
     policies = ["balanced", "defensive", "runner", "aggressive", "balanced", "random"]
-    games = (8 if preset == "killer" else 25) * (10 if VERIFY else 1)
+    games = full_or(80, 4) if preset == "killer" else full_or(250, 12)
     assert_same_games(rules, range(games), f"{preset} on six arms of 17", policies)

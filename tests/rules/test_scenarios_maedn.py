@@ -147,9 +147,10 @@ VARIANTS = {
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_kernel_agrees_with_reference_on_the_maedn_rules(variant: str) -> None:
     rules = BOARD.replace(**VARIANTS[variant])
-    assert_same_games(rules, range(1000 if VERIFY else 100), variant)
+    assert_same_games(rules, range(1000 if VERIFY else 60), variant)
+    # The look-ahead seat is worked out in Python by the reference: fewer games.
     mixed = ["balanced", "runner", "random", "weights:danger=-2,chance=1,progress=1"]
-    assert_same_games(rules, range(200 if VERIFY else 25), f"{variant}, {mixed}", mixed)
+    assert_same_games(rules, range(200 if VERIFY else 10), f"{variant}, {mixed}", mixed)
 
 
 # ------------------------------------------------------------------ the preset

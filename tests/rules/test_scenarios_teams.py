@@ -209,6 +209,9 @@ def test_the_expert_does_not_play_under_teams(player: str) -> None:
 
 
 GAMES = 400 if VERIFY else 60
+# Games with the look-ahead seat among the policies (the reference works it out in
+# Python, a few times slower): the everyday suite plays fewer.
+MIXED_GAMES = 400 if VERIFY else 20
 LOOKAHEAD = "weights:progress=1,capture=3,danger=-2,chance=2"
 
 
@@ -229,7 +232,8 @@ def test_kernel_agrees_with_reference_under_teams(preset, teams, policies) -> No
     rules = Rules.preset(preset).replace(teams=teams, play_to_end=False)
     if preset == "danish":
         rules = rules.replace(forced_capture=True)
-    assert_same_games(rules, range(GAMES), f"{preset} teams={teams}", policies, flow=True)
+    games = GAMES if policies == "random" else MIXED_GAMES
+    assert_same_games(rules, range(games), f"{preset} teams={teams}", policies, flow=True)
 
 
 # --------------------------------------------------- playing on, move limits

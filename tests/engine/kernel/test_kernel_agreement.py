@@ -2,9 +2,11 @@
 
 Every per-game column (with the game-flow columns of docs/flow.md in the
 per-preset check) and the final position of every piece must agree for
-the same (rules, seed, game, policies): 1,000 games per preset (250 of Killer) in the
+the same (rules, seed, game, policies): 300 games per preset (60 of Killer) in the
 everyday suite, 20,000 with `LUDOSIM_VERIFY=1` (as in `make verify`), which
-also plays 300 instead of 40 games per preset and policy mix.
+also plays 300 instead of 40 games per preset and policy mix, the section 8 readings
+and the family toggles at three and twenty times the everyday suite's games, and more
+random rule combinations.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import random
 
 import numpy as np
 import pytest
-from conftest import VERIFY
+from conftest import VERIFY, full_or
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from scenario_helpers import random_position
@@ -25,14 +27,14 @@ from ludosim.rules.model import TOGGLES, Toggle
 from ludosim.rules.policies import parse_policy
 from ludosim.run.simulate import kernel_game
 
-GAMES = 20_000 if VERIFY else 1_000  # per preset (Killer: `games_of`)
+GAMES = full_or(20_000, 300)  # per preset (Killer: `games_of`)
 # The games of a preset are checked in slices of about ten seconds each, so
 # that pytest-xdist spreads them evenly over the workers: the reference engine
 # plays about 11 Killer games a second and about 100 of each other preset.
 SLICE = {name: 125 if name == "killer" else 1000 for name in presets()}
 # Killer's reference games are the dearest (its plan search runs in Python), so the
-# everyday suite checks 250 of them; `make verify` checks 20,000 like every preset.
-KILLER_GAMES = GAMES if VERIFY else 250
+# everyday suite checks 60 of them; `make verify` checks 20,000 like every preset.
+KILLER_GAMES = full_or(GAMES, 60)
 
 
 def games_of(name: str) -> int:
@@ -256,7 +258,7 @@ def rule_variants(draw: st.DrawFn) -> Rules:
 
 
 @settings(
-    max_examples=50,
+    max_examples=full_or(50, 20),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -291,7 +293,7 @@ ALL_POLICIES = [*POLICY_MIXES["named"], *POLICY_MIXES["mixed"], "skipper:1", "we
 
 
 @settings(
-    max_examples=60,
+    max_examples=full_or(60, 24),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -362,7 +364,8 @@ def test_a_seat_finished_in_the_start_position_is_done_after_its_first_turn(
 # Readings of docs/rules.md section 8 that change what is played: a 6 that cannot
 # enter is a failed start try (8.2, here with the star-globe die's 6 and one
 # attempt), Killer's captures and finishes earn new roll sequences (8.8), and
-# a block on a safe square follows block_landing (8.1).
+# a block on a safe square follows block_landing (8.1). The games are make verify's;
+# the everyday suite plays a third of them.
 READING_VARIANTS = {
     "failed-start-try": ("danish-globe", {"start_attempts": 1}, 300),
     "killer-bonus-sequences": (
@@ -378,14 +381,15 @@ READING_VARIANTS = {
 def test_kernel_agrees_on_the_section_8_readings(variant: str) -> None:
     preset, changes, games = READING_VARIANTS[variant]
     rules = Rules.preset(preset).replace(**changes)
-    assert_same_games(rules, range(games), variant)
+    assert_same_games(rules, range(full_or(games, games // 3)), variant)
 
 
 # Values of the toggles that other Ludo apps play, each on a preset where it
 # changes games: bonuses that do not stack (with every bonus source on),
 # forbidden block landings (also with star jumps and the star-and-globe die),
 # six limits other than 3, start tries only until a first piece entered and
-# seats listed in any order of arms.
+# seats listed in any order of arms. The games are the everyday suite's with mixed
+# seats; it plays half again as many with random seats, make verify twenty times as many.
 FAMILY_VARIANTS = {
     "bonus-one-italian": ("italian", {"bonus_stacking": "one"}, 150),
     "bonus-one-globe": (
@@ -416,8 +420,7 @@ FAMILY_VARIANTS = {
 @pytest.mark.parametrize("variant", sorted(FAMILY_VARIANTS))
 def test_kernel_agrees_on_the_family_toggles(variant: str) -> None:
     preset, changes, games = FAMILY_VARIANTS[variant]
-    games = games * 10 if VERIFY else games
     rules = Rules.preset(preset).replace(**changes)
-    assert_same_games(rules, range(games), variant)
+    assert_same_games(rules, range(full_or(games * 10, games // 2)), variant)
     mixed = (["runner", "balanced", "skipper:0.5"] + ["random"] * rules.players)[: rules.players]
-    assert_same_games(rules, range(games // 10), f"{variant}, {mixed}", mixed)
+    assert_same_games(rules, range(full_or(games, games // 10)), f"{variant}, {mixed}", mixed)
