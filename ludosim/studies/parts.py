@@ -27,15 +27,14 @@ import logging
 import os
 import pickle
 import shutil
-import signal
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ludosim._version import __version__
 from ludosim.results.failures import ResultsError, write_error
 from ludosim.rules.options import RuleSet
+from ludosim.run.stopping import sigterm_raises
 
 # The hidden folder of an output folder that holds its study's finished parts.
 PARTS = ".parts"
@@ -65,26 +64,9 @@ class StudyStopped(KeyboardInterrupt):
         return f"{head}: kept {parts} played in {self.folder}; rerun the same command to resume"
 
 
-@contextlib.contextmanager
-def stop_on_sigterm() -> Iterator[None]:
-    """Turn SIGTERM into `Terminated` (a KeyboardInterrupt) inside the block.
-
-    Only the main thread may set signal handlers; elsewhere SIGTERM keeps its default.
-    A second SIGTERM while the study winds down is ignored (SIGKILL still works).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def terminate(signum: int, frame: Any) -> None:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def stop_on_sigterm() -> contextlib.AbstractContextManager[None]:
+    """SIGTERM raised as `Terminated` inside the block (`ludosim.run.stopping`)."""
+    return sigterm_raises(Terminated)
 
 
 def study_key(kind: str, study: Any) -> str:

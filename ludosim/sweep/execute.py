@@ -36,7 +36,6 @@ import contextlib
 import dataclasses
 import logging
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -52,6 +51,7 @@ from ludosim.results.summary import summary_to_frame
 from ludosim.rules.errors import LudosimError
 from ludosim.run.runstages import Stage, announce, begin
 from ludosim.run.simulate import simulate
+from ludosim.run.stopping import sigterm_raises
 from ludosim.sweep import store
 from ludosim.sweep.daskcluster import _distributed, _failed, _quiet_distributed, _scheduler_gone
 from ludosim.sweep.partial import Partials, join_pieces, next_piece
@@ -232,27 +232,9 @@ def _connect(address: str) -> Any:
         raise SweepError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-@contextlib.contextmanager
-def _stop_on_sigterm() -> Iterator[None]:
-    """Turn SIGTERM into `Terminated` (a KeyboardInterrupt) while a sweep runs.
-
-    Only the main thread may set signal handlers; elsewhere SIGTERM keeps its
-    default. A second SIGTERM while the sweep winds down is ignored, so the
-    chunk being written is finished and the run recorded (SIGKILL still works).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def terminate(signum: int, frame: Any) -> None:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def _stop_on_sigterm() -> contextlib.AbstractContextManager[None]:
+    """SIGTERM raised as `Terminated` inside the block (`ludosim.run.stopping`)."""
+    return sigterm_raises(Terminated)
 
 
 def _run_to_precision(
