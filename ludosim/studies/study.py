@@ -12,7 +12,7 @@ text where a list belongs).
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -101,6 +101,26 @@ def built_from_file(path: Any, error: ErrorType, make: Callable[[], T]) -> T:
 
 # The page every study writes beside its tables.
 PAGE_FILE = "index.html"
+
+
+def write_frames(folder: Any, frames: dict[str, Any]) -> Path:
+    """Each of `frames` (file name -> DataFrame) as CSV into `folder`, made if missing."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, frame in frames.items():
+        frame.to_csv(out / name, index=False)
+    return out
+
+
+def read_frames(folder: Any, names: Sequence[str], error: ErrorType) -> list[Any]:
+    """The CSV tables `names` of a study's `folder`, in order; one `error` line naming the
+    folder when one cannot be read."""
+    import pandas as pd
+
+    try:
+        return [pd.read_csv(Path(folder) / name) for name in names]
+    except OSError as exc:
+        raise error(f"{folder}: the study's tables cannot be read: {exc}") from None
 
 
 def earlier_output(*names: str) -> Callable[[Path], bool]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from ludosim.studies.duels.spec import DuelsError, DuelsStudy
+from ludosim.studies.study import read_frames, write_frames
 
 EXACT_FILE = "exact.csv"
 PLAYERS_FILE = "players.csv"
@@ -48,23 +49,11 @@ class DuelsTables:
 
 
 def write_tables(tables: DuelsTables, out: str | Path) -> Path:
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    tables.exact.to_csv(folder / EXACT_FILE, index=False)
-    tables.players.to_csv(folder / PLAYERS_FILE, index=False)
-    tables.luck.to_csv(folder / LUCK_FILE, index=False)
-    return folder
+    return write_frames(out, {EXACT_FILE: tables.exact, PLAYERS_FILE: tables.players,
+                              LUCK_FILE: tables.luck})  # fmt: skip
 
 
 def read_tables(folder: str | Path, study: DuelsStudy) -> DuelsTables:
     """The tables `write_tables` wrote into `folder` for `study` (to redraw its page)."""
-    folder = Path(folder)
-    try:
-        return DuelsTables(
-            study,
-            pd.read_csv(folder / EXACT_FILE),
-            pd.read_csv(folder / PLAYERS_FILE),
-            pd.read_csv(folder / LUCK_FILE),
-        )
-    except OSError as exc:
-        raise DuelsError(f"{folder}: the study's tables cannot be read: {exc}") from None
+    return DuelsTables(study, *read_frames(folder, (EXACT_FILE, PLAYERS_FILE, LUCK_FILE),
+                                           DuelsError))  # fmt: skip

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ludosim.studies.study import read_frames, write_frames
 from ludosim.studies.unfold.spec import UnfoldError, UnfoldStudy
 
 LEADS_FILE = "leads.csv"
@@ -38,29 +39,17 @@ class UnfoldTables:
 
 
 def write_tables(tables: UnfoldTables, out: str | Path) -> Path:
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    tables.leads.to_csv(folder / LEADS_FILE, index=False)
-    tables.comebacks.to_csv(folder / COMEBACKS_FILE, index=False)
-    tables.changes.to_csv(folder / CHANGES_FILE, index=False)
-    tables.runs.to_csv(folder / RUNS_FILE, index=False)
+    frames = {LEADS_FILE: tables.leads, COMEBACKS_FILE: tables.comebacks,
+              CHANGES_FILE: tables.changes, RUNS_FILE: tables.runs}  # fmt: skip
     if len(tables.race):
-        tables.race.to_csv(folder / RACE_FILE, index=False)
-    return folder
+        frames[RACE_FILE] = tables.race
+    return write_frames(out, frames)
 
 
 def read_tables(folder: str | Path, study: UnfoldStudy) -> UnfoldTables:
     """The tables `write_tables` wrote into `folder` for `study` (to redraw its page)."""
-    folder = Path(folder)
-    try:
-        race = pd.read_csv(folder / RACE_FILE) if study.race_check else pd.DataFrame()
-        return UnfoldTables(
-            study,
-            pd.read_csv(folder / LEADS_FILE),
-            pd.read_csv(folder / COMEBACKS_FILE),
-            pd.read_csv(folder / CHANGES_FILE),
-            race,
-            pd.read_csv(folder / RUNS_FILE),
-        )
-    except OSError as exc:
-        raise UnfoldError(f"{folder}: the study's tables cannot be read: {exc}") from None
+    names = (LEADS_FILE, COMEBACKS_FILE, CHANGES_FILE, RUNS_FILE)
+    leads, comebacks, changes, runs = read_frames(folder, names, UnfoldError)
+    race = read_frames(folder, (RACE_FILE,), UnfoldError)[0] if study.race_check else None
+    return UnfoldTables(study, leads, comebacks, changes,
+                        pd.DataFrame() if race is None else race, runs)  # fmt: skip
