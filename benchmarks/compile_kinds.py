@@ -105,7 +105,7 @@ def main() -> None:
     print(f"| total of {len(rows)} kinds | {total:.1f} | {sum(s for *_, s in rows):.1f} |")
     print("\nKINDS rows:")
     for kind, first, _ in rows:
-        letters = "".join(c if f else "-" for c, f in zip("PFSWX", kind.flags, strict=True))
+        letters = "".join(c if f else "-" for c, f in zip("PFSX", kind.flags, strict=True))
         print(f'    _kind("{letters}", {first:.1f}, {kind.tour}),  # {kind.what}')
     if not args.no_warm:
         warm_wall(tests=False)

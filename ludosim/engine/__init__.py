@@ -192,9 +192,10 @@ from ludosim.engine.batch import HIST_BINS  # noqa: E402
 from ludosim.engine.dispatch import LiteralKernel  # noqa: E402
 
 # The entry points, called without numba's per-call re-typing of their literal flags
-# (`dispatch`): plans, free, scoring, flow and expert, the last five arguments.
-run_batch = LiteralKernel(batch.run_batch, literal=range(11, 16))
-play_one = LiteralKernel(batch.play_one, literal=range(12, 17))
+# (`dispatch`): plans, free, scoring and expert, four of the last five arguments (the
+# fourth of those five, flow, is a run-time switch).
+run_batch = LiteralKernel(batch.run_batch, literal=(11, 12, 13, 15))
+play_one = LiteralKernel(batch.play_one, literal=(12, 13, 14, 16))
 from ludosim.engine.layout import R, T, compile_board, compile_layout, compile_rules  # noqa: E402
 from ludosim.engine.state import H, K, new_work  # noqa: E402
 

@@ -85,8 +85,9 @@ def play_one(
     `flows` (int64[F.SIZE], the game-flow results) and `snaps` (int64[SNAP_CAP, players]).
 
     `plans`, `free`, `scoring`, `flow` and `expert` as for `run_batch`
-    (compiled in as constants: a game of the same kind as a run's loads the
-    run's compiled game; `flows` and `snaps` are filled only with `flow`). With `expert`
+    (all but `flow` compiled in as constants: a game of the same kind as a
+    run's loads the run's compiled game; `flows` and `snaps` are filled only
+    with `flow`, a run-time switch). With `expert`
     the expert seats' searched choices go to `choices` (int64[MAX_RECORD]:
     options << RECORD_SHIFT | choice, in order), and the count of searched
     decisions is returned (0 without).
@@ -94,7 +95,6 @@ def play_one(
     literally(plans)
     literally(free)
     literally(scoring)
-    literally(flow)
     literally(expert)
     stream = np.zeros(2, dtype=np.uint64)
     _start_stream(stream, seed, game)
@@ -198,15 +198,17 @@ def run_batch(
     `flow` counts the game-flow results into `flows` (else it may have no rows),
     and the snapshots into `snaps` when it has rows; `expert` is True when
     some seat is an expert (`ludosim.engine.expert`).
-    All five are compiled in as constants (`literally`: one cached copy per
-    combination), so a run compiles only the code its games can reach: an
+    All but `flow` are compiled in as constants (`literally`: one cached copy
+    per combination), so a run compiles only the code its games can reach: an
     `app` run never the Killer plan search nor the free loop, a random run
-    no scoring, a run without `flow` no counters, a run without an expert no search.
+    no scoring, a run without an expert no search. `flow` is a run-time
+    switch: every copy has the counters (an ordinary call at each turn
+    boundary, `flow.count_boundary`, compiled once for every kind), skipped by
+    a branch without it, so that counting them compiles no kind of its own.
     """
     literally(plans)
     literally(free)
     literally(scoring)
-    literally(flow)
     literally(expert)
     games = head.shape[0]
     players = lay[R.PLAYERS]

@@ -1,9 +1,12 @@
 """Game-flow counters at every turn boundary (docs/flow.md).
 
-Mirrors `ludosim.reference.flow.Flow`. A run that counts them passes the
-literal `flow=True` down to the game loop; with the literal False the calls
-below (`open_flow_if`, `count_boundary_if`, `close_flow_if`) are resolved at
-typing time to nothing, so a run without the counters compiles none of this.
+Mirrors `ludosim.reference.flow.Flow`. The batch runners pass `flow` down to
+the game loop as a run-time switch: every kind of game has the calls below
+(`open_flow_if`, `count_boundary_if`, `close_flow_if`), each skipped by a
+branch without the counters. `open_flow`, `count_boundary` and `close_flow`
+are ordinary calls, compiled once (and cached) for every kind of game rather
+than inlined into each. A caller passing the literal False instead gets no
+code at all: the calls are resolved at typing time to nothing.
 """
 
 from __future__ import annotations
@@ -67,9 +70,13 @@ def _best_pieces_total(lay: np.ndarray, w: np.ndarray, s: int) -> int:
     return t
 
 
-@njit(**HOT, inline="always")
+@njit(**HOT)
 def count_boundary(lay: np.ndarray, w: np.ndarray, mover: int) -> None:
     """Count the turn boundary after `mover`'s turn (as `Flow.boundary`).
+
+    An ordinary call, once per boundary (its helpers are inlined into it): inlined
+    at numba level into the game loop, it would be typed and lowered again in
+    every kind of game, which all have the counters (`flow` is a run-time switch).
 
     Only the mover's total is counted afresh unless its turn captured: an
     opponent's piece moves only when it is captured (`moves._capture_at`,
@@ -199,7 +206,7 @@ def close_flow(w: np.ndarray, winner: int) -> None:
 
 
 # The calls of the game loop: plain functions without the JIT, resolved at
-# typing time in compiled code (the literal `flow` False: no code at all).
+# typing time in compiled code (a run-time `flow`: a branch; the literal False: no code).
 def open_flow_if(lay: np.ndarray, w: np.ndarray, flow: bool) -> None:
     """`open_flow` when `flow`."""
     if flow:

@@ -399,9 +399,9 @@ def _whole_game(
 # the turn loop: a run compiles one kind only, and numba never even inlines
 # (copies the IR of) another kind's loop. `scoring` (see `policy.choose_for`)
 # comes as a literal from the batch runners: numba compiles one copy per
-# value, and the all-random copy has no scoring code in it; so does `flow`
-# (the game-flow counters), and the copy without them has no counting code;
-# so does `expert` (`turn.search_move_if`), and the copy without it has no search.
+# value, and the all-random copy has no scoring code in it; so does `expert`
+# (`turn.search_move_if`), and the copy without it has no search. `flow` (the
+# game-flow counters) is a run-time switch: every copy has the counting calls.
 @njit(**HOT)
 def play_free_game(
     lay: np.ndarray,

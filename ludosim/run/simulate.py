@@ -185,8 +185,8 @@ class _Prepared:
     lay: np.ndarray
     work: np.ndarray
 
-    """Which compiled copy of the kernel plays the games (four of a `run.warm.Kind`'s
-    flags, beside `flow`): only the code a run needs is compiled."""
+    """Which compiled copy of the kernel plays the games (a `run.warm.Kind`'s four
+    flags; `flow` is a run-time switch): only the code a run needs is compiled."""
     roll_then_move: bool  # turns search plans (Killer's rules); the memo table caches them
     free: bool  # every roll's moves are a mask of pieces (`engine.turn.free_play`)
     scoring: bool  # some seat scores its options; False when every seat plays random

@@ -1,15 +1,16 @@
 """The kernel's kinds of game, compiled ahead of the work in parallel processes.
 
 The batch runner (`ludosim.engine.batch.run_batch`) and the one-game runner
-(`play_one`) take five flags as literals: Killer's plan search (`plans`), the
-free-move loop (`free`), scoring policies (`scoring`), the game-flow counters
-(`flow`) and the expert's search (`expert`). Each combination is its own
-compiled copy, a kind of game: a run compiles only its own kind, the first
-time it is used after an install or a kernel change, and loads it from the
-on-disk cache (`ludosim.engine.cache_dir`) from then on. `KINDS` lists the
-kinds with the first-compile time each measured; `warm` compiles a set of them
-before the work, a pool of processes sharing them out (longest first), so that
-commands and test workers load them instead of each compiling its own:
+(`play_one`) take four flags as literals: Killer's plan search (`plans`), the
+free-move loop (`free`), scoring policies (`scoring`) and the expert's search
+(`expert`); the game-flow counters (`flow`) are a run-time switch of every
+kind. Each combination is its own compiled copy, a kind of game: a run
+compiles only its own kind, the first time it is used after an install or a
+kernel change, and loads it from the on-disk cache (`ludosim.engine.cache_dir`)
+from then on. `KINDS` lists the kinds with the first-compile time each
+measured; `warm` compiles a set of them before the work, a pool of processes
+sharing them out (longest first), so that commands and test workers load them
+instead of each compiling its own:
 
     python -m ludosim.run.warm            # the kinds of the documented examples and `make run`
     python -m ludosim.run.warm --tests    # every kind the test suite plays, both runners
@@ -36,8 +37,9 @@ from typing import Any, TextIO
 
 from numba.core import event, types
 
-# The batch runner's flags, in the order the runners take them (`run_batch`).
-FLAGS = ("plans", "free", "scoring", "flow", "expert")
+# The batch runner's literal flags, in the order the runners take them (`run_batch`;
+# `flow`, between `scoring` and `expert`, is a run-time switch, no part of a kind).
+FLAGS = ("plans", "free", "scoring", "expert")
 ENTRIES = ("run_batch", "play_one")
 # Seconds between the lines of a warm-up that is waiting for its processes.
 LINE_SECONDS = 10.0
@@ -48,7 +50,7 @@ NOTICE_AFTER = 1.0
 
 @dataclass(frozen=True)
 class Kind:
-    """One compiled copy of the runners: its five flags and what its first compile costs.
+    """One compiled copy of the runners: its four flags and what its first compile costs.
 
     `seconds` is the first compile of `run_batch` for these flags from an empty
     cache, in CPU seconds of one process (benchmarks/compile_kinds.py; CPU time,
@@ -59,22 +61,19 @@ class Kind:
     plans: bool
     free: bool
     scoring: bool
-    flow: bool
     expert: bool
     seconds: float
     tour: bool
 
     @property
-    def flags(self) -> tuple[bool, bool, bool, bool, bool]:
-        return (self.plans, self.free, self.scoring, self.flow, self.expert)
+    def flags(self) -> tuple[bool, bool, bool, bool]:
+        return (self.plans, self.free, self.scoring, self.expert)
 
     @property
     def name(self) -> str:
-        """`random`, `scoring`, `expert` with `+plans`, `+free`, `+flow` as they apply."""
+        """`random`, `scoring`, `expert` with `+plans`, `+free` as they apply."""
         who = "expert" if self.expert else "scoring" if self.scoring else "random"
-        return who + "".join(
-            f"+{flag}" for flag in ("plans", "free", "flow") if getattr(self, flag)
-        )
+        return who + "".join(f"+{flag}" for flag in ("plans", "free") if getattr(self, flag))
 
     @property
     def what(self) -> str:
@@ -85,8 +84,6 @@ class Kind:
             parts.append("Killer's plans")
         if self.free:
             parts.append("free moves")
-        if self.flow:
-            parts.append("game-flow counters")
         return ", ".join(parts)
 
     @property
@@ -102,8 +99,8 @@ class Kind:
 
 
 def _kind(flags: str, seconds: float, tour: bool) -> Kind:
-    """A row of `KINDS`: the flags as the letters P (plans), F (free), S (scoring),
-    W (flow) and X (expert), `-` for a flag off."""
+    """A row of `KINDS`: the flags as the letters P (plans), F (free), S (scoring)
+    and X (expert), `-` for a flag off."""
     on = [letter != "-" for letter in flags]
     return Kind(*on, seconds=seconds, tour=tour)
 
@@ -112,26 +109,27 @@ def _kind(flags: str, seconds: float, tour: bool) -> Kind:
 # (benchmarks/README.md, "Compile time and the cache"): CPU seconds of a first
 # `run_batch` compile from an empty cache. The expert's kinds compile its rollout
 # helpers as ordinary calls since 2026-12-07: their rows are scaled by the ratio
-# measured then on `expert` (0.88).
+# measured then on `expert` (0.88). Since 2026-12-07 `flow` is a run-time switch
+# (no kinds of their own for the game-flow counters), and every kind compiles the
+# counters' call: the first four rows are scaled by the ratio measured then on each
+# (1.09-1.17, base and head started together), the others get the mean of those
+# four kinds' added seconds (2.9 s here).
 KINDS: tuple[Kind, ...] = (
-    #     PFSWX
-    _kind("-----", 20.3, True),  # random play: simulate, whatif, compare, sweeps
-    _kind("-F---", 17.4, True),  # free moves: Italian, bench's plain-app, `make run`
-    _kind("P----", 33.4, True),  # Killer's plan search: `make run`'s seed sweep
-    _kind("--S--", 30.0, True),  # scoring policies: tournament, ratings, tune, skill
-    _kind("-FS--", 27.1, True),  # design's rule sets
-    _kind("P-S--", 36.4, False),
-    _kind("---W-", 25.6, True),  # game-flow counters: unfold, design
-    _kind("-F-W-", 22.6, True),  # design's rule sets
-    _kind("P--W-", 38.5, False),
-    _kind("--S-X", 49.4, True),  # the expert: tournament, skill
-    _kind("-FS-X", 46.4, True),  # design's skill players (the expert and the fictive player)
-    _kind("P-S-X", 57.6, False),
+    #     PFSX
+    _kind("----", 22.9, True),  # random play: simulate, whatif, compare, sweeps, unfold
+    _kind("-F--", 20.4, True),  # free moves: Italian, bench's plain-app, `make run`, design
+    _kind("P---", 36.3, True),  # Killer's plan search: `make run`'s seed sweep
+    _kind("--S-", 33.1, True),  # scoring policies: tournament, ratings, tune, skill
+    _kind("-FS-", 30.0, True),  # design's rule sets
+    _kind("P-S-", 39.3, False),
+    _kind("--SX", 52.3, True),  # the expert: tournament, skill
+    _kind("-FSX", 49.3, True),  # design's skill players (the expert and the fictive player)
+    _kind("P-SX", 60.5, False),
 )
 
 
 def kind_of(flags: Sequence[bool]) -> Kind:
-    """The row of `KINDS` for these five flags; a combination not in the table gets
+    """The row of `KINDS` for these four flags; a combination not in the table gets
     the row sharing most flags with it (the slowest of those), for its estimate."""
     flags = tuple(bool(f) for f in flags)
     for kind in KINDS:
@@ -166,9 +164,9 @@ def compile_kind(
     policies = kind.policies(rules.players)
     started = time.process_time()
     if "run_batch" in entries:
-        simulate(rules, 2, 1, policies, threads=1, flow=kind.flow)
+        simulate(rules, 2, 1, policies, threads=1)
     if "play_one" in entries:
-        kernel_game(rules, 1, 0, policies, flow=kind.flow)
+        kernel_game(rules, 1, 0, policies)
     spent = time.process_time() - started
     # A runner's misses with literal flags are its compiles (the typing pass with plain
     # booleans, which never compiles, misses every time).

@@ -72,17 +72,18 @@ def test_on_slow_compile_listens_to_numba_compile_events() -> None:
 
 # ------------------------------------------------------------ the kind and its measured time
 def _runner_compile(name: str, flags: tuple[bool, ...] | None) -> dict[str, object]:
-    """A numba compile event's data for a runner: its flags as literals, or (the typing
-    pass) as plain booleans."""
+    """A numba compile event's data for a runner: its four kind flags as literals, or (the
+    typing pass) as plain booleans, and `flow` (a run-time switch) between them as ever."""
 
     def function() -> None: ...
 
     function.__name__ = name
-    flag_types = (types.boolean,) * 5 if flags is None else tuple(types.literal(f) for f in flags)
+    flag_types = (types.boolean,) * 4 if flags is None else tuple(types.literal(f) for f in flags)
+    flag_types = (*flag_types[:3], types.boolean, flag_types[3])  # `flow` before `expert`
     return {"dispatcher": SimpleNamespace(py_func=function), "args": (types.int64, *flag_types)}
 
 
-EXPERT = (False, False, True, False, True)
+EXPERT = (False, False, True, True)
 
 
 def test_the_notice_names_the_kind_compiling_and_its_measured_time() -> None:
@@ -118,9 +119,8 @@ def test_numba_reports_a_runner_with_its_flags_as_literals() -> None:
         literally(plans)
         literally(free)
         literally(scoring)
-        literally(flow)
-        literally(expert)
-        return x + 1
+        literally(expert)  # `flow` is a run-time switch: no literal
+        return x + 1 if flow else x
 
     seen: list[tuple[warm.Kind | None, bool]] = []
 
@@ -130,27 +130,26 @@ def test_numba_reports_a_runner_with_its_flags_as_literals() -> None:
                 seen.append(warm._kind_compiled(event.data))
             super().on_start(event)
 
-    flags = (False, True, False, True, False)
+    plans, free, scoring, flow, expert = False, True, False, True, False
     with event.install_listener("numba:compile", Recording(lambda kind: None, after=60.0)):
-        run_batch(1, *flags)
-    assert seen == [(None, True), (warm.kind_of(flags), True)]
+        run_batch(1, plans, free, scoring, flow, expert)
+    assert seen == [(None, True), (warm.kind_of((plans, free, scoring, expert)), True)]
 
 
 def test_every_kind_of_game_gets_a_measured_time() -> None:
-    """Moves (listed, free, Killer's plans) x players (random, scoring, the expert) x the
-    flow counters: each combination the runners can be given maps to a row of KINDS,
-    exactly where the table has it."""
+    """Moves (listed, free, Killer's plans) x players (random, scoring, the expert): each
+    combination the runners can be given maps to a row of KINDS, exactly where the table
+    has it (the flow counters are a run-time switch of every kind)."""
     names = {k.name for k in warm.KINDS}
     assert len(names) == len(warm.KINDS) and any(k.tour for k in warm.KINDS)
     for plans, free in ((False, False), (False, True), (True, False)):
         for scoring, expert in ((False, False), (True, False), (True, True)):
-            for flow in (False, True):
-                flags = (plans, free, scoring, flow, expert)
-                kind = warm.kind_of(flags)
-                listed = [k for k in warm.KINDS if k.flags == flags]
-                assert kind == (listed[0] if listed else kind) and kind.seconds > 0
-                if not listed:  # nearest row: all but one flag alike
-                    assert sum(a == b for a, b in zip(kind.flags, flags, strict=True)) == 4
+            flags = (plans, free, scoring, expert)
+            kind = warm.kind_of(flags)
+            listed = [k for k in warm.KINDS if k.flags == flags]
+            assert kind == (listed[0] if listed else kind) and kind.seconds > 0
+            if not listed:  # nearest row: all but one flag alike
+                assert sum(a == b for a, b in zip(kind.flags, flags, strict=True)) == 3
 
 
 def test_the_kinds_table_rows_play_games_of_their_own_kind() -> None:
@@ -161,12 +160,12 @@ def test_the_kinds_table_rows_play_games_of_their_own_kind() -> None:
     for kind in warm.KINDS:
         rules = Rules.preset(kind.preset)
         prep = _prepare(rules, 2, 1, kind.policies(rules.players), None, None, 1, None, 0)
-        played = (prep.roll_then_move, prep.free, prep.scoring, kind.flow, prep.expert)
+        played = (prep.roll_then_move, prep.free, prep.scoring, prep.expert)
         assert played == kind.flags, kind.name
 
 
 def test_warm_compiles_each_kind_once_in_its_pool_and_says_so() -> None:
-    kinds = [warm.kind_of((False,) * 5), warm.kind_of((False, True, False, False, False))]
+    kinds = [warm.kind_of((False,) * 4), warm.kind_of((False, True, False, False))]
     out = io.StringIO()
     spent = warm.warm(kinds, workers=2, stream=out)
     lines = out.getvalue().splitlines()
