@@ -183,6 +183,35 @@ def _duration(seconds: float) -> str:
     return f"{seconds}s" if seconds < 60 else f"{seconds // 60}m{seconds % 60:02d}s"
 
 
+# A kind's `play_one` beside its `run_batch`: the game's code is compiled once, so the
+# second runner costs a fraction of the first (5 to 8 s against 35 to 90 s measured).
+PLAY_ONE_SHARE = 0.15
+
+
+def time_left(
+    pending: Sequence[Kind],
+    kinds: Sequence[Kind],
+    spent: dict[str, float],
+    entries: Sequence[str],
+    workers: int,
+) -> str:
+    """The warm-up's time left, from the table of first compiles (`KINDS`): the pending
+    kinds' CPU seconds shared among the processes, scaled by how the finished kinds
+    compared with the table on this machine once any has finished. It moves only when a
+    kind finishes: it never counts down while nothing does."""
+    share = 1.0 + PLAY_ONE_SHARE * (len(entries) - 1)
+    table = sum(k.seconds for k in pending) * share / max(workers, 1)
+    done = [k for k in kinds if k.name in spent]
+    listed = sum(k.seconds for k in done) * share
+    if done and listed > 0:
+        factor = sum(spent[k.name] for k in done) / listed
+        return (f"about {_duration(table * factor)} of compiling (CPU time a process) left: "
+                f"the table's {_duration(table)}, times {factor:.1f} as measured here so "
+                "far")  # fmt: skip
+    return (f"about {_duration(table)} of compiling (CPU time a process) left on an idle "
+            "machine, by the table")  # fmt: skip
+
+
 def warm(
     kinds: Sequence[Kind],
     entries: Sequence[str] = ("run_batch",),
@@ -227,7 +256,10 @@ def warm(
                     f"({spent[kind.name]:.0f} s of CPU), {elapsed} in"
                 )
             if not finished:
-                say(f"{len(spent)}/{len(kinds)} ready, {elapsed} in")
+                busy = [k.name for f, k in running.items() if f.running()]
+                left = time_left(list(running.values()), kinds, spent, entries, workers)
+                say(f"{len(spent)}/{len(kinds)} ready, {elapsed} in; compiling "
+                    f"{', '.join(busy) or 'nothing yet'}; {left}")  # fmt: skip
     say(f"every kind ready in {_duration(time.monotonic() - started)}")
     return spent
 

@@ -173,3 +173,17 @@ def test_warm_compiles_each_kind_once_in_its_pool_and_says_so() -> None:
     assert lines[0].startswith("warm: 2 kinds of game, 2 processes")
     assert sum("ready, random" in line for line in lines) == 2
     assert lines[-1].startswith("warm: every kind ready in ")
+
+
+def test_the_warm_up_estimates_what_is_left_from_the_table_and_moves_only_on_a_finish() -> None:
+    from ludosim.run.warm import KINDS, _duration, time_left
+
+    kinds = list(KINDS[:4])
+    before = time_left(kinds, kinds, {}, ("run_batch",), workers=2)
+    table = sum(k.seconds for k in kinds) / 2
+    assert "by the table" in before and f"about {_duration(table)} of compiling" in before
+    # One kind finished at twice its listed CPU: the rest is scaled by 2.
+    done = {kinds[0].name: 2 * kinds[0].seconds}
+    after = time_left(kinds[1:], kinds, done, ("run_batch",), workers=2)
+    assert "times 2.0" in after
+    assert time_left(kinds[1:], kinds, done, ("run_batch",), 2) == after  # nothing moved
