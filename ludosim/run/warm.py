@@ -256,7 +256,9 @@ def warm(
                     f"({spent[kind.name]:.0f} s of CPU), {elapsed} in"
                 )
             if not finished:
-                busy = [k.name for f, k in running.items() if f.running()]
+                # The pool hands a task or so ahead to its processes: the first
+                # `workers` started are the ones compiling.
+                busy = [k.name for f, k in running.items() if f.running()][:workers]
                 left = time_left(list(running.values()), kinds, spent, entries, workers)
                 say(f"{len(spent)}/{len(kinds)} ready, {elapsed} in; compiling "
                     f"{', '.join(busy) or 'nothing yet'}; {left}")  # fmt: skip
