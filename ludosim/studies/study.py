@@ -192,7 +192,7 @@ def _write_study(
     if check is not None:
         check(tables)
     try:
-        with output_folder(folder):
+        with output_folder(folder, what):
             write(tables, folder)
             return page(tables, folder)
     except OSError as exc:
