@@ -11,6 +11,7 @@ text where a list belongs).
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
@@ -162,11 +163,23 @@ def run_into_folder(
     folder = check_output_folder(out, what, own)
     if key is None:
         return _write_study(folder, play(), write, page, check, what)
+    existed = folder.exists()
     parts = Parts(folder, key)
     try:
         with stop_on_sigterm():
             tables = play(parts)
-            written = _write_study(folder, tables, write, page, check, what, parts.kept)
+            if check is not None:
+                try:
+                    check(tables)
+                except Exception:
+                    # Tables no page can be drawn from: a rerun would find the same, so
+                    # the parts go, and the folder too when this run made it.
+                    parts.remove()
+                    if not existed:
+                        with contextlib.suppress(OSError):
+                            folder.rmdir()
+                    raise
+            written = _write_study(folder, tables, write, page, None, what, parts.kept)
     except KeyboardInterrupt as exc:
         stopped = StudyStopped(
             parts.kept, len(parts.names), folder, terminated=isinstance(exc, Terminated)

@@ -465,12 +465,13 @@ def test_manifest_records_versions_spec_and_chunk_states(tmp_path: Path, calls: 
 
 # The sweep files of analyses/; the studies of `ludosim skill` and `ludosim unfold` list
 # their rule sets as [[rule_set]] tables (tests/studies/test_skill.py,
-# tests/studies/test_leads.py), and those of `ludosim design` their free house rules
-# (tests/studies/test_design.py).
+# tests/studies/test_leads.py), those of `ludosim design` their free house rules
+# (tests/studies/test_design.py), and `ludosim duels` its [[duel]] tables
+# (tests/studies/test_duels.py).
 SWEEP_FILES = sorted(
     p
     for p in (ROOT / "analyses").glob("*.toml")
-    if not {"rule_set", "free"} & set(tomllib.loads(p.read_text(encoding="utf-8")))
+    if not {"rule_set", "free", "duel"} & set(tomllib.loads(p.read_text(encoding="utf-8")))
 )
 
 
