@@ -89,15 +89,22 @@ class Claims:
         self.differences = Family(DIFFERENCES, f"comparisons between {noun}")
         self.values = Family(VALUES, f"{noun} against a fixed reference")
 
-    def difference(self, key: str, sample: Sample, method: str, scale: float = 100.0) -> Test:
-        """A difference already estimated (a - b, or a paired mean difference)."""
+    def difference(
+        self, key: str, sample: Sample, method: str, scale: float = 100.0,
+        family: str = DIFFERENCES,
+    ) -> Test:  # fmt: skip
+        """A difference already estimated (a - b, or a paired mean difference), a test of
+        `family` (`values` for a value against a reference known with its own error)."""
         contrast = Contrast(sample.estimate, sample.se, sample.games, method)
-        return self.differences.add(Test.of(key, contrast, scale))
+        chosen = self.values if family == VALUES else self.differences
+        return chosen.add(Test.of(key, contrast, scale))
 
-    def between(self, key: str, a: Sample, b: Sample, scale: float = 100.0) -> Test:
+    def between(
+        self, key: str, a: Sample, b: Sample, scale: float = 100.0, family: str = DIFFERENCES
+    ) -> Test:
         """`a - b` of two independent samples, normal interval."""
         joint = Sample(a.estimate - b.estimate, math.hypot(a.se, b.se), min(a.games, b.games))
-        return self.difference(key, joint, "independent", scale)
+        return self.difference(key, joint, "independent", scale, family)
 
     def share(
         self, key: str, wins: int, games: int, reference: float, scale: float = 100.0

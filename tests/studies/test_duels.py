@@ -154,6 +154,7 @@ def test_players_who_play_as_exact_play_are_not_claimed_off_it() -> None:
         decided = study_findings(tables).tests
         claimed += any(t.resolved for t in decided.values())
         assert len(decided) == 10  # 2 duels x (engine, 3 players, RS)
+        assert {t.family_size for t in decided.values()} == {10}  # decided as one family
     low, _ = wilson_interval(claimed, runs)
     assert low <= 0.05, f"a gap claimed in {claimed} of {runs} null runs"
 

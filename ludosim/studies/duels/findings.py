@@ -22,7 +22,7 @@ share of choices.
 
 from __future__ import annotations
 
-import math
+import dataclasses
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -31,7 +31,9 @@ from ludosim.report.claims import Claims, Sample, described, stated, told, verdi
 from ludosim.report.contrasts import Test
 from ludosim.report.finding import VALUES, Finding
 from ludosim.report.wording import estimate
+from ludosim.results.stats import wilson_interval
 from ludosim.studies.duels.tables import DuelsTables
+from ludosim.studies.relative_skill import RelativeSkill
 
 TITLES = {
     "players": "How far the skill pages' players are from exact play",
@@ -68,17 +70,6 @@ def _reference(row: pd.Series, player: str) -> Sample:
         return Sample.of_interval(row["w_clairvoyant"], row["w_clairvoyant_low"],
                                   row["w_clairvoyant_high"], int(row["sequences"]))  # fmt: skip
     return Sample(float(row["w_optimal"]), 0.0, 0)
-
-
-def _approximate_rs(expert: Sample, fictive: Sample) -> Sample | None:
-    """RS from the expert's and the fictive player's win shares, with its delta-method
-    standard error; None where the fictive player's room over 1/2 is not clear of 0."""
-    room = fictive.estimate - 0.5
-    if not room - 2 * fictive.se > 0:
-        return None
-    rs = (expert.estimate - 0.5) / room
-    se = math.hypot(expert.se / room, (expert.estimate - 0.5) * fictive.se / room**2)
-    return Sample(rs, se, min(expert.games, fictive.games))
 
 
 def _exact_finding(row: pd.Series) -> Finding:
@@ -138,13 +129,13 @@ def study_findings(tables: DuelsTables) -> DuelsFindings:
     tests: dict[str, Test] = {}
     win_pp = 100 * study.smallest_win
     players = tables.players.set_index(["duel", "player"])
-    samples: dict[tuple[str, str], Sample] = {}
     for _, row in tables.exact.iterrows():
         label = row["duel"]
         rr = players.loc[(label, "random")]
         first = Sample.share(int(rr["first_wins"]), int(rr["games"]))
         exact_first = Sample(float(row["random_first"]), 0.0, 0)
-        tests[f"{label}|engine"] = claims.between(f"{label}|engine", first, exact_first)
+        tests[f"{label}|engine"] = claims.between(f"{label}|engine", first, exact_first,
+                                                  family=VALUES)  # fmt: skip
         if no_choice(row):
             continue
         for player in study.players:
@@ -152,19 +143,20 @@ def study_findings(tables: DuelsTables) -> DuelsFindings:
                 continue
             got = players.loc[(label, player)]
             sample = Sample.share(int(got["wins"]), int(got["games"]))
-            samples[(label, player)] = sample
             key = f"{label}|{player}"
-            tests[key] = claims.between(key, sample, _reference(row, player))
-        if (label, "expert") in samples and (label, "fictive") in samples:
-            approx = _approximate_rs(samples[(label, "expert")], samples[(label, "fictive")])
+            tests[key] = claims.between(key, sample, _reference(row, player), family=VALUES)
+        if (label, "expert") in players.index and (label, "fictive") in players.index:
+            # RS as the skill pages measure it, from these two players' wins (two seats:
+            # the beginner's share is 1/2), with the same delta-method interval.
+            wins = [players.loc[(label, p), c] for p in ("expert", "fictive")
+                    for c in ("wins", "games")]  # fmt: skip
+            approx = RelativeSkill(*(int(w) for w in wins), players=2).sample()
             if approx is not None:
                 exact = Sample.of_interval(row["rs"], row["rs_low"], row["rs_high"],
                                            int(row["sequences"]))  # fmt: skip
-                tests[f"{label}|rs"] = claims.between(f"{label}|rs", approx, exact, scale=1.0)
-    # Every test is a value against a fixed reference: one family.
-    for t in claims.differences.tests:
-        claims.values.add(t)
-    claims.differences.tests.clear()
+                tests[f"{label}|rs"] = claims.between(f"{label}|rs", approx, exact, scale=1.0,
+                                                      family=VALUES)  # fmt: skip
+    # Every test is a value against an exact reference: one family, the values.
     claims.adjust()
 
     # Duels with choices first: a topic's first finding is its headline.
@@ -175,7 +167,7 @@ def study_findings(tables: DuelsTables) -> DuelsFindings:
     summary = _players_summary(tables, tests)
     if summary is not None:
         found.append(summary)
-    found += _player_findings(tables, tests, samples, win_pp)
+    found += _player_findings(tables, tests, win_pp)
     for _, row in exact.iterrows():
         found.append(_exact_finding(row))
     walked = set(tables.luck["duel"])
@@ -183,7 +175,7 @@ def study_findings(tables: DuelsTables) -> DuelsFindings:
         if row["duel"] in walked:
             found.append(_luck_finding(row, tables.luck))
     found += _engine_findings(tables, exact, tests, win_pp)
-    found.append(_about(claims, len(tests)))
+    found.append(_about(claims))
     _headline_firsts(found)
     return DuelsFindings(found, tests)
 
@@ -223,8 +215,9 @@ def _players_summary(tables: DuelsTables, tests: dict[str, Test]) -> Finding | N
                    family=VALUES, games=min(t.games for t in used))  # fmt: skip
 
 
-def _player_findings(tables, tests, samples, win_pp) -> list[Finding]:
+def _player_findings(tables, tests, win_pp) -> list[Finding]:
     study = tables.study
+    played = tables.players.set_index(["duel", "player"])[["wins", "games"]]
     out = []
     for _, row in tables.exact.iterrows():
         label = row["duel"]
@@ -234,13 +227,13 @@ def _player_findings(tables, tests, samples, win_pp) -> list[Finding]:
             key = f"{label}|{player}"
             if key not in tests:
                 continue
-            t, s = tests[key], samples[(label, player)]
+            t, (wins, games) = tests[key], played.loc[(label, player)]
             ref = STANDS_FOR.get(player, "optimal")
             ref_value = row["w_clairvoyant"] if ref == "clairvoyant" else row["w_optimal"]
-            won = estimate(100 * s.estimate, 100 * (s.estimate - 1.96 * s.se),
-                           100 * (s.estimate + 1.96 * s.se), "%", sign=False)  # fmt: skip
+            low, high = wilson_interval(int(wins), int(games))
+            won = estimate(100 * wins / games, 100 * low, 100 * high, "%", sign=False)
             text = (
-                f"{label}: {player} wins {won} against random play ({s.games:,} games); the "
+                f"{label}: {player} wins {won} against random play ({games:,} games); the "
                 f"exact {ref} player wins {_pct(ref_value)}. The gap is {told(t, 'pp')}: "
                 f"{verdict(t, win_pp, 'pp')}."
             )
@@ -260,10 +253,11 @@ def _player_findings(tables, tests, samples, win_pp) -> list[Finding]:
 
 def _engine_findings(tables, exact, tests, win_pp) -> list[Finding]:
     out = []
+    played = tables.players.set_index(["duel", "player"])["games"]
     for _, row in exact.iterrows():
         label = row["duel"]
         t = tests[f"{label}|engine"]
-        games = int(tables.players.set_index(["duel", "player"]).loc[(label, "random"), "games"])
+        games = int(played.loc[(label, "random")])
         text = (
             f"{label}: in {games:,} kernel games of two random players the first mover's "
             f"share differs from the exact {_pct(row['random_first'])} by {told(t, 'pp')}: "
@@ -273,7 +267,7 @@ def _engine_findings(tables, exact, tests, win_pp) -> list[Finding]:
     return out
 
 
-def _about(claims: Claims, tests: int) -> Finding:
+def _about(claims: Claims) -> Finding:
     text = (
         f"Each reduced game (a duel: two players, one or two pieces a side, a short board) "
         f"is solved exactly by value iteration over every position. The page states "
@@ -290,4 +284,4 @@ def _headline_firsts(found: list[Finding]) -> None:
     for i, f in enumerate(found):
         if f.topic not in seen:
             seen.add(f.topic)
-            found[i] = Finding(**{**f.__dict__, "headline": True})
+            found[i] = dataclasses.replace(f, headline=True)

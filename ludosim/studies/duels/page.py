@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ludosim.results.stats import wilson_interval
 from ludosim.studies.duels.findings import STANDS_FOR, TITLES, no_choice, study_findings
 from ludosim.studies.duels.play import play_study
 from ludosim.studies.duels.spec import DuelsStudy
@@ -58,9 +59,8 @@ def _ladder_rows(tables: DuelsTables) -> pd.DataFrame:
             if (label, player) not in players.index:
                 continue
             got = players.loc[(label, player)]
-            p, n = got["wins"] / got["games"], got["games"]
-            half = 1.96 * np.sqrt(p * (1 - p) / n)
-            rows.append((label, player, p, p - half, p + half, "kernel"))
+            low, high = wilson_interval(int(got["wins"]), int(got["games"]))
+            rows.append((label, player, got["wins"] / got["games"], low, high, "kernel"))
     return pd.DataFrame(rows, columns=["duel", "player", "w", "low", "high", "source"])
 
 
@@ -130,7 +130,7 @@ def _shown_exact(tables: DuelsTables) -> pd.DataFrame:
         "optimal vs random (%)": (100 * e["w_optimal"]).round(2),
         "best play: first mover wins": (100 * e["minimax_first"]).round(2),
         "clairvoyant vs random (%)": [
-            f"{100 * w:.1f} ({100 * lo:.1f}-{100 * hi:.1f})" for w, lo, hi in
+            _interval_text(*w, 100, 1) for w in
             zip(e["w_clairvoyant"], e["w_clairvoyant_low"], e["w_clairvoyant_high"], strict=True)
         ],
         "RS exact": rs,
@@ -203,8 +203,8 @@ def study_page(tables: DuelsTables, out: str | Path, title: str | None = None) -
         ladder = page_figure(folder, ladder_figure(tables), "ladder.png",
             "Each player's win share against random play, beside exact play",
             "Diamonds: exact (the optimal player; the clairvoyant with its 95% Monte Carlo "
-            "interval over dice sequences). Circles: the kernel's players with Wilson-width "
-            f"95% intervals. Dotted: 50%, what random play wins. {sizes}")  # fmt: skip
+            "interval over dice sequences). Circles: the kernel's players with Wilson 95% "
+            f"intervals. Dotted: 50%, what random play wins. {sizes}")  # fmt: skip
         sections.append(PageSection("The players against exact play", figures=[ladder],
             tables=[PageTable("Kernel players against random play", PLAYERS_FILE,
                               html_table(_shown_players(tables)),
