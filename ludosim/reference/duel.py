@@ -134,8 +134,7 @@ def values(graph: DuelGraph, policy0: int, policy1: int, tol: float = TOL):
     to move, role 0 playing `policy0` and role 1 `policy1` (`duelvalues` codes)."""
     x, y = start_values(graph.nodes)
     order = np.argsort(-graph.potential, kind="stable").astype(np.int64)
-    faces = len(graph.faces)
-    args = (graph.dec_start, graph.succ, graph.swap, faces, order)
+    args = (*graph.walk[:4], order)
     sweeps, change = sweep_values(*args, policy0, policy1, tol, MAX_SWEEPS, x, y)
     if change > tol:
         raise RulesError(f"value iteration did not reach {tol:g} in {MAX_SWEEPS} sweeps")
@@ -156,8 +155,7 @@ def clairvoyant(
     faces = len(graph.faces)
     # One draw per sequence, in order: the same dice whatever the threads.
     dice = np.stack([rng.integers(0, faces, size=horizon) for _ in range(sequences)])
-    args = (graph.dec_start, graph.succ, graph.swap, faces, graph.start)
-    return clairvoyant_values(*args, dice.astype(np.int64), leaf_x, leaf_y)
+    return clairvoyant_values(*graph.walk, dice.astype(np.int64), leaf_x, leaf_y)
 
 
 def duel_values(graph: DuelGraph, tol: float = TOL) -> tuple[DuelValues, dict[str, int], float]:

@@ -83,8 +83,7 @@ def luck_games(
         raise RulesError(f"games={games}: need at least 2")
     policies, px, py = _policy_arrays(values, players)
     mx, my = values.minimax
-    out = walk_games(graph.dec_start, graph.succ, graph.swap, len(graph.faces), graph.start,
-                     mx, my, px, py, policies, games, seed)  # fmt: skip
+    out = walk_games(*graph.walk, mx, my, px, py, policies, games, seed)
     return pd.DataFrame(out, columns=list(GAME_COLUMNS))
 
 
@@ -92,8 +91,7 @@ def fixed_point_gap(graph: DuelGraph, values: DuelValues) -> float:
     """The largest mean luck over a roll's faces at any node (0 up to the sweeps'
     tolerance: luck has mean 0 everywhere)."""
     mx, my = values.minimax
-    return float(mean_luck_per_node(graph.dec_start, graph.succ, graph.swap,
-                                    len(graph.faces), mx, my))  # fmt: skip
+    return float(mean_luck_per_node(*graph.walk[:4], mx, my))
 
 
 def identity_gap(df: pd.DataFrame) -> float:
@@ -165,8 +163,7 @@ def play_traced(
     mx, my = values.minimax
     trace = np.zeros((max_rolls, len(TRACE_COLUMNS)))
     stream = new_stream(np.uint64(seed), np.uint64(game))
-    arcs = (graph.dec_start, graph.succ, graph.swap, len(graph.faces), graph.start)
-    *_, rows = walk_game(*arcs, game % 2, mx, my, px, py, policies, stream, trace)
+    *_, rows = walk_game(*graph.walk, game % 2, mx, my, px, py, policies, stream, trace)
     df = pd.DataFrame(trace[:rows], columns=list(TRACE_COLUMNS))
     for c in ("mover", "node", "face", "options", "chosen"):
         df[c] = df[c].astype(np.int64)

@@ -149,6 +149,12 @@ class DuelGraph:
         """Decisions with two or more options."""
         return int(np.count_nonzero(np.diff(self.dec_start) > 1))
 
+    @property
+    def walk(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+        """What the compiled walks of the graph take first: (dec_start, succ, swap, the
+        number of faces, the opening node)."""
+        return self.dec_start, self.succ, self.swap, len(self.faces), self.start
+
 
 class _Builder:
     """Enumerates every roll node reachable from the opening (breadth first)."""

@@ -140,6 +140,12 @@ class Parts:
             _log.warning(f"resuming: {len(found)} of {len(self.names)} parts already played")
         return found
 
+    def pending(self, names: Sequence[str], items: Sequence[Any]) -> tuple[dict[str, Any], list]:
+        """`resume(names)`, and the (name, item) pairs of `items` (one per name, in order)
+        whose parts are still to play."""
+        saved = self.resume(names)
+        return saved, [(n, item) for n, item in zip(names, items, strict=True) if n not in saved]
+
     def _load(self, name: str) -> tuple[Any] | None:
         """(the part,) when its file holds this study's part `name`; None when it is
         missing or cannot be read (it is played again)."""

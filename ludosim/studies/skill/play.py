@@ -63,8 +63,7 @@ def play_study(
     plans = plan_study(study)
     parts = parts or Parts(None)
     names = [f"{number}: rule set {p.rule_set.label}" for number, p in enumerate(plans, 1)]
-    saved = parts.resume(names)
-    left = [(name, plan) for name, plan in zip(names, plans, strict=True) if name not in saved]
+    saved, left = parts.pending(names, plans)
     total = sum(plan.games for _, plan in left)
     done = 0
     # Each rule set left a stage of the run; its games cost what its ladder's players do.

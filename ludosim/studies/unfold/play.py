@@ -31,8 +31,7 @@ def play_study(
     parts = parts or Parts(None)
     names = [f"{number}: {_kind(part)} {part.rule_set.label}"
              for number, part in enumerate(plan, 1)]  # fmt: skip
-    saved = parts.resume(names)
-    left = [(name, part) for name, part in zip(names, plan, strict=True) if name not in saved]
+    saved, left = parts.pending(names, plan)
     total = sum(part.games for _, part in left)
     done = 0
 
